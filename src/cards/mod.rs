@@ -1,0 +1,591 @@
+//! The card table: the single source of truth for every card.
+//!
+//! One macro invocation below defines `enum Card`, `Card::ALL` and the static
+//! [`CardInfo`] table (name, cost, types, vanilla bonuses, pile rule, set).
+//! Nothing else in the crate re-lists cards: kingdoms, parsers, strategy
+//! compilers and reports all go through this table.
+//!
+//! Vanilla bonuses (+Cards, +Actions, +Buys, +$) are pure data applied by the
+//! engine before a card's own effect; a card with `effect: true` additionally has
+//! a handler in [`base`] dispatched by an exhaustive `match` (a jump table).
+
+pub mod base;
+
+use std::fmt;
+
+/// Card types as bit flags. A card with several types has all of them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Types(pub u16);
+
+impl Types {
+    pub const ACTION: Types = Types(1);
+    pub const TREASURE: Types = Types(1 << 1);
+    pub const VICTORY: Types = Types(1 << 2);
+    pub const CURSE: Types = Types(1 << 3);
+    pub const ATTACK: Types = Types(1 << 4);
+    pub const REACTION: Types = Types(1 << 5);
+    pub const LOOTER: Types = Types(1 << 6);
+    pub const RUINS: Types = Types(1 << 7);
+    pub const SHELTER: Types = Types(1 << 8);
+    pub const KNIGHT: Types = Types(1 << 9);
+
+    pub const NAMES: [(&'static str, Types); 10] = [
+        ("Action", Types::ACTION),
+        ("Treasure", Types::TREASURE),
+        ("Victory", Types::VICTORY),
+        ("Curse", Types::CURSE),
+        ("Attack", Types::ATTACK),
+        ("Reaction", Types::REACTION),
+        ("Looter", Types::LOOTER),
+        ("Ruins", Types::RUINS),
+        ("Shelter", Types::SHELTER),
+        ("Knight", Types::KNIGHT),
+    ];
+
+    #[inline]
+    pub const fn has(self, t: Types) -> bool {
+        self.0 & t.0 != 0
+    }
+    pub const fn union(self, t: Types) -> Types {
+        Types(self.0 | t.0)
+    }
+}
+
+impl fmt::Debug for Types {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (n, t) in Types::NAMES {
+            if self.has(t) {
+                if !first {
+                    f.write_str("-")?;
+                }
+                f.write_str(n)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which printed set a card comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Set {
+    /// Copper, Silver, Gold, Estate, Duchy, Province, Curse.
+    Basic,
+    Base,
+    Intrigue,
+    DarkAges,
+}
+
+impl Set {
+    pub const ALL: [Set; 4] = [Set::Basic, Set::Base, Set::Intrigue, Set::DarkAges];
+    pub fn name(self) -> &'static str {
+        match self {
+            Set::Basic => "basic",
+            Set::Base => "base",
+            Set::Intrigue => "intrigue",
+            Set::DarkAges => "dark-ages",
+        }
+    }
+}
+
+/// How big a card's pile is for a given number of players (RULES §3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PileRule {
+    /// Copper: 60 − 7n for 2–4 players, 120 − 7n for 5–6.
+    Copper,
+    /// Silver/Gold: `n` for 2–4 players, doubled for 5–6.
+    Treasure(u8),
+    /// Estate and Duchy: 8 with 2 players, 12 otherwise.
+    BasicVictory,
+    /// Province: 8 / 12 / 12 / 15 / 18.
+    Province,
+    /// Curse: 10 per player beyond the first.
+    Curse,
+    /// A Kingdom pile: 10, or 8 / 12 if the card has the Victory type.
+    Kingdom,
+}
+
+impl PileRule {
+    pub const fn size(self, players: usize, victory: bool) -> u8 {
+        let big = players >= 5;
+        match self {
+            PileRule::Copper => {
+                if big {
+                    (120 - 7 * players) as u8
+                } else {
+                    (60 - 7 * players) as u8
+                }
+            }
+            PileRule::Treasure(n) => {
+                if big {
+                    n * 2
+                } else {
+                    n
+                }
+            }
+            PileRule::BasicVictory => {
+                if players == 2 {
+                    8
+                } else {
+                    12
+                }
+            }
+            PileRule::Province => match players {
+                2 => 8,
+                5 => 15,
+                6 => 18,
+                _ => 12,
+            },
+            PileRule::Curse => (10 * (players - 1)) as u8,
+            PileRule::Kingdom => {
+                if !victory {
+                    10
+                } else if players == 2 {
+                    8
+                } else {
+                    12
+                }
+            }
+        }
+    }
+}
+
+/// Static facts about one card.
+#[derive(Clone, Copy, Debug)]
+pub struct CardInfo {
+    pub name: &'static str,
+    pub cost: u8,
+    pub types: Types,
+    pub set: Set,
+    pub pile: PileRule,
+    /// Vanilla bonuses applied by the engine when the card is played.
+    pub cards: u8,
+    pub actions: u8,
+    pub buys: u8,
+    pub coins: u8,
+    /// Coins a Treasure is worth when played (before modifiers such as Coppersmith).
+    pub value: u8,
+    /// Fixed VP (Gardens and other variable-VP cards are scored by the engine).
+    pub vp: i8,
+    /// True if the card has an effect beyond its vanilla bonuses (a handler in `base`).
+    pub effect: bool,
+}
+
+macro_rules! card_table {
+    ($(
+        $variant:ident = $name:literal, cost $cost:literal, [$($ty:ident)|+], $set:ident, $pile:expr,
+        +$c:literal cards +$a:literal actions +$b:literal buys +$coin:literal coins,
+        value $val:literal, vp $vp:literal, effect $eff:literal;
+    )*) => {
+        /// Every card of the implemented sets. `#[repr(u8)]`: ids are dense from 0,
+        /// so a set of cards is a `u128` bit mask and a multiset is `[u8; Card::COUNT]`.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Card { $($variant,)* }
+
+        impl Card {
+            /// Every card, in id order.
+            pub const ALL: &'static [Card] = &[$(Card::$variant,)*];
+            pub const COUNT: usize = Card::ALL.len();
+        }
+
+        /// The table as a constant, for compile-time masks.
+        const TABLE: [CardInfo; Card::COUNT] = [$(
+            CardInfo {
+                name: $name,
+                cost: $cost,
+                types: Types(0 $(| Types::$ty.0)+),
+                set: Set::$set,
+                pile: $pile,
+                cards: $c,
+                actions: $a,
+                buys: $b,
+                coins: $coin,
+                value: $val,
+                vp: $vp,
+                effect: $eff,
+            },
+        )*];
+
+        /// The static table, indexed by `Card as usize`.
+        pub static INFO: [CardInfo; Card::COUNT] = TABLE;
+    };
+}
+
+use PileRule::*;
+
+card_table! {
+    // ---- Basic cards (always in the Supply) ----
+    Copper = "Copper", cost 0, [TREASURE], Basic, Copper, +0 cards +0 actions +0 buys +0 coins, value 1, vp 0, effect false;
+    Silver = "Silver", cost 3, [TREASURE], Basic, Treasure(40), +0 cards +0 actions +0 buys +0 coins, value 2, vp 0, effect false;
+    Gold = "Gold", cost 6, [TREASURE], Basic, Treasure(30), +0 cards +0 actions +0 buys +0 coins, value 3, vp 0, effect false;
+    Estate = "Estate", cost 2, [VICTORY], Basic, BasicVictory, +0 cards +0 actions +0 buys +0 coins, value 0, vp 1, effect false;
+    Duchy = "Duchy", cost 5, [VICTORY], Basic, BasicVictory, +0 cards +0 actions +0 buys +0 coins, value 0, vp 3, effect false;
+    Province = "Province", cost 8, [VICTORY], Basic, Province, +0 cards +0 actions +0 buys +0 coins, value 0, vp 6, effect false;
+    Curse = "Curse", cost 0, [CURSE], Basic, Curse, +0 cards +0 actions +0 buys +0 coins, value 0, vp -1, effect false;
+    // ---- Base game, first edition ----
+    Adventurer = "Adventurer", cost 6, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Bureaucrat = "Bureaucrat", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Cellar = "Cellar", cost 2, [ACTION], Base, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Chancellor = "Chancellor", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Chapel = "Chapel", cost 2, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    CouncilRoom = "Council Room", cost 5, [ACTION], Base, Kingdom, +4 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Feast = "Feast", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Festival = "Festival", cost 5, [ACTION], Base, Kingdom, +0 cards +2 actions +1 buys +2 coins, value 0, vp 0, effect false;
+    Gardens = "Gardens", cost 4, [VICTORY], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Laboratory = "Laboratory", cost 5, [ACTION], Base, Kingdom, +2 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Library = "Library", cost 5, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Market = "Market", cost 5, [ACTION], Base, Kingdom, +1 cards +1 actions +1 buys +1 coins, value 0, vp 0, effect false;
+    Militia = "Militia", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Mine = "Mine", cost 5, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Moat = "Moat", cost 2, [ACTION | REACTION], Base, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Moneylender = "Moneylender", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Remodel = "Remodel", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Smithy = "Smithy", cost 4, [ACTION], Base, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Spy = "Spy", cost 4, [ACTION | ATTACK], Base, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Thief = "Thief", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    ThroneRoom = "Throne Room", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Village = "Village", cost 3, [ACTION], Base, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Witch = "Witch", cost 5, [ACTION | ATTACK], Base, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Woodcutter = "Woodcutter", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +1 buys +2 coins, value 0, vp 0, effect false;
+    Workshop = "Workshop", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+}
+
+const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
+
+impl Card {
+    #[inline]
+    pub fn info(self) -> &'static CardInfo {
+        &INFO[self as usize]
+    }
+    #[inline]
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    #[inline]
+    pub fn types(self) -> Types {
+        self.info().types
+    }
+    #[inline]
+    pub fn is(self, t: Types) -> bool {
+        self.info().types.has(t)
+    }
+    #[inline]
+    pub fn is_action(self) -> bool {
+        self.is(Types::ACTION)
+    }
+    #[inline]
+    pub fn is_treasure(self) -> bool {
+        self.is(Types::TREASURE)
+    }
+    #[inline]
+    pub fn is_victory(self) -> bool {
+        self.is(Types::VICTORY)
+    }
+    #[inline]
+    pub fn from_index(i: usize) -> Option<Card> {
+        Card::ALL.get(i).copied()
+    }
+    /// True for cards that are chosen as one of the 10 Kingdom piles.
+    pub fn is_kingdom(self) -> bool {
+        self.info().set != Set::Basic
+    }
+    /// Exact (case-, space- and punctuation-insensitive) name lookup.
+    pub fn from_name(name: &str) -> Option<Card> {
+        let key = normalize(name);
+        Card::ALL
+            .iter()
+            .copied()
+            .find(|c| normalize(c.name()) == key)
+    }
+    /// The closest card name, for "did you mean" messages.
+    pub fn suggest(name: &str) -> Option<Card> {
+        let key = normalize(name);
+        let mut best: Option<(usize, Card)> = None;
+        for &c in Card::ALL {
+            let d = edit_distance(&key, &normalize(c.name()));
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, c));
+            }
+        }
+        // Only suggest something reasonably close.
+        best.filter(|&(d, c)| d <= 2.max(c.name().len() / 3))
+            .map(|(_, c)| c)
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Lower-case, keep only letters and digits: "Throne Room", "throne_room" and
+/// "ThroneRoom" are the same name.
+pub fn normalize(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// Levenshtein distance (for suggestions; never on the hot path).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// A set of card kinds as a 128-bit mask. Used for the legal answers of a
+/// decision, the piles of a kingdom, type filters: no allocation, O(1) tests.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(pub u128);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    #[inline]
+    pub const fn one(c: Card) -> CardSet {
+        CardSet(1u128 << c as u8)
+    }
+    #[inline]
+    pub fn contains(self, c: Card) -> bool {
+        self.0 >> (c as u8) & 1 != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, c: Card) {
+        self.0 |= 1u128 << c as u8;
+    }
+    #[inline]
+    pub fn remove(&mut self, c: Card) {
+        self.0 &= !(1u128 << c as u8);
+    }
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    /// The card with the lowest id, if any.
+    #[inline]
+    pub fn first(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card::ALL[self.0.trailing_zeros() as usize])
+        }
+    }
+    /// The `i`-th card in id order.
+    pub fn nth(self, i: usize) -> Option<Card> {
+        self.iter().nth(i)
+    }
+    #[inline]
+    pub fn iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+    #[inline]
+    pub fn and(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & o.0)
+    }
+    #[inline]
+    pub fn or(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+    #[inline]
+    pub fn minus(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & !o.0)
+    }
+    /// Every card having any of the given types (computed at compile time).
+    pub const fn of_type(t: Types) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & t.0 != 0 {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    pub const ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
+    pub const TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
+    pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
+    pub const REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
+    pub const ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
+    /// Every card in the table.
+    pub fn all() -> CardSet {
+        CardSet(if Card::COUNT == 128 {
+            u128::MAX
+        } else {
+            (1u128 << Card::COUNT) - 1
+        })
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(it: I) -> Self {
+        let mut s = CardSet::EMPTY;
+        for c in it {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+pub struct CardSetIter(u128);
+impl Iterator for CardSetIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Card::ALL[i as usize])
+    }
+}
+
+// -------------------------------------------------------------------------
+// Dispatch: one exhaustive match per mechanism (a jump table). Adding a card
+// to the table without deciding its behaviour here is a compile error.
+
+use crate::engine::{Bots, Game, PlayCtx, Player};
+
+/// Run the effect of one play of `ctx.card` (after its vanilla bonuses).
+#[inline]
+pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    use Card::*;
+    match ctx.card {
+        Adventurer => base::adventurer(g, b, ctx),
+        Bureaucrat => base::bureaucrat(g, b, ctx),
+        Cellar => base::cellar(g, b, ctx),
+        Chancellor => base::chancellor(g, b, ctx),
+        Chapel => base::chapel(g, b, ctx),
+        CouncilRoom => base::council_room(g, b, ctx),
+        Feast => base::feast(g, b, ctx),
+        Library => base::library(g, b, ctx),
+        Militia => base::militia(g, b, ctx),
+        Mine => base::mine(g, b, ctx),
+        Moneylender => base::moneylender(g, b, ctx),
+        Remodel => base::remodel(g, b, ctx),
+        Spy => base::spy(g, b, ctx),
+        Thief => base::thief(g, b, ctx),
+        ThroneRoom => base::throne_room(g, b, ctx),
+        Witch => base::witch(g, b, ctx),
+        Workshop => base::workshop(g, b, ctx),
+        // Vanilla cards and cards without a play effect.
+        Copper | Silver | Gold | Estate | Duchy | Province | Curse | Festival | Gardens
+        | Laboratory | Market | Moat | Smithy | Village | Woodcutter => {}
+    }
+}
+
+/// Use Reaction `r` from `v`'s hand against an Attack played by `attacker`.
+/// Returns true if `v` is now unaffected by that Attack play.
+#[inline]
+pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacker: u8) -> bool {
+    let _ = (g, b, v, attacker);
+    matches!(r, Card::Moat)
+}
+
+/// VP of one copy of `c` owned by `pl` at game end (Gardens: ⌊owned / 10⌋).
+#[inline]
+pub fn vp_of(c: Card, pl: &Player) -> i16 {
+    match c {
+        Card::Gardens => (pl.owned_total / 10) as i16,
+        _ => c.info().vp as i16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_ids_are_dense_and_names_unique() {
+        for (i, &c) in Card::ALL.iter().enumerate() {
+            assert_eq!(c as usize, i);
+            assert_eq!(Card::from_name(c.name()), Some(c));
+        }
+        assert_eq!(
+            Card::ALL
+                .iter()
+                .filter(|c| c.info().set == Set::Base)
+                .count(),
+            25
+        );
+    }
+
+    #[test]
+    fn names_are_forgiving_and_suggest() {
+        assert_eq!(Card::from_name("throne_room"), Some(Card::ThroneRoom));
+        assert_eq!(Card::from_name("COUNCILROOM"), Some(Card::CouncilRoom));
+        assert_eq!(Card::from_name("Smithyy"), None);
+        assert_eq!(Card::suggest("Smithyy"), Some(Card::Smithy));
+        assert_eq!(Card::suggest("Thron Rom"), Some(Card::ThroneRoom));
+        assert_eq!(Card::suggest("zzzzzzzzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn pile_sizes_follow_rules_3_2() {
+        let size = |c: Card, n| c.info().pile.size(n, c.is_victory());
+        assert_eq!(
+            [2, 3, 4, 5, 6].map(|n| size(Card::Copper, n)),
+            [46, 39, 32, 85, 78]
+        );
+        assert_eq!([2, 5].map(|n| size(Card::Silver, n)), [40, 80]);
+        assert_eq!([2, 6].map(|n| size(Card::Gold, n)), [30, 60]);
+        assert_eq!(
+            [2, 3, 4, 5, 6].map(|n| size(Card::Province, n)),
+            [8, 12, 12, 15, 18]
+        );
+        assert_eq!(
+            [2, 3, 4, 5, 6].map(|n| size(Card::Curse, n)),
+            [10, 20, 30, 40, 50]
+        );
+        assert_eq!([2, 3].map(|n| size(Card::Estate, n)), [8, 12]);
+        assert_eq!([2, 3].map(|n| size(Card::Duchy, n)), [8, 12]);
+        assert_eq!([2, 3, 6].map(|n| size(Card::Gardens, n)), [8, 12, 12]);
+        assert_eq!([2, 6].map(|n| size(Card::Smithy, n)), [10, 10]);
+    }
+
+    #[test]
+    fn cardset_ops() {
+        let mut s = CardSet::EMPTY;
+        s.insert(Card::Witch);
+        s.insert(Card::Copper);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.first(), Some(Card::Copper));
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            vec![Card::Copper, Card::Witch]
+        );
+        s.remove(Card::Copper);
+        assert!(!s.contains(Card::Copper));
+        assert!(CardSet::of_type(Types::ATTACK).contains(Card::Militia));
+        assert!(!CardSet::of_type(Types::VICTORY).contains(Card::Curse));
+    }
+}

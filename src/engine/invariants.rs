@@ -1,0 +1,78 @@
+//! The conservation invariant (DESIGN "Testing" 2): every card is in exactly
+//! one zone, counts add up to the setup, cached totals equal recomputed ones.
+
+use super::state::Game;
+use crate::cards::Card;
+
+impl Game {
+    /// Check every invariant; `Err` describes the first violation.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut seen = [0u16; Card::COUNT];
+        for (i, s) in seen.iter_mut().enumerate() {
+            *s = self.supply[i] as u16;
+        }
+        for c in self.trash.iter() {
+            seen[c as usize] += 1;
+        }
+        for p in 0..self.n() {
+            let pl = &self.players[p];
+            let mut own = [0u16; Card::COUNT];
+            for z in [&pl.deck, &pl.hand, &pl.discard, &pl.play, &pl.aside] {
+                for c in z.iter() {
+                    own[c as usize] += 1;
+                }
+            }
+            for (i, &o) in own.iter().enumerate() {
+                if o != pl.owned[i] as u16 {
+                    return Err(format!(
+                        "player {p}: cached count of {} is {} but zones hold {o}",
+                        Card::ALL[i],
+                        pl.owned[i]
+                    ));
+                }
+                seen[i] += o;
+            }
+            let total: u16 = own.iter().sum();
+            if total != pl.owned_total {
+                return Err(format!(
+                    "player {p}: cached total {} but zones hold {total}",
+                    pl.owned_total
+                ));
+            }
+        }
+        for p in self.n()..self.players.len() {
+            if self.players[p].owned_total != 0 {
+                return Err(format!("seat {p} is not in the game but owns cards"));
+            }
+        }
+        if seen != self.total {
+            let i = (0..Card::COUNT)
+                .find(|&i| seen[i] != self.total[i])
+                .unwrap_or(0);
+            return Err(format!(
+                "conservation broken for {}: {} at setup, {} now",
+                Card::ALL[i],
+                self.total[i],
+                seen[i]
+            ));
+        }
+        for c in Card::ALL {
+            if !self.kingdom.supply.contains(*c) && self.supply[*c as usize] != 0 {
+                return Err(format!("{c} has cards but is not a Supply pile"));
+            }
+        }
+        let empty = self
+            .kingdom
+            .supply
+            .iter()
+            .filter(|&c| self.supply[c as usize] == 0)
+            .count() as u8;
+        if empty != self.empty_piles {
+            return Err(format!(
+                "cached empty piles {} but {empty} are empty",
+                self.empty_piles
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,287 @@
+//! Kingdom: the immutable, per-run description of a game's card pool and setup.
+
+use super::rng::GameRng;
+use super::zone::MAX_CARDS;
+use crate::cards::{Card, CardSet, Set};
+use std::fmt;
+
+pub const MAX_PLAYERS: usize = 6;
+pub const MIN_PLAYERS: usize = 2;
+/// Default turn cap: a game still running after this many turns of its first
+/// player is stopped and marked `capped` (a stalled game, e.g. bots that never buy).
+pub const DEFAULT_TURN_CAP: u16 = 100;
+
+/// Why a kingdom or game configuration is not valid. Every variant names the
+/// offending value; `Display` is the user-facing message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("unknown card '{name}'{}", did_you_mean(suggestion))]
+    UnknownCard {
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    #[error("'{0}' is a basic card, not a Kingdom card (Copper, Silver, Gold, Estate, Duchy, Province and Curse are always in the Supply)")]
+    NotKingdom(&'static str),
+    #[error("'{0}' is listed twice in the kingdom")]
+    Duplicate(&'static str),
+    #[error("a kingdom has exactly 10 piles; {0} were given")]
+    WrongCount(usize),
+    #[error("player count {0} is outside 2–6")]
+    Players(usize),
+    #[error(
+        "not enough implemented Kingdom cards in the chosen sets ({have} available, 10 needed)"
+    )]
+    TooFewCards { have: usize },
+    #[error("unknown card set '{0}' (expected one of: base, intrigue, dark-ages)")]
+    UnknownSet(String),
+    #[error("no card set in '{0}' has implemented cards")]
+    EmptySet(String),
+}
+
+pub(crate) fn did_you_mean(s: &Option<&'static str>) -> String {
+    match s {
+        Some(n) => format!(" (did you mean '{n}'?)"),
+        None => String::new(),
+    }
+}
+
+/// Look a card up by name, with a "did you mean" suggestion on failure.
+pub fn parse_card(name: &str) -> Result<Card, SetupError> {
+    Card::from_name(name).ok_or_else(|| SetupError::UnknownCard {
+        name: name.trim().to_string(),
+        suggestion: Card::suggest(name).map(|c| c.name()),
+    })
+}
+
+/// Immutable per-run setup: player count, Supply piles and their sizes, end rule.
+/// Plain data (`Copy`), embedded in every `Game`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Kingdom {
+    pub players: u8,
+    /// The Kingdom piles (10 in a real game; scenarios may use fewer).
+    pub kingdom: CardSet,
+    /// Every Supply pile of this game (basic + Kingdom).
+    pub supply: CardSet,
+    /// Every card kind that can appear in this game (Supply piles, starting
+    /// cards, and for scenarios any card placed in a zone). Engine mechanisms
+    /// skip work for kinds that cannot appear (e.g. no Reaction → no window).
+    pub in_game: CardSet,
+    /// Starting size of each Supply pile, indexed by card id.
+    pub pile_size: [u8; Card::COUNT],
+    /// Number of empty Supply piles that ends the game (3, or 4 with 5–6 players).
+    pub end_piles: u8,
+    /// Turn cap per player (see [`DEFAULT_TURN_CAP`]).
+    pub turn_cap: u16,
+}
+
+impl fmt::Debug for Kingdom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kingdom")
+            .field("players", &self.players)
+            .field("kingdom", &self.kingdom)
+            .finish()
+    }
+}
+
+impl Kingdom {
+    /// A real game: exactly 10 distinct Kingdom cards, 2–6 players.
+    pub fn new(players: usize, cards: &[Card]) -> Result<Kingdom, SetupError> {
+        if cards.len() != 10 {
+            return Err(SetupError::WrongCount(cards.len()));
+        }
+        Kingdom::with_piles(players, cards)
+    }
+
+    /// Like [`Kingdom::new`] but with any number (0–10) of Kingdom piles: for
+    /// scenarios and tests that only need the piles they use.
+    pub fn with_piles(players: usize, cards: &[Card]) -> Result<Kingdom, SetupError> {
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(SetupError::Players(players));
+        }
+        if cards.len() > 10 {
+            return Err(SetupError::WrongCount(cards.len()));
+        }
+        let mut kingdom = CardSet::EMPTY;
+        for &c in cards {
+            if !c.is_kingdom() {
+                return Err(SetupError::NotKingdom(c.name()));
+            }
+            if kingdom.contains(c) {
+                return Err(SetupError::Duplicate(c.name()));
+            }
+            kingdom.insert(c);
+        }
+        let mut supply = kingdom;
+        for c in BASIC {
+            supply.insert(c);
+        }
+        let mut pile_size = [0u8; Card::COUNT];
+        for c in supply.iter() {
+            pile_size[c as usize] = c.info().pile.size(players, c.is_victory());
+        }
+        let k = Kingdom {
+            players: players as u8,
+            kingdom,
+            supply,
+            in_game: supply,
+            pile_size,
+            end_piles: if players >= 5 { 4 } else { 3 },
+            turn_cap: DEFAULT_TURN_CAP,
+        };
+        debug_assert!(k.total_cards() <= MAX_CARDS);
+        Ok(k)
+    }
+
+    /// Parse a kingdom from card names (exactly 10).
+    pub fn from_names<S: AsRef<str>>(players: usize, names: &[S]) -> Result<Kingdom, SetupError> {
+        let cards = names
+            .iter()
+            .map(|n| parse_card(n.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Kingdom::new(players, &cards)
+    }
+
+    /// 10 Kingdom cards drawn uniformly from the implemented cards of `sets`.
+    pub fn random(players: usize, sets: &[Set], seed: u64) -> Result<Kingdom, SetupError> {
+        let mut pool: Vec<Card> = Card::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.is_kingdom() && sets.contains(&c.info().set))
+            .collect();
+        if pool.len() < 10 {
+            return Err(SetupError::TooFewCards { have: pool.len() });
+        }
+        let mut rng = GameRng::for_game(seed, u64::MAX);
+        rng.shuffle(&mut pool);
+        pool.truncate(10);
+        pool.sort();
+        Kingdom::new(players, &pool)
+    }
+
+    /// Parse a comma-separated list of set names.
+    pub fn parse_sets(s: &str) -> Result<Vec<Set>, SetupError> {
+        let mut out = Vec::new();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let key = crate::cards::normalize(part);
+            let set = Set::ALL
+                .into_iter()
+                .filter(|&s| s != Set::Basic)
+                .find(|s| crate::cards::normalize(s.name()) == key)
+                .ok_or_else(|| SetupError::UnknownSet(part.to_string()))?;
+            if !Card::ALL.iter().any(|c| c.info().set == set) {
+                return Err(SetupError::EmptySet(part.to_string()));
+            }
+            out.push(set);
+        }
+        Ok(out)
+    }
+
+    pub fn n(&self) -> usize {
+        self.players as usize
+    }
+
+    /// The Kingdom cards, in id order.
+    pub fn kingdom_cards(&self) -> Vec<Card> {
+        self.kingdom.iter().collect()
+    }
+
+    /// Cards in the game at setup: Supply piles plus starting decks.
+    pub fn total_cards(&self) -> usize {
+        let piles: usize = self.pile_size.iter().map(|&n| n as usize).sum();
+        piles + 10 * self.n()
+    }
+
+    /// "Village, Smithy, ..." in id order.
+    pub fn describe(&self) -> String {
+        self.kingdom
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The 7 basic cards, always in the Supply.
+pub const BASIC: [Card; 7] = [
+    Card::Copper,
+    Card::Silver,
+    Card::Gold,
+    Card::Estate,
+    Card::Duchy,
+    Card::Province,
+    Card::Curse,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kingdom_validation() {
+        let ten = [
+            "Cellar",
+            "Market",
+            "Militia",
+            "Mine",
+            "Moat",
+            "Remodel",
+            "Smithy",
+            "Village",
+            "Woodcutter",
+            "Workshop",
+        ];
+        let k = Kingdom::from_names(2, &ten).unwrap();
+        assert_eq!(k.kingdom.len(), 10);
+        assert_eq!(k.supply.len(), 17);
+        assert_eq!(k.pile_size[Card::Copper as usize], 46);
+        assert_eq!(k.end_piles, 3);
+        assert_eq!(
+            Kingdom::from_names(7, &ten).unwrap_err(),
+            SetupError::Players(7)
+        );
+        assert_eq!(
+            Kingdom::from_names(1, &ten).unwrap_err(),
+            SetupError::Players(1)
+        );
+        assert_eq!(
+            Kingdom::from_names(2, &ten[..9]).unwrap_err(),
+            SetupError::WrongCount(9)
+        );
+        let mut dup = ten;
+        dup[1] = "Cellar";
+        assert_eq!(
+            Kingdom::from_names(2, &dup).unwrap_err(),
+            SetupError::Duplicate("Cellar")
+        );
+        let mut bad = ten;
+        bad[0] = "Smithee";
+        let e = Kingdom::from_names(2, &bad).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown card 'Smithee' (did you mean 'Smithy'?)"
+        );
+        let mut basic = ten;
+        basic[0] = "Gold";
+        assert!(matches!(
+            Kingdom::from_names(2, &basic).unwrap_err(),
+            SetupError::NotKingdom("Gold")
+        ));
+    }
+
+    #[test]
+    fn five_and_six_players() {
+        let k = Kingdom::random(6, &[Set::Base], 1).unwrap();
+        assert_eq!(k.end_piles, 4);
+        assert_eq!(k.pile_size[Card::Province as usize], 18);
+        assert_eq!(k.pile_size[Card::Curse as usize], 50);
+        assert!(k.total_cards() <= MAX_CARDS);
+    }
+
+    #[test]
+    fn random_kingdom_is_seeded() {
+        let a = Kingdom::random(2, &[Set::Base], 7).unwrap();
+        let b = Kingdom::random(2, &[Set::Base], 7).unwrap();
+        assert_eq!(a.kingdom, b.kingdom);
+        assert_eq!(a.kingdom.len(), 10);
+    }
+}

@@ -1,0 +1,492 @@
+//! The game engine: state, zones, setup, turn structure, and the engine
+//! mechanisms that cards plug into (drawing and shuffling, gaining, trashing,
+//! the reaction window, multiplied plays, "this turn" modifiers, lose-track).
+//!
+//! The engine knows nothing of files, threads or CSV. Every function that may
+//! ask a question is generic over [`Bots`], so decisions are monomorphized.
+
+pub mod decision;
+pub mod invariants;
+pub mod kingdom;
+pub mod rng;
+pub mod state;
+pub mod turn;
+pub mod zone;
+
+pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo};
+pub use kingdom::{Kingdom, SetupError, MAX_PLAYERS};
+pub use rng::GameRng;
+pub use state::{Game, Outcome, Phase, Player, TurnState};
+pub use turn::RuleError;
+pub use zone::{CardVec, MAX_CARDS};
+
+use crate::cards::{Card, CardSet};
+
+/// Where a gained card goes (RULES §8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    Discard,
+    Hand,
+    DeckTop,
+}
+
+/// One play event of a card: the context its handler receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayCtx {
+    pub player: u8,
+    pub card: Card,
+    /// Instance id of the card in the play area (for lose-track).
+    pub uid: u16,
+    /// Bit mask of players unaffected by this Attack play (Moat).
+    pub immune: u8,
+}
+
+impl Game {
+    /// A new game of `kingdom`: game `index` of a run seeded with `seed`.
+    /// Seat 0 takes the first turn (the runner rotates strategies over seats).
+    pub fn new(kingdom: &Kingdom, seed: u64, index: u64) -> Game {
+        let mut g = Game::empty(kingdom, GameRng::for_game(seed, index));
+        g.deal();
+        g
+    }
+
+    /// Reuse this game's memory for a new game (no allocation, no big memset).
+    pub fn reset(&mut self, kingdom: &Kingdom, seed: u64, index: u64) {
+        self.reset_empty(kingdom, GameRng::for_game(seed, index));
+        self.deal();
+    }
+
+    /// A game with full Supply piles and every player's zones empty: scenarios
+    /// fill the zones themselves.
+    pub fn empty(kingdom: &Kingdom, rng: GameRng) -> Game {
+        let mut g = Game {
+            kingdom: *kingdom,
+            players: std::array::from_fn(|_| Player::new()),
+            supply: [0; Card::COUNT],
+            trash: CardVec::new(),
+            empty_piles: 0,
+            active: 0,
+            turn: TurnState::START,
+            turns_taken: [0; MAX_PLAYERS],
+            rng: rng.clone(),
+            over: false,
+            capped: false,
+            fault: None,
+            next_uid: 0,
+            total: [0; Card::COUNT],
+        };
+        g.reset_empty(kingdom, rng);
+        g
+    }
+
+    fn reset_empty(&mut self, kingdom: &Kingdom, rng: GameRng) {
+        self.kingdom = *kingdom;
+        for p in &mut self.players {
+            p.clear();
+        }
+        self.supply = kingdom.pile_size;
+        self.trash.clear();
+        self.empty_piles = 0;
+        self.active = 0;
+        self.turn = TurnState::START;
+        self.turns_taken = [0; MAX_PLAYERS];
+        self.rng = rng;
+        self.over = false;
+        self.capped = false;
+        self.fault = None;
+        self.next_uid = 0;
+        self.recount_totals();
+    }
+
+    /// Starting decks (7 Copper, 3 Estate), shuffled, 5 drawn (RULES §3.3).
+    fn deal(&mut self) {
+        for p in 0..self.n() {
+            let pl = &mut self.players[p];
+            for _ in 0..7 {
+                pl.deck.push(Card::Copper);
+            }
+            for _ in 0..3 {
+                pl.deck.push(Card::Estate);
+            }
+            pl.owned[Card::Copper as usize] = 7;
+            pl.owned[Card::Estate as usize] = 3;
+            pl.owned_total = 10;
+            self.rng.shuffle(pl.deck.as_mut_slice());
+            for _ in 0..5 {
+                let c = pl.deck.pop().unwrap_or(Card::Copper);
+                pl.hand.push(c);
+            }
+        }
+        self.recount_totals();
+    }
+
+    /// Recompute the setup totals from the current zones and Supply (called at
+    /// setup; the conservation invariant compares against them).
+    pub fn recount_totals(&mut self) {
+        let mut total = [0u16; Card::COUNT];
+        for (i, t) in total.iter_mut().enumerate() {
+            *t = self.supply[i] as u16;
+        }
+        for c in self.trash.iter() {
+            total[c as usize] += 1;
+        }
+        for p in 0..self.n() {
+            self.players[p].recount();
+            for (i, &o) in self.players[p].owned.iter().enumerate() {
+                total[i] += o as u16;
+            }
+        }
+        self.total = total;
+        self.empty_piles = self
+            .kingdom
+            .supply
+            .iter()
+            .filter(|&c| self.supply[c as usize] == 0)
+            .count() as u8;
+    }
+
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.kingdom.players as usize
+    }
+
+    #[inline]
+    pub fn player(&self, p: u8) -> &Player {
+        &self.players[p as usize]
+    }
+
+    /// Current cost of a card (RULES §7): printed cost minus this turn's
+    /// reduction, never below 0.
+    #[inline]
+    pub fn cost(&self, c: Card) -> u8 {
+        c.info().cost.saturating_sub(self.turn.cost_reduction)
+    }
+
+    /// Cards left in a Supply pile (0 for cards not in this game's Supply).
+    #[inline]
+    pub fn pile(&self, c: Card) -> u8 {
+        self.supply[c as usize]
+    }
+
+    /// Seats other than `p`, in turn order starting at `p`'s left.
+    #[inline]
+    pub fn others(&self, p: u8) -> impl Iterator<Item = u8> {
+        let n = self.kingdom.players;
+        (1..n).map(move |i| (p + i) % n)
+    }
+
+    /// The kinds of card in `p`'s hand having any of the types `t`.
+    #[inline]
+    pub fn hand_kinds(&self, p: u8, filter: CardSet) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for c in self.players[p as usize].hand.iter() {
+            s.insert(c);
+        }
+        s.and(filter)
+    }
+
+    /// Supply piles that are non-empty and whose current cost satisfies `ok`.
+    #[inline]
+    pub fn gainable(&self, filter: CardSet, ok: impl Fn(u8) -> bool) -> CardSet {
+        let mut s = CardSet::EMPTY;
+        for c in self.kingdom.supply.and(filter).iter() {
+            if self.supply[c as usize] > 0 && ok(self.cost(c)) {
+                s.insert(c);
+            }
+        }
+        s
+    }
+
+    /// Victory points of seat `p` over every card it owns (RULES §15).
+    pub fn vp(&self, p: u8) -> i32 {
+        let pl = &self.players[p as usize];
+        let mut vp = 0i32;
+        for (i, &n) in pl.owned.iter().enumerate() {
+            if n > 0 {
+                vp += n as i32 * crate::cards::vp_of(Card::ALL[i], pl) as i32;
+            }
+        }
+        vp
+    }
+
+    /// Whether the game-end condition holds now (RULES §15).
+    #[inline]
+    pub fn end_condition(&self) -> bool {
+        self.supply[Card::Province as usize] == 0 || self.empty_piles >= self.kingdom.end_piles
+    }
+
+    /// Scores, turns, winners (most VP; tie → fewer turns; still tied → shared).
+    pub fn outcome(&self) -> Outcome {
+        let n = self.n();
+        let mut vp = [0i32; MAX_PLAYERS];
+        for (p, v) in vp.iter_mut().enumerate().take(n) {
+            *v = self.vp(p as u8);
+        }
+        let best = vp[..n].iter().copied().max().unwrap_or(0);
+        let fewest = (0..n)
+            .filter(|&p| vp[p] == best)
+            .map(|p| self.turns_taken[p])
+            .min()
+            .unwrap_or(0);
+        let mut winners = 0u8;
+        for (p, &v) in vp.iter().enumerate().take(n) {
+            if v == best && self.turns_taken[p] == fewest {
+                winners |= 1 << p;
+            }
+        }
+        Outcome {
+            players: n as u8,
+            vp,
+            turns: self.turns_taken,
+            winners,
+            capped: self.capped,
+        }
+    }
+
+    // ---------------------------------------------------------------------
+    // Decisions (validated)
+
+    /// Ask a [`Pick`]. Never asks when `legal` is empty (returns None). An
+    /// illegal answer is recorded as a fault and replaced by the default.
+    #[inline]
+    pub fn ask<B: Bots>(&mut self, b: &mut B, q: Pick) -> Option<Card> {
+        if q.legal.is_empty() {
+            return None;
+        }
+        let a = b.pick(self, &q);
+        let ok = match a {
+            Some(c) => q.legal.contains(c),
+            None => q.optional,
+        };
+        if ok {
+            a
+        } else {
+            if self.fault.is_none() {
+                self.fault = Some(Fault { pick: q, answer: a });
+            }
+            q.default_answer(self)
+        }
+    }
+
+    #[inline]
+    pub fn ask_yes_no<B: Bots>(&mut self, b: &mut B, q: YesNo) -> bool {
+        b.yes_no(self, &q)
+    }
+
+    /// Shorthand for a pick.
+    #[inline]
+    pub fn pick<B: Bots>(
+        &mut self,
+        b: &mut B,
+        player: u8,
+        why: Why,
+        by: Option<Card>,
+        legal: CardSet,
+        optional: bool,
+    ) -> Option<Card> {
+        self.ask(
+            b,
+            Pick {
+                player,
+                why,
+                by,
+                legal,
+                optional,
+                target: player,
+            },
+        )
+    }
+
+    // ---------------------------------------------------------------------
+    // Drawing and shuffling (RULES §6)
+
+    /// Shuffle `p`'s discard pile into a new deck. Only called when a card is
+    /// needed from an empty deck.
+    fn reshuffle<B: Bots>(&mut self, b: &mut B, p: u8) {
+        let pl = &mut self.players[p as usize];
+        debug_assert!(pl.deck.is_empty());
+        std::mem::swap(&mut pl.deck, &mut pl.discard);
+        self.rng.shuffle(pl.deck.as_mut_slice());
+        b.event(self, Event::Shuffle { player: p });
+    }
+
+    /// Make sure `p`'s deck has a top card if any card can be had, shuffling
+    /// the discard pile only if the deck is empty. False if none can be had.
+    #[inline]
+    pub fn ensure_top<B: Bots>(&mut self, b: &mut B, p: u8) -> bool {
+        let pl = &self.players[p as usize];
+        if pl.deck.is_empty() {
+            if pl.discard.is_empty() {
+                return false;
+            }
+            self.reshuffle(b, p);
+        }
+        true
+    }
+
+    /// Remove and return the top card of `p`'s deck (shuffling if needed). The
+    /// caller must put it somewhere at once.
+    #[inline]
+    pub fn take_top<B: Bots>(&mut self, b: &mut B, p: u8) -> Option<Card> {
+        if !self.ensure_top(b, p) {
+            return None;
+        }
+        self.players[p as usize].deck.pop()
+    }
+
+    /// Draw one card into `p`'s hand.
+    #[inline]
+    pub fn draw_one<B: Bots>(&mut self, b: &mut B, p: u8) -> Option<Card> {
+        let c = self.take_top(b, p)?;
+        self.players[p as usize].hand.push(c);
+        b.event(self, Event::Draw { player: p, card: c });
+        Some(c)
+    }
+
+    /// Draw up to `n` cards; returns how many were drawn.
+    #[inline]
+    pub fn draw<B: Bots>(&mut self, b: &mut B, p: u8, n: u8) -> u8 {
+        for i in 0..n {
+            if self.draw_one(b, p).is_none() {
+                return i;
+            }
+        }
+        n
+    }
+
+    // ---------------------------------------------------------------------
+    // Moving cards
+
+    /// Gain `c` from the Supply to `dest`. False (and nothing happens) if the
+    /// pile is empty or not in this game's Supply.
+    #[inline]
+    pub fn gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
+        if !self.kingdom.supply.contains(c) || self.supply[c as usize] == 0 {
+            return false;
+        }
+        self.supply[c as usize] -= 1;
+        if self.supply[c as usize] == 0 {
+            self.empty_piles += 1;
+        }
+        self.receive(b, p, c, dest);
+        true
+    }
+
+    /// Put a card that `p` now owns into `dest` (after it left the Supply or the trash).
+    #[inline]
+    fn receive<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) {
+        let pl = &mut self.players[p as usize];
+        match dest {
+            Dest::Discard => pl.discard.push(c),
+            Dest::Hand => pl.hand.push(c),
+            Dest::DeckTop => pl.deck.push(c),
+        }
+        pl.owned[c as usize] += 1;
+        pl.owned_total += 1;
+        b.event(self, Event::Gain { player: p, card: c });
+    }
+
+    /// Gain a card of kind `c` from the trash (Thief). False if none is there.
+    pub fn gain_from_trash<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
+        if !self.trash.remove_one(c) {
+            return false;
+        }
+        self.receive(b, p, c, dest);
+        true
+    }
+
+    /// Move a card `p` owns to the trash (it has already left its zone).
+    #[inline]
+    fn put_in_trash<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+        let pl = &mut self.players[p as usize];
+        pl.owned[c as usize] -= 1;
+        pl.owned_total -= 1;
+        self.trash.push(c);
+        b.event(self, Event::Trash { player: p, card: c });
+    }
+
+    /// Trash one `c` from `p`'s hand. False if there is none.
+    pub fn trash_from_hand<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
+        if !self.players[p as usize].hand.take_one(c) {
+            return false;
+        }
+        self.put_in_trash(b, p, c);
+        true
+    }
+
+    /// Trash one `c` from `p`'s set-aside/revealed cards. False if there is none.
+    pub fn trash_from_aside<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
+        if !self.players[p as usize].aside.remove_one(c) {
+            return false;
+        }
+        self.put_in_trash(b, p, c);
+        true
+    }
+
+    /// Trash the played instance `uid` from `p`'s play area, if it is still
+    /// there (RULES §12: otherwise the move loses track and does nothing).
+    pub fn trash_from_play<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) -> bool {
+        match self.take_from_play(p, uid) {
+            Some(c) => {
+                self.put_in_trash(b, p, c);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Remove the played instance `uid` from the play area (lose-track aware).
+    pub fn take_from_play(&mut self, p: u8, uid: u16) -> Option<Card> {
+        let pl = &mut self.players[p as usize];
+        let n = pl.play.len();
+        let i = pl.play_uid[..n].iter().position(|&u| u == uid)?;
+        pl.play_uid.copy_within(i + 1..n, i);
+        Some(pl.play.remove(i))
+    }
+
+    /// Move one `c` from `p`'s hand into the play area; returns its instance id.
+    pub fn hand_to_play(&mut self, p: u8, c: Card) -> Option<u16> {
+        let pl = &mut self.players[p as usize];
+        if !pl.hand.take_one(c) {
+            return None;
+        }
+        let uid = self.next_uid;
+        self.next_uid = self.next_uid.wrapping_add(1);
+        let i = pl.play.len();
+        pl.play.push(c);
+        pl.play_uid[i] = uid;
+        Some(uid)
+    }
+
+    /// Discard one `c` from `p`'s hand. False if there is none.
+    pub fn discard_from_hand<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
+        let pl = &mut self.players[p as usize];
+        if !pl.hand.take_one(c) {
+            return false;
+        }
+        pl.discard.push(c);
+        b.event(self, Event::Discard { player: p, card: c });
+        true
+    }
+
+    /// Put one `c` from `p`'s hand on top of his deck. False if there is none.
+    pub fn topdeck_from_hand<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
+        let pl = &mut self.players[p as usize];
+        if !pl.hand.take_one(c) {
+            return false;
+        }
+        pl.deck.push(c);
+        b.event(self, Event::Topdeck { player: p, card: c });
+        true
+    }
+
+    /// Discard `p`'s set-aside cards from index `from` on (in order).
+    pub fn discard_aside<B: Bots>(&mut self, b: &mut B, p: u8, from: usize) {
+        while self.players[p as usize].aside.len() > from {
+            let pl = &mut self.players[p as usize];
+            let c = pl.aside.remove(from);
+            pl.discard.push(c);
+            b.event(self, Event::Discard { player: p, card: c });
+        }
+    }
+}

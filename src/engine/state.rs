@@ -1,0 +1,165 @@
+//! Game state: plain data, fixed capacity, no heap.
+
+use super::decision::Fault;
+use super::kingdom::{Kingdom, MAX_PLAYERS};
+use super::rng::GameRng;
+use super::zone::{CardVec, MAX_CARDS};
+use crate::cards::Card;
+
+/// A player's zones. Deck and discard keep their top as the **last** element.
+#[derive(Clone)]
+pub struct Player {
+    pub deck: CardVec,
+    pub hand: CardVec,
+    pub discard: CardVec,
+    /// Play area, in play order.
+    pub play: CardVec,
+    /// Instance ids parallel to `play`: the "lose track" mechanism (RULES §12)
+    /// finds a played card by id, so an instruction about "this" card only moves
+    /// it if it is still where it was put.
+    pub play_uid: [u16; MAX_CARDS],
+    /// Cards revealed, looked at or set aside by the effect resolving now. They
+    /// are not in the discard pile, so they never join a shuffle (RULES §6).
+    pub aside: CardVec,
+    /// Cached: how many of each card this player owns, over every zone.
+    pub owned: [u8; Card::COUNT],
+    /// Cached: total cards owned.
+    pub owned_total: u16,
+}
+
+impl Player {
+    pub fn new() -> Self {
+        Player {
+            deck: CardVec::new(),
+            hand: CardVec::new(),
+            discard: CardVec::new(),
+            play: CardVec::new(),
+            play_uid: [0; MAX_CARDS],
+            aside: CardVec::new(),
+            owned: [0; Card::COUNT],
+            owned_total: 0,
+        }
+    }
+    pub fn clear(&mut self) {
+        self.deck.clear();
+        self.hand.clear();
+        self.discard.clear();
+        self.play.clear();
+        self.aside.clear();
+        self.owned = [0; Card::COUNT];
+        self.owned_total = 0;
+    }
+    /// Recompute the cached owned counts from the zones.
+    pub fn recount(&mut self) {
+        self.owned = [0; Card::COUNT];
+        for z in [
+            &self.deck,
+            &self.hand,
+            &self.discard,
+            &self.play,
+            &self.aside,
+        ] {
+            for c in z.iter() {
+                self.owned[c as usize] += 1;
+            }
+        }
+        self.owned_total = self.owned.iter().map(|&n| n as u16).sum();
+    }
+    #[inline]
+    pub fn owns(&self, c: Card) -> u8 {
+        self.owned[c as usize]
+    }
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player::new()
+    }
+}
+
+/// Phase of the active player's turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Action,
+    /// Buy phase; Treasures may still be played until the first purchase.
+    Buy,
+    /// At least one card bought: no more Treasures this turn (RULES §4.2).
+    Bought,
+}
+
+/// Turn-scoped counters, reset at the start of each turn (RULES §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnState {
+    pub phase: Phase,
+    pub actions: u16,
+    pub buys: u16,
+    pub coins: u16,
+    /// Play events of Action cards this turn (Conspirator).
+    pub action_plays: u16,
+    /// "This turn" cost reduction (Bridge).
+    pub cost_reduction: u8,
+    /// "This turn" extra value of each Copper (Coppersmith).
+    pub copper_bonus: u8,
+}
+
+impl TurnState {
+    pub const START: TurnState = TurnState {
+        phase: Phase::Action,
+        actions: 1,
+        buys: 1,
+        coins: 0,
+        action_plays: 0,
+        cost_reduction: 0,
+        copper_bonus: 0,
+    };
+}
+
+/// The whole state of one game. Plain data; `Clone` is a memcpy.
+#[derive(Clone)]
+pub struct Game {
+    pub kingdom: Kingdom,
+    pub players: [Player; MAX_PLAYERS],
+    /// Cards left in each Supply pile, indexed by card id.
+    pub supply: [u8; Card::COUNT],
+    pub trash: CardVec,
+    /// Cached: Supply piles that are empty.
+    pub empty_piles: u8,
+    /// Seat whose turn it is.
+    pub active: u8,
+    pub turn: TurnState,
+    /// Turns taken by each seat (the current turn included once started).
+    pub turns_taken: [u16; MAX_PLAYERS],
+    pub rng: GameRng,
+    pub over: bool,
+    /// The game was stopped by the turn cap.
+    pub capped: bool,
+    /// The first illegal answer given by a bot, if any.
+    pub fault: Option<Fault>,
+    /// Next play-instance id.
+    pub(crate) next_uid: u16,
+    /// How many cards of each kind exist in this game (setup conservation).
+    pub total: [u16; Card::COUNT],
+}
+
+/// Result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub players: u8,
+    pub vp: [i32; MAX_PLAYERS],
+    pub turns: [u16; MAX_PLAYERS],
+    /// Bit `i` set if seat `i` won or shared the win.
+    pub winners: u8,
+    pub capped: bool,
+}
+
+impl Outcome {
+    #[inline]
+    pub fn won(&self, seat: usize) -> bool {
+        self.winners >> seat & 1 != 0
+    }
+    /// Number of players sharing the win.
+    #[inline]
+    pub fn winner_count(&self) -> u32 {
+        self.winners.count_ones()
+    }
+}

@@ -1,0 +1,354 @@
+//! Turn structure (RULES §4) and the play mechanisms every card goes through:
+//! one play event ([`Game::resolve`]), the reaction window of an Attack, and
+//! multiplied plays (Throne Room).
+//!
+//! Two ways in: [`Game::play_turn`] / [`Game::play_game`] let the bots drive
+//! everything; the `try_*` step functions let a scenario (or a test) perform
+//! one move at a time and get a [`RuleError`] for an illegal move.
+
+use super::decision::{Bots, Event, Why};
+use super::state::{Game, Outcome, Phase, TurnState};
+use super::{Dest, PlayCtx};
+use crate::cards::{Card, CardSet};
+
+/// A move that the rules forbid right now.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("{0} is not in hand")]
+    NotInHand(Card),
+    #[error("{0} is not an Action card")]
+    NotAction(Card),
+    #[error("{0} is not a Treasure card")]
+    NotTreasure(Card),
+    #[error("no actions left")]
+    NoActions,
+    #[error("Actions can only be played in the Action phase")]
+    NotActionPhase,
+    #[error("Treasures cannot be played after buying a card (RULES §4.2)")]
+    TreasureAfterBuy,
+    #[error("no buys left")]
+    NoBuys,
+    #[error("{0} is not in the Supply")]
+    NotInSupply(Card),
+    #[error("the {0} pile is empty")]
+    EmptyPile(Card),
+    #[error("{card} costs ${cost} but only ${coins} are available")]
+    TooExpensive { card: Card, cost: u8, coins: u16 },
+}
+
+impl Game {
+    // ---------------------------------------------------------------------
+    // Whole turns and games, driven by the bots
+
+    /// Play the game to its end.
+    pub fn play_game<B: Bots>(&mut self, b: &mut B) -> Outcome {
+        while !self.over {
+            self.play_turn(b);
+        }
+        self.outcome()
+    }
+
+    /// One full turn of the active player.
+    pub fn play_turn<B: Bots>(&mut self, b: &mut B) {
+        self.start_turn(b);
+        self.action_phase(b);
+        self.treasure_step(b);
+        self.buy_step(b);
+        self.cleanup(b);
+    }
+
+    pub fn start_turn<B: Bots>(&mut self, b: &mut B) {
+        self.turn = TurnState::START;
+        let a = self.active;
+        self.turns_taken[a as usize] += 1;
+        b.event(
+            self,
+            Event::TurnStart {
+                player: a,
+                turn: self.turns_taken[a as usize],
+            },
+        );
+    }
+
+    /// Let the active player play Actions until he stops or cannot.
+    pub fn action_phase<B: Bots>(&mut self, b: &mut B) {
+        let p = self.active;
+        while self.turn.actions > 0 {
+            let legal = self.hand_kinds(p, CardSet::ACTIONS);
+            if legal.is_empty() {
+                break;
+            }
+            match self.pick(b, p, Why::PlayAction, None, legal, true) {
+                Some(c) => {
+                    self.turn.actions -= 1;
+                    self.play_from_hand(b, p, c);
+                }
+                None => break,
+            }
+        }
+        self.turn.phase = Phase::Buy;
+    }
+
+    /// Let the active player play Treasures until he stops.
+    pub fn treasure_step<B: Bots>(&mut self, b: &mut B) {
+        let p = self.active;
+        self.turn.phase = Phase::Buy;
+        loop {
+            let legal = self.hand_kinds(p, CardSet::TREASURES);
+            if legal.is_empty() {
+                break;
+            }
+            match self.pick(b, p, Why::PlayTreasure, None, legal, true) {
+                Some(c) => self.play_treasure_unchecked(b, p, c),
+                None => break,
+            }
+        }
+    }
+
+    /// The Supply cards the active player could buy now.
+    pub fn buyable(&self) -> CardSet {
+        if self.turn.buys == 0 {
+            return CardSet::EMPTY;
+        }
+        let coins = self.turn.coins;
+        self.gainable(CardSet::all(), |cost| cost as u16 <= coins)
+    }
+
+    /// Let the active player buy until he stops or runs out of buys.
+    pub fn buy_step<B: Bots>(&mut self, b: &mut B) {
+        let p = self.active;
+        while self.turn.buys > 0 {
+            let legal = self.buyable();
+            if legal.is_empty() {
+                break;
+            }
+            match self.pick(b, p, Why::Buy, None, legal, true) {
+                Some(c) => self.buy_unchecked(b, p, c),
+                None => break,
+            }
+        }
+    }
+
+    /// Cleanup (RULES §4.3): discard play area (in play order) and hand, draw
+    /// 5, end "this turn" effects, check the end of the game, pass the turn.
+    pub fn cleanup<B: Bots>(&mut self, b: &mut B) {
+        let a = self.active;
+        let pl = &mut self.players[a as usize];
+        let (play, hand, discard) = (&mut pl.play, &mut pl.hand, &mut pl.discard);
+        discard.extend_from(play.as_slice());
+        play.clear();
+        discard.extend_from(hand.as_slice());
+        hand.clear();
+        self.draw(b, a, 5);
+        self.turn = TurnState::START;
+        if self.end_condition() {
+            self.over = true;
+        } else if self.turns_taken[a as usize] >= self.kingdom.turn_cap {
+            self.over = true;
+            self.capped = true;
+        }
+        self.active = (a + 1) % self.kingdom.players;
+    }
+
+    // ---------------------------------------------------------------------
+    // Step API (scenarios, tests): validated moves
+
+    /// Play an Action from the active player's hand, spending an action.
+    pub fn try_play_action<B: Bots>(&mut self, b: &mut B, c: Card) -> Result<(), RuleError> {
+        let p = self.active;
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        if self.turn.phase != Phase::Action {
+            return Err(RuleError::NotActionPhase);
+        }
+        if !c.is_action() {
+            return Err(RuleError::NotAction(c));
+        }
+        if !self.players[p as usize].hand.contains(c) {
+            return Err(RuleError::NotInHand(c));
+        }
+        if self.turn.actions == 0 {
+            return Err(RuleError::NoActions);
+        }
+        self.turn.actions -= 1;
+        self.play_from_hand(b, p, c);
+        Ok(())
+    }
+
+    /// Play a Treasure from the active player's hand (ends the Action phase).
+    pub fn try_play_treasure<B: Bots>(&mut self, b: &mut B, c: Card) -> Result<(), RuleError> {
+        let p = self.active;
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        if self.turn.phase == Phase::Bought {
+            return Err(RuleError::TreasureAfterBuy);
+        }
+        if !c.is_treasure() {
+            return Err(RuleError::NotTreasure(c));
+        }
+        if !self.players[p as usize].hand.contains(c) {
+            return Err(RuleError::NotInHand(c));
+        }
+        self.turn.phase = Phase::Buy;
+        self.play_treasure_unchecked(b, p, c);
+        Ok(())
+    }
+
+    /// Buy a card for the active player.
+    pub fn try_buy<B: Bots>(&mut self, b: &mut B, c: Card) -> Result<(), RuleError> {
+        let p = self.active;
+        if self.over {
+            return Err(RuleError::GameOver);
+        }
+        if self.turn.buys == 0 {
+            return Err(RuleError::NoBuys);
+        }
+        if !self.kingdom.supply.contains(c) {
+            return Err(RuleError::NotInSupply(c));
+        }
+        if self.supply[c as usize] == 0 {
+            return Err(RuleError::EmptyPile(c));
+        }
+        let cost = self.cost(c);
+        if cost as u16 > self.turn.coins {
+            return Err(RuleError::TooExpensive {
+                card: c,
+                cost,
+                coins: self.turn.coins,
+            });
+        }
+        self.buy_unchecked(b, p, c);
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------------
+    // Mechanisms
+
+    fn play_treasure_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+        if let Some(uid) = self.hand_to_play(p, c) {
+            b.event(self, Event::Play { player: p, card: c });
+            let mut v = c.info().value as u16;
+            if c == Card::Copper {
+                v += self.turn.copper_bonus as u16;
+            }
+            self.turn.coins += v;
+            if c.info().effect {
+                let ctx = PlayCtx {
+                    player: p,
+                    card: c,
+                    uid,
+                    immune: 0,
+                };
+                crate::cards::play_effect(self, b, ctx);
+            }
+        }
+    }
+
+    fn buy_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+        self.turn.phase = Phase::Bought;
+        self.turn.buys -= 1;
+        self.turn.coins -= self.cost(c) as u16;
+        b.event(self, Event::Buy { player: p, card: c });
+        self.gain(b, p, c, Dest::Discard);
+    }
+
+    /// Move an Action from hand into play and resolve it once (no action spent
+    /// here: the caller decides whether the play costs one).
+    pub fn play_from_hand<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+        if let Some(uid) = self.hand_to_play(p, c) {
+            self.resolve(b, p, c, uid);
+        }
+    }
+
+    /// Play a card from hand `times` times in a row (Throne Room: 2). The card
+    /// is put into play once; each play is a separate play event with its own
+    /// reaction window. A play whose card has left play (trashed by the first
+    /// play) still does everything it can (RULES §11, §12).
+    pub fn play_multiplied<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, times: u8) {
+        if let Some(uid) = self.hand_to_play(p, c) {
+            for _ in 0..times {
+                self.resolve(b, p, c, uid);
+            }
+        }
+    }
+
+    /// One play event of `c` (already in play as instance `uid`): count it,
+    /// open the reaction window for an Attack, apply vanilla bonuses, run the
+    /// card's effect.
+    pub fn resolve<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, uid: u16) {
+        let info = c.info();
+        if c.is_action() {
+            self.turn.action_plays += 1;
+        }
+        b.event(self, Event::Play { player: p, card: c });
+        let immune = if CardSet::ATTACKS.contains(c) {
+            self.reaction_window(b, p)
+        } else {
+            0
+        };
+        if info.cards > 0 {
+            self.draw(b, p, info.cards);
+        }
+        self.turn.actions += info.actions as u16;
+        self.turn.buys += info.buys as u16;
+        self.turn.coins += info.coins as u16;
+        if info.effect {
+            crate::cards::play_effect(
+                self,
+                b,
+                PlayCtx {
+                    player: p,
+                    card: c,
+                    uid,
+                    immune,
+                },
+            );
+        }
+    }
+
+    /// The reaction window of one Attack play (RULES §10): each other player,
+    /// from the attacker's left, may use Reactions from hand, one after the
+    /// other, each physical card at most once; a Reaction obtained meanwhile
+    /// may be used too. Returns the mask of players now unaffected.
+    pub fn reaction_window<B: Bots>(&mut self, b: &mut B, attacker: u8) -> u8 {
+        let mut immune = 0u8;
+        if self.kingdom.in_game.and(CardSet::REACTIONS).is_empty() {
+            return 0;
+        }
+        let n = self.kingdom.players;
+        for i in 1..n {
+            let v = (attacker + i) % n;
+            // Reactions already used by v in this window: (kind, times).
+            let mut used: [(Option<Card>, u8); 4] = [(None, 0); 4];
+            loop {
+                let mut legal = CardSet::EMPTY;
+                for c in self.hand_kinds(v, CardSet::REACTIONS).iter() {
+                    let times = used
+                        .iter()
+                        .find(|u| u.0 == Some(c))
+                        .map_or(0, |u| u.1 as usize);
+                    if self.players[v as usize].hand.count(c) > times {
+                        legal.insert(c);
+                    }
+                }
+                let Some(r) = self.pick(b, v, Why::React, None, legal, true) else {
+                    break;
+                };
+                if let Some(u) = used.iter_mut().find(|u| u.0 == Some(r)) {
+                    u.1 += 1;
+                } else if let Some(u) = used.iter_mut().find(|u| u.0.is_none()) {
+                    *u = (Some(r), 1);
+                }
+                b.event(self, Event::React { player: v, card: r });
+                if crate::cards::react_to_attack(self, b, v, r, attacker) {
+                    immune |= 1 << v;
+                }
+            }
+        }
+        immune
+    }
+}

@@ -1,0 +1,160 @@
+//! Fixed-capacity card lists: the storage of every zone.
+
+use crate::cards::Card;
+use std::fmt;
+
+/// Capacity of every zone. A zone must be able to hold every card of the game
+/// (a player may draw his whole deck). The largest game in scope — 6 players,
+/// two sets of basic cards, ten 12-card Victory Kingdom piles, Ruins, Spoils,
+/// Madman and Mercenary — has 575 cards; `Kingdom` setup checks its own total
+/// against this constant, so a push can never overflow.
+pub const MAX_CARDS: usize = 600;
+
+/// An ordered list of cards with a fixed capacity; plain data, `Copy`.
+///
+/// For piles with a top (deck, discard), the **top is the last element**, so
+/// drawing is a `pop`.
+#[derive(Clone, Copy)]
+pub struct CardVec {
+    len: u16,
+    cards: [Card; MAX_CARDS],
+}
+
+impl Default for CardVec {
+    fn default() -> Self {
+        CardVec::new()
+    }
+}
+
+impl CardVec {
+    pub const fn new() -> Self {
+        CardVec {
+            len: 0,
+            cards: [Card::Copper; MAX_CARDS],
+        }
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Card] {
+        &mut self.cards[..self.len as usize]
+    }
+    #[inline]
+    pub fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+    #[inline]
+    pub fn pop(&mut self) -> Option<Card> {
+        if self.len == 0 {
+            None
+        } else {
+            self.len -= 1;
+            Some(self.cards[self.len as usize])
+        }
+    }
+    #[inline]
+    pub fn last(&self) -> Option<Card> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(self.cards[self.len as usize - 1])
+        }
+    }
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<Card> {
+        self.as_slice().get(i).copied()
+    }
+    #[inline]
+    pub fn count(&self, c: Card) -> usize {
+        self.as_slice().iter().filter(|&&x| x == c).count()
+    }
+    #[inline]
+    pub fn contains(&self, c: Card) -> bool {
+        self.as_slice().contains(&c)
+    }
+    #[inline]
+    pub fn position(&self, c: Card) -> Option<usize> {
+        self.as_slice().iter().position(|&x| x == c)
+    }
+    /// Remove the element at `i`, keeping the order of the others.
+    #[inline]
+    pub fn remove(&mut self, i: usize) -> Card {
+        let c = self.cards[i];
+        self.cards.copy_within(i + 1..self.len as usize, i);
+        self.len -= 1;
+        c
+    }
+    /// Remove the element at `i`; the last element takes its place.
+    #[inline]
+    pub fn swap_remove(&mut self, i: usize) -> Card {
+        let c = self.cards[i];
+        self.len -= 1;
+        self.cards[i] = self.cards[self.len as usize];
+        c
+    }
+    /// Remove one copy of `c` (order-preserving). False if absent.
+    #[inline]
+    pub fn remove_one(&mut self, c: Card) -> bool {
+        match self.position(c) {
+            Some(i) => {
+                self.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+    /// Remove one copy of `c`, not preserving order (for unordered zones: hand).
+    #[inline]
+    pub fn take_one(&mut self, c: Card) -> bool {
+        match self.position(c) {
+            Some(i) => {
+                self.swap_remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+    /// Append every card of `other`, in order.
+    #[inline]
+    pub fn extend_from(&mut self, other: &[Card]) {
+        let n = self.len as usize;
+        self.cards[n..n + other.len()].copy_from_slice(other);
+        self.len += other.len() as u16;
+    }
+    pub fn iter(&self) -> std::iter::Copied<std::slice::Iter<'_, Card>> {
+        self.as_slice().iter().copied()
+    }
+    pub fn from_slice(s: &[Card]) -> Self {
+        let mut v = CardVec::new();
+        v.extend_from(s);
+        v
+    }
+}
+
+impl fmt::Debug for CardVec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl PartialEq for CardVec {
+    fn eq(&self, o: &Self) -> bool {
+        self.as_slice() == o.as_slice()
+    }
+}
+impl Eq for CardVec {}

@@ -1,0 +1,871 @@
+//! The scenario notation: a readable text description of a game state, the
+//! scripted answers of the players, moves to make, and expectations about the
+//! result. Tests are written in it (`tests/scenarios/*.txt`), and users run it
+//! with `domsim scenario FILE` to check a ruling. The format is documented in
+//! README.md ("Scenario notation").
+//!
+//! ```text
+//! # CARDS.md 5.1.4: Throne Room + Feast gains twice
+//! players: 2
+//! kingdom: Throne Room, Feast
+//! p0.hand: Throne Room, Feast, Copper*3
+//! answers.p0: Feast, Duchy, Duchy
+//! do: play Throne Room
+//! expect trash: Feast
+//! expect p0.discard: Duchy*2
+//! expect supply: Duchy=6
+//! expect actions: 0
+//! ```
+
+use crate::bots::{Answer, Asked, ScriptedBots};
+use crate::cards::Card;
+use crate::engine::kingdom::{did_you_mean, MAX_PLAYERS};
+use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError};
+use serde_json::{json, Value};
+use std::fmt;
+
+/// A parse or run error, positioned in the scenario text (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub line: usize,
+    pub col: usize,
+    pub msg: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.msg)
+    }
+}
+impl std::error::Error for ScenarioError {}
+
+fn err<T>(line: usize, col: usize, msg: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError {
+        line,
+        col,
+        msg: msg.into(),
+    })
+}
+
+/// A zone of a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneName {
+    Hand,
+    Deck,
+    Discard,
+    Play,
+    Aside,
+}
+
+impl ZoneName {
+    fn parse(s: &str) -> Option<ZoneName> {
+        Some(match s {
+            "hand" => ZoneName::Hand,
+            "deck" => ZoneName::Deck,
+            "discard" => ZoneName::Discard,
+            "play" => ZoneName::Play,
+            "aside" => ZoneName::Aside,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            ZoneName::Hand => "hand",
+            ZoneName::Deck => "deck",
+            ZoneName::Discard => "discard",
+            ZoneName::Play => "play",
+            ZoneName::Aside => "aside",
+        }
+    }
+    /// Whether the order of this zone matters (listed top card first).
+    fn ordered(self) -> bool {
+        matches!(
+            self,
+            ZoneName::Deck | ZoneName::Discard | ZoneName::Play | ZoneName::Aside
+        )
+    }
+}
+
+/// One move of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Play an Action from hand (spends an action), or a Treasure.
+    Play(Card),
+    /// Play every Treasure in hand (answers from the script if it has them,
+    /// else all of them).
+    Treasures,
+    Buy(Card),
+    /// Cleanup of the active player's turn (and pass the turn).
+    Cleanup,
+    /// A whole turn of the active player, every question from the script
+    /// (then defaults).
+    Turn,
+}
+
+/// A check on the state, at its position in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    Zone {
+        player: u8,
+        zone: ZoneName,
+        cards: Vec<Card>,
+        unordered: bool,
+    },
+    ZoneSize {
+        player: u8,
+        zone: ZoneName,
+        size: usize,
+    },
+    Trash(Vec<Card>),
+    Supply(Vec<(Card, u8)>),
+    Actions(u16),
+    Buys(u16),
+    Coins(u16),
+    Vp(u8, i32),
+    Over(bool),
+    Winners(Vec<u8>),
+    Active(u8),
+    /// The previous `do:` step failed with a message containing this text.
+    Error(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Step(Step),
+    Expect(Expect),
+}
+
+/// A parsed scenario: the initial state, scripted answers, steps and checks.
+#[derive(Clone)]
+pub struct Scenario {
+    pub game: Game,
+    pub bots: ScriptedBots,
+    items: Vec<(usize, Item)>,
+}
+
+/// What running a scenario produced.
+pub struct Report {
+    pub game: Game,
+    pub transcript: Vec<Asked>,
+    /// Failed expectations (line: message).
+    pub failures: Vec<String>,
+    /// Expectations checked.
+    pub checked: usize,
+    /// Scripted answers never asked for.
+    pub unused_answers: usize,
+    /// Script answers of the wrong shape.
+    pub mismatches: Vec<String>,
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty() && self.mismatches.is_empty() && self.unused_answers == 0
+    }
+}
+
+/// Split a comma-separated value into (column, text) parts.
+fn parts(v: &str, col0: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut off = 0;
+    for part in v.split(',') {
+        let lead = part.len() - part.trim_start().len();
+        let t = part.trim();
+        if !t.is_empty() {
+            out.push((col0 + off + lead, t));
+        }
+        off += part.len() + 1;
+    }
+    out
+}
+
+fn card_at(name: &str, line: usize, col: usize) -> Result<Card, ScenarioError> {
+    Card::from_name(name).map_or_else(
+        || {
+            err(
+                line,
+                col,
+                format!(
+                    "unknown card '{name}'{}",
+                    did_you_mean(&Card::suggest(name).map(|c| c.name()))
+                ),
+            )
+        },
+        Ok,
+    )
+}
+
+/// "Copper*3", "Copper x3", "3 Copper" or "Copper".
+fn card_count(t: &str, line: usize, col: usize) -> Result<(Card, usize), ScenarioError> {
+    let (name, n) = if let Some((a, b)) = t.rsplit_once('*') {
+        (a.trim(), Some(b.trim()))
+    } else if let Some((a, b)) = t.rsplit_once(" x") {
+        if b.trim().chars().all(|c| c.is_ascii_digit()) && !b.trim().is_empty() {
+            (a.trim(), Some(b.trim()))
+        } else {
+            (t, None)
+        }
+    } else if let Some((a, b)) = t.split_once(' ') {
+        if a.chars().all(|c| c.is_ascii_digit()) {
+            (b.trim(), Some(a))
+        } else {
+            (t, None)
+        }
+    } else {
+        (t, None)
+    };
+    let n = match n {
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) if n <= 200 => n,
+            _ => return err(line, col, format!("bad count '{s}' (expected 0 to 200)")),
+        },
+        None => 1,
+    };
+    Ok((card_at(name, line, col)?, n))
+}
+
+/// A card list: "Copper*3, Estate, -" (empty: "" or "-").
+fn card_list(v: &str, line: usize, col0: usize) -> Result<Vec<Card>, ScenarioError> {
+    let mut out = Vec::new();
+    for (col, t) in parts(v, col0) {
+        if t == "-" {
+            continue;
+        }
+        let (c, n) = card_count(t, line, col)?;
+        out.extend(std::iter::repeat_n(c, n));
+    }
+    Ok(out)
+}
+
+fn number<T: std::str::FromStr>(v: &str, line: usize, col: usize) -> Result<T, ScenarioError> {
+    v.trim().parse().or_else(|_| {
+        err(
+            line,
+            col,
+            format!("expected a number, found '{}'", v.trim()),
+        )
+    })
+}
+
+fn player_index(s: &str, players: usize, line: usize, col: usize) -> Result<u8, ScenarioError> {
+    let p = s
+        .strip_prefix('p')
+        .and_then(|d| d.parse::<usize>().ok())
+        .filter(|&p| p < MAX_PLAYERS);
+    match p {
+        Some(p) if p < players => Ok(p as u8),
+        Some(p) => err(
+            line,
+            col,
+            format!("player p{p} does not exist in a {players}-player game"),
+        ),
+        None => err(
+            line,
+            col,
+            format!("expected a player p0..p{}, found '{s}'", players - 1),
+        ),
+    }
+}
+
+fn yes_no(v: &str, line: usize, col: usize) -> Result<bool, ScenarioError> {
+    match v.trim() {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        o => err(line, col, format!("expected yes or no, found '{o}'")),
+    }
+}
+
+const KEYS: &[&str] = &[
+    "players",
+    "kingdom",
+    "supply",
+    "seed",
+    "active",
+    "turns",
+    "actions",
+    "buys",
+    "coins",
+    "phase",
+    "trash",
+    "do",
+    "expect",
+    "answers",
+    "p0.hand",
+    "p0.deck",
+    "p0.discard",
+    "p0.play",
+    "p0.aside",
+];
+
+impl Scenario {
+    /// Parse a scenario from its text.
+    pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        // Pass 1: header keys needed to build the game (players, kingdom, seed).
+        let mut players = 2usize;
+        let mut kingdom: Vec<Card> = Vec::new();
+        let mut seed = 0u64;
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("")))
+            .filter(|(_, l)| !l.trim().is_empty())
+            .collect();
+        let split = |line: usize, l: &str| -> Result<(String, usize, String), ScenarioError> {
+            let Some((k, v)) = l.split_once(':') else {
+                let col = l.len() - l.trim_start().len() + 1;
+                return err(
+                    line,
+                    col,
+                    format!("expected 'key: value', found '{}'", l.trim()),
+                );
+            };
+            let vcol = k.len() + 2 + (v.len() - v.trim_start().len());
+            Ok((k.trim().to_string(), vcol, v.trim().to_string()))
+        };
+        for &(line, l) in &lines {
+            let (k, vcol, v) = split(line, l)?;
+            match k.as_str() {
+                "players" => {
+                    players = number(&v, line, vcol)?;
+                    if !(2..=MAX_PLAYERS).contains(&players) {
+                        return err(line, vcol, format!("player count {players} is outside 2–6"));
+                    }
+                }
+                "kingdom" => {
+                    for (col, t) in parts(&v, vcol) {
+                        kingdom.push(card_at(t, line, col)?);
+                    }
+                }
+                "seed" => seed = number(&v, line, vcol)?,
+                _ => {}
+            }
+        }
+        let mut k = Kingdom::with_piles(players, &kingdom).map_err(|e| ScenarioError {
+            line: lines
+                .iter()
+                .find(|(_, l)| l.trim_start().starts_with("kingdom"))
+                .map_or(1, |x| x.0),
+            col: 1,
+            msg: e.to_string(),
+        })?;
+        // Every card mentioned anywhere may appear in the game.
+        for &(line, l) in &lines {
+            let (key, vcol, v) = split(line, l)?;
+            if key.starts_with('p') && key.contains('.') || key == "trash" {
+                for c in card_list(&v, line, vcol)? {
+                    k.in_game.insert(c);
+                }
+            }
+        }
+        let mut game = Game::empty(&k, GameRng::for_game(seed, 0));
+        let mut bots = ScriptedBots::new();
+        let mut items = Vec::new();
+        let mut turns_set = false;
+
+        for &(line, l) in &lines {
+            let (key, vcol, v) = split(line, l)?;
+            let key_col = l.len() - l.trim_start().len() + 1;
+            match key.as_str() {
+                "players" | "kingdom" | "seed" => {}
+                "supply" => {
+                    for (col, t) in parts(&v, vcol) {
+                        let Some((name, n)) = t.split_once('=') else {
+                            return err(line, col, format!("expected 'Card=count', found '{t}'"));
+                        };
+                        let c = card_at(name.trim(), line, col)?;
+                        if !game.kingdom.supply.contains(c) {
+                            return err(
+                                line,
+                                col,
+                                format!("{c} is not a Supply pile of this scenario (add it to 'kingdom:')"),
+                            );
+                        }
+                        game.supply[c as usize] = number(n, line, col + name.len() + 1)?;
+                    }
+                }
+                "active" => {
+                    game.active = player_index(&v, players, line, vcol)
+                        .or_else(|_| number::<u8>(&v, line, vcol))?;
+                    if game.active as usize >= players {
+                        return err(line, vcol, "active player out of range");
+                    }
+                }
+                "turns" => {
+                    for (i, (col, t)) in parts(&v, vcol).into_iter().enumerate() {
+                        if i >= players {
+                            return err(line, col, "more turn counts than players");
+                        }
+                        game.turns_taken[i] = number(t, line, col)?;
+                    }
+                    turns_set = true;
+                }
+                "actions" => game.turn.actions = number(&v, line, vcol)?,
+                "buys" => game.turn.buys = number(&v, line, vcol)?,
+                "coins" => game.turn.coins = number(&v, line, vcol)?,
+                "phase" => {
+                    game.turn.phase = match v.as_str() {
+                        "action" => Phase::Action,
+                        "buy" => Phase::Buy,
+                        "bought" => Phase::Bought,
+                        o => {
+                            return err(
+                                line,
+                                vcol,
+                                format!("unknown phase '{o}' (expected action, buy or bought)"),
+                            )
+                        }
+                    }
+                }
+                "trash" => {
+                    for c in card_list(&v, line, vcol)? {
+                        game.trash.push(c);
+                    }
+                }
+                "do" => items.push((line, Item::Step(parse_step(&v, line, vcol)?))),
+                k if k.starts_with("expect") => {
+                    let rest = k["expect".len()..].trim();
+                    let kcol = key_col + "expect".len() + 1;
+                    items.push((
+                        line,
+                        Item::Expect(parse_expect(rest, &v, players, line, kcol, vcol)?),
+                    ));
+                }
+                k if k.starts_with("answers.") => {
+                    let p = player_index(&k["answers.".len()..], players, line, key_col + 8)?;
+                    for (col, t) in parts(&v, vcol) {
+                        let a = match t {
+                            "none" => Answer::None,
+                            "yes" => Answer::Yes,
+                            "no" => Answer::No,
+                            _ if t.chars().all(|c| c.is_ascii_digit()) => {
+                                Answer::Option(number(t, line, col)?)
+                            }
+                            _ => {
+                                let (c, n) = card_count(t, line, col)?;
+                                for _ in 1..n {
+                                    bots.push(p, Answer::Card(c));
+                                }
+                                Answer::Card(c)
+                            }
+                        };
+                        bots.push(p, a);
+                    }
+                }
+                k if k.starts_with('p') && k.contains('.') => {
+                    let (ps, zs) = k.split_once('.').unwrap_or((k, ""));
+                    let p = player_index(ps, players, line, key_col)?;
+                    let Some(zone) = ZoneName::parse(zs) else {
+                        return err(
+                            line,
+                            key_col + ps.len() + 1,
+                            format!(
+                                "unknown zone '{zs}' (expected hand, deck, discard, play or aside)"
+                            ),
+                        );
+                    };
+                    let cards = card_list(&v, line, vcol)?;
+                    let pl = &mut game.players[p as usize];
+                    let z = zone_mut(pl, zone);
+                    if !z.is_empty() {
+                        return err(line, key_col, format!("{k} is given twice"));
+                    }
+                    let ordered: Vec<Card> = if matches!(zone, ZoneName::Deck | ZoneName::Discard) {
+                        // Listed top first; stored top last.
+                        cards.into_iter().rev().collect()
+                    } else {
+                        cards
+                    };
+                    if ordered.len() > crate::engine::MAX_CARDS / 2 {
+                        return err(line, vcol, "too many cards in one zone");
+                    }
+                    for c in ordered {
+                        z.push(c);
+                    }
+                    if zone == ZoneName::Play {
+                        for i in 0..pl.play.len() {
+                            pl.play_uid[i] = game.next_uid;
+                            game.next_uid += 1;
+                        }
+                    }
+                }
+                other => {
+                    let hint = KEYS
+                        .iter()
+                        .min_by_key(|k| crate::cards::edit_distance(k, other))
+                        .filter(|k| crate::cards::edit_distance(k, other) <= 3)
+                        .map(|k| format!(" (did you mean '{k}'?)"))
+                        .unwrap_or_default();
+                    return err(line, key_col, format!("unknown key '{other}'{hint}"));
+                }
+            }
+        }
+        if !turns_set {
+            game.turns_taken[game.active as usize] = 1;
+        }
+        game.recount_totals();
+        if game.kingdom.total_cards() + 10 * players > crate::engine::MAX_CARDS * 2 {
+            return err(1, 1, "scenario has too many cards");
+        }
+        Ok(Scenario { game, bots, items })
+    }
+
+    /// Run the steps and check the expectations. `Err` for a step that the
+    /// rules forbid (unless an `expect error:` follows it).
+    pub fn run(mut self) -> Result<Report, ScenarioError> {
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        let mut last_error: Option<(usize, RuleError)> = None;
+        let items = std::mem::take(&mut self.items);
+        let mut i = 0;
+        while i < items.len() {
+            let (line, item) = &items[i];
+            match item {
+                Item::Step(step) => {
+                    if let Some((l, e)) = last_error.take() {
+                        return err(l, 1, format!("illegal move: {e}"));
+                    }
+                    if let Err(e) = self.step(step) {
+                        last_error = Some((*line, e));
+                    }
+                }
+                Item::Expect(Expect::Error(text)) => {
+                    checked += 1;
+                    match last_error.take() {
+                        Some((_, e)) if e.to_string().contains(text.as_str()) => {}
+                        Some((_, e)) => failures.push(format!(
+                            "line {line}: expected an error containing '{text}', got '{e}'"
+                        )),
+                        None => failures.push(format!(
+                            "line {line}: expected the previous move to fail with '{text}', but it succeeded"
+                        )),
+                    }
+                }
+                Item::Expect(e) => {
+                    if let Some((l, e)) = last_error.take() {
+                        return err(l, 1, format!("illegal move: {e}"));
+                    }
+                    checked += 1;
+                    if let Err(msg) = check(&self.game, e) {
+                        failures.push(format!("line {line}: {msg}"));
+                    }
+                }
+            }
+            i += 1;
+        }
+        if let Some((l, e)) = last_error {
+            return err(l, 1, format!("illegal move: {e}"));
+        }
+        if let Some(f) = self.game.fault {
+            failures.push(format!("illegal scripted answer: {f}"));
+        }
+        if let Err(e) = self.game.check_invariants() {
+            failures.push(format!("internal invariant broken: {e}"));
+        }
+        Ok(Report {
+            unused_answers: self.bots.remaining(),
+            mismatches: std::mem::take(&mut self.bots.mismatches),
+            transcript: std::mem::take(&mut self.bots.transcript),
+            game: self.game,
+            failures,
+            checked,
+        })
+    }
+
+    fn step(&mut self, s: &Step) -> Result<(), RuleError> {
+        let g = &mut self.game;
+        let b = &mut self.bots;
+        match *s {
+            Step::Play(c) if c.is_action() && g.turn.phase == Phase::Action => {
+                g.try_play_action(b, c)
+            }
+            Step::Play(c) if c.is_treasure() => g.try_play_treasure(b, c),
+            Step::Play(c) => g.try_play_action(b, c),
+            Step::Treasures => {
+                if g.turn.phase == Phase::Bought {
+                    return Err(RuleError::TreasureAfterBuy);
+                }
+                b.script_turn = true;
+                g.treasure_step(b);
+                b.script_turn = false;
+                Ok(())
+            }
+            Step::Buy(c) => g.try_buy(b, c),
+            Step::Cleanup => {
+                if g.over {
+                    return Err(RuleError::GameOver);
+                }
+                g.cleanup(b);
+                Ok(())
+            }
+            Step::Turn => {
+                if g.over {
+                    return Err(RuleError::GameOver);
+                }
+                b.script_turn = true;
+                g.play_turn(b);
+                b.script_turn = false;
+                Ok(())
+            }
+        }
+    }
+}
+
+fn zone_mut(pl: &mut crate::engine::Player, z: ZoneName) -> &mut CardVec {
+    match z {
+        ZoneName::Hand => &mut pl.hand,
+        ZoneName::Deck => &mut pl.deck,
+        ZoneName::Discard => &mut pl.discard,
+        ZoneName::Play => &mut pl.play,
+        ZoneName::Aside => &mut pl.aside,
+    }
+}
+
+/// A zone's cards as listed in the notation (deck and discard top first).
+pub fn zone_cards(pl: &crate::engine::Player, z: ZoneName) -> Vec<Card> {
+    match z {
+        ZoneName::Hand => pl.hand.iter().collect(),
+        ZoneName::Deck => pl.deck.iter().rev().collect(),
+        ZoneName::Discard => pl.discard.iter().rev().collect(),
+        ZoneName::Play => pl.play.iter().collect(),
+        ZoneName::Aside => pl.aside.iter().collect(),
+    }
+}
+
+fn parse_step(v: &str, line: usize, col: usize) -> Result<Step, ScenarioError> {
+    let (verb, rest) = v.split_once(' ').unwrap_or((v, ""));
+    let rest = rest.trim();
+    let arg_col = col + verb.len() + 1;
+    Ok(match verb {
+        "play" => Step::Play(card_at(rest, line, arg_col)?),
+        "buy" => Step::Buy(card_at(rest, line, arg_col)?),
+        "treasures" => Step::Treasures,
+        "cleanup" => Step::Cleanup,
+        "turn" => Step::Turn,
+        o => {
+            return err(
+                line,
+                col,
+                format!(
+                    "unknown move '{o}' (expected play CARD, treasures, buy CARD, cleanup or turn)"
+                ),
+            )
+        }
+    })
+}
+
+fn parse_expect(
+    key: &str,
+    v: &str,
+    players: usize,
+    line: usize,
+    kcol: usize,
+    vcol: usize,
+) -> Result<Expect, ScenarioError> {
+    Ok(match key {
+        "trash" => Expect::Trash(card_list(v, line, vcol)?),
+        "supply" => {
+            let mut out = Vec::new();
+            for (col, t) in parts(v, vcol) {
+                let Some((name, n)) = t.split_once('=') else {
+                    return err(line, col, format!("expected 'Card=count', found '{t}'"));
+                };
+                out.push((card_at(name.trim(), line, col)?, number(n, line, col)?));
+            }
+            Expect::Supply(out)
+        }
+        "actions" => Expect::Actions(number(v, line, vcol)?),
+        "buys" => Expect::Buys(number(v, line, vcol)?),
+        "coins" => Expect::Coins(number(v, line, vcol)?),
+        "over" => Expect::Over(yes_no(v, line, vcol)?),
+        "active" => Expect::Active(player_index(v.trim(), players, line, vcol)?),
+        "error" => Expect::Error(v.trim().to_string()),
+        "winners" => {
+            let mut w = Vec::new();
+            for (col, t) in parts(v, vcol) {
+                w.push(player_index(t, players, line, col)?);
+            }
+            Expect::Winners(w)
+        }
+        k if k.starts_with('p') && k.contains('.') => {
+            let (ps, rest) = k.split_once('.').unwrap_or((k, ""));
+            let player = player_index(ps, players, line, kcol)?;
+            if rest == "vp" {
+                return Ok(Expect::Vp(player, number(v, line, vcol)?));
+            }
+            let (zs, size) = match rest.strip_suffix(".size") {
+                Some(z) => (z, true),
+                None => (rest, false),
+            };
+            let (zs, unordered) = match zs.strip_suffix('~') {
+                Some(z) => (z, true),
+                None => (zs, false),
+            };
+            let Some(zone) = ZoneName::parse(zs) else {
+                return err(
+                    line,
+                    kcol + ps.len() + 1,
+                    format!("unknown zone '{zs}' (expected hand, deck, discard, play, aside, or vp)"),
+                );
+            };
+            if size {
+                Expect::ZoneSize {
+                    player,
+                    zone,
+                    size: number(v, line, vcol)?,
+                }
+            } else {
+                Expect::Zone {
+                    player,
+                    zone,
+                    cards: card_list(v, line, vcol)?,
+                    unordered: unordered || !zone.ordered(),
+                }
+            }
+        }
+        o => {
+            return err(
+                line,
+                kcol,
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.vp, trash, supply, actions, buys, coins, over, winners, active or error)"),
+            )
+        }
+    })
+}
+
+fn sorted(mut v: Vec<Card>) -> Vec<Card> {
+    v.sort();
+    v
+}
+
+fn names(v: &[Card]) -> String {
+    if v.is_empty() {
+        return "(empty)".into();
+    }
+    v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn check(g: &Game, e: &Expect) -> Result<(), String> {
+    let eq = |what: &str, want: i64, got: i64| {
+        if want == got {
+            Ok(())
+        } else {
+            Err(format!("{what}: expected {want}, got {got}"))
+        }
+    };
+    match e {
+        Expect::Zone {
+            player,
+            zone,
+            cards,
+            unordered,
+        } => {
+            let got = zone_cards(g.player(*player), *zone);
+            let (w, h) = if *unordered {
+                (sorted(cards.clone()), sorted(got.clone()))
+            } else {
+                (cards.clone(), got.clone())
+            };
+            if w == h {
+                Ok(())
+            } else {
+                Err(format!(
+                    "p{player}.{}: expected [{}], got [{}]",
+                    zone.name(),
+                    names(cards),
+                    names(&got)
+                ))
+            }
+        }
+        Expect::ZoneSize { player, zone, size } => eq(
+            &format!("p{player}.{} size", zone.name()),
+            *size as i64,
+            zone_cards(g.player(*player), *zone).len() as i64,
+        ),
+        Expect::Trash(cards) => {
+            let got: Vec<Card> = g.trash.iter().collect();
+            if sorted(cards.clone()) == sorted(got.clone()) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "trash: expected [{}], got [{}]",
+                    names(cards),
+                    names(&got)
+                ))
+            }
+        }
+        Expect::Supply(list) => {
+            for &(c, n) in list {
+                eq(&format!("supply of {c}"), n as i64, g.pile(c) as i64)?;
+            }
+            Ok(())
+        }
+        Expect::Actions(n) => eq("actions", *n as i64, g.turn.actions as i64),
+        Expect::Buys(n) => eq("buys", *n as i64, g.turn.buys as i64),
+        Expect::Coins(n) => eq("coins", *n as i64, g.turn.coins as i64),
+        Expect::Vp(p, n) => eq(&format!("p{p}.vp"), *n as i64, g.vp(*p) as i64),
+        Expect::Over(b) => eq("over", *b as i64, g.over as i64),
+        Expect::Active(p) => eq("active", *p as i64, g.active as i64),
+        Expect::Winners(w) => {
+            let o = g.outcome();
+            let got: Vec<u8> = (0..g.n() as u8).filter(|&p| o.won(p as usize)).collect();
+            if &got == w {
+                Ok(())
+            } else {
+                Err(format!("winners: expected {w:?}, got {got:?}"))
+            }
+        }
+        Expect::Error(_) => Ok(()),
+    }
+}
+
+/// The state as JSON: zones listed as in the notation (deck and discard top
+/// card first), Supply counts, trash, turn counters, and (if given) the
+/// decisions asked during the run.
+pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
+    let list = |v: Vec<Card>| -> Value { v.iter().map(|c| c.name()).collect::<Vec<_>>().into() };
+    let players: Vec<Value> = (0..g.n())
+        .map(|p| {
+            let pl = &g.players[p];
+            json!({
+                "seat": p,
+                "hand": list(zone_cards(pl, ZoneName::Hand)),
+                "deck": list(zone_cards(pl, ZoneName::Deck)),
+                "discard": list(zone_cards(pl, ZoneName::Discard)),
+                "play": list(zone_cards(pl, ZoneName::Play)),
+                "aside": list(zone_cards(pl, ZoneName::Aside)),
+                "vp": g.vp(p as u8),
+                "turns": g.turns_taken[p],
+            })
+        })
+        .collect();
+    let mut supply = serde_json::Map::new();
+    for c in g.kingdom.supply.iter() {
+        supply.insert(c.name().to_string(), json!(g.pile(c)));
+    }
+    let phase = match g.turn.phase {
+        Phase::Action => "action",
+        Phase::Buy => "buy",
+        Phase::Bought => "bought",
+    };
+    let o = g.outcome();
+    json!({
+        "players": players,
+        "active": g.active,
+        "phase": phase,
+        "actions": g.turn.actions,
+        "buys": g.turn.buys,
+        "coins": g.turn.coins,
+        "cost_reduction": g.turn.cost_reduction,
+        "action_plays": g.turn.action_plays,
+        "supply": supply,
+        "empty_piles": g.empty_piles,
+        "trash": list(g.trash.iter().collect()),
+        "over": g.over,
+        "winners": (0..g.n()).filter(|&p| g.over && o.won(p)).collect::<Vec<_>>(),
+        "decisions": transcript.iter().map(|a| json!({
+            "player": a.player,
+            "question": a.question,
+            "answer": a.answer,
+            "default": a.defaulted,
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,3 @@
+//! The integration tests: one binary (ripgrep's layout), one module per concern.
+
+mod scenarios;
