@@ -15,6 +15,10 @@ use std::collections::VecDeque;
 pub struct BigMoney;
 
 impl Bots for BigMoney {
+    #[inline(always)]
+    fn play_all_treasures(&mut self, _g: &Game, _p: u8) -> bool {
+        true
+    }
     #[inline]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         match q.why {

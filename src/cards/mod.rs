@@ -424,6 +424,43 @@ impl CardSet {
         }
         CardSet(m)
     }
+    /// Every card whose printed cost is at most `x` (computed at compile time).
+    pub const fn printed_cost_at_most(x: u8) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].cost <= x {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    /// `COST_AT_MOST[x]`: cards with printed cost ≤ x, for x in 0..=16 (a
+    /// lookup replaces a scan of the Supply when asking what is affordable).
+    pub const COST_AT_MOST: [CardSet; 17] = {
+        let mut t = [CardSet(0); 17];
+        let mut x = 0;
+        while x < 17 {
+            t[x] = CardSet::printed_cost_at_most(x as u8);
+            x += 1;
+        }
+        t
+    };
+    /// Treasures with a "when you play this" effect (their play order may matter).
+    pub const TREASURES_WITH_EFFECT: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & Types::TREASURE.0 != 0 && TABLE[i].effect {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
+    /// Cards that can be worth VP at game end (Victory and Curse types).
+    pub const SCORING: CardSet = CardSet::of_type(Types(Types::VICTORY.0 | Types::CURSE.0));
     pub const ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
     pub const TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
     pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);

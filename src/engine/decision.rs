@@ -193,6 +193,15 @@ pub enum Event {
 pub trait Bots {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card>;
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool;
+    /// Batched Treasure play: return true to play **every** Treasure in hand
+    /// now, instead of being asked `PlayTreasure` one card at a time. Asked at
+    /// the start of the Buy phase only when no Treasure in hand has a play
+    /// effect (so order cannot matter). Default: false (ask card by card).
+    #[inline(always)]
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        let _ = (g, player);
+        false
+    }
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let _ = (g, q);
         0
