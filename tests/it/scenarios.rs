@@ -134,4 +134,7 @@ scenarios! {
     card_woodcutter => "card_woodcutter.txt",
     card_workshop_basic => "card_workshop_basic.txt",
     game_end_three_piles_two_players => "game_end_three_piles_two_players.txt",
+    game_flow_cleanup => "game_flow_cleanup.txt",
+    game_flow_game_over => "game_flow_game_over.txt",
+    game_flow_illegal_moves => "game_flow_illegal_moves.txt",
 }
