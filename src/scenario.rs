@@ -16,11 +16,21 @@
 //! expect supply: Duchy=6
 //! expect actions: 0
 //! ```
+//!
+//! Additions (backward compatible):
+//! * `strict: yes` — every question a card asks must be answered by the
+//!   script: a question answered by its documented default is a failure (so a
+//!   question the engine should not have asked fails the scenario, just as an
+//!   unused answer does). Turn moves (play an Action, play a Treasure, buy)
+//!   asked during `do: turn` / `do: treasures` are exempt.
+//! * `expect pN.hand+deck: ...` — the union of several zones of one player
+//!   (joined with `+`), compared unordered: e.g. after a shuffle, the cards
+//!   split between hand and deck in an unknown way.
 
 use crate::bots::{Answer, Asked, ScriptedBots};
 use crate::cards::Card;
 use crate::engine::kingdom::{did_you_mean, MAX_PLAYERS};
-use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError};
+use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError, Why};
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -116,6 +126,12 @@ pub enum Expect {
         zone: ZoneName,
         size: usize,
     },
+    /// The union of several zones of one player, unordered (`pN.a+b`).
+    Zones {
+        player: u8,
+        zones: Vec<ZoneName>,
+        cards: Vec<Card>,
+    },
     Trash(Vec<Card>),
     Supply(Vec<(Card, u8)>),
     Actions(u16),
@@ -141,6 +157,8 @@ pub struct Scenario {
     pub game: Game,
     pub bots: ScriptedBots,
     items: Vec<(usize, Item)>,
+    /// `strict: yes`: a defaulted answer to a card's question is a failure.
+    pub strict: bool,
 }
 
 /// What running a scenario produced.
@@ -286,6 +304,7 @@ const KEYS: &[&str] = &[
     "coins",
     "phase",
     "trash",
+    "strict",
     "do",
     "expect",
     "answers",
@@ -360,12 +379,14 @@ impl Scenario {
         let mut bots = ScriptedBots::new();
         let mut items = Vec::new();
         let mut turns_set = false;
+        let mut strict = false;
 
         for &(line, l) in &lines {
             let (key, vcol, v) = split(line, l)?;
             let key_col = l.len() - l.trim_start().len() + 1;
             match key.as_str() {
                 "players" | "kingdom" | "seed" => {}
+                "strict" => strict = yes_no(&v, line, vcol)?,
                 "supply" => {
                     for (col, t) in parts(&v, vcol) {
                         let Some((name, n)) = t.split_once('=') else {
@@ -505,7 +526,12 @@ impl Scenario {
         if game.kingdom.total_cards() + 10 * players > crate::engine::MAX_CARDS * 2 {
             return err(1, 1, "scenario has too many cards");
         }
-        Ok(Scenario { game, bots, items })
+        Ok(Scenario {
+            game,
+            bots,
+            items,
+            strict,
+        })
     }
 
     /// Run the steps and check the expectations. `Err` for a step that the
@@ -556,6 +582,17 @@ impl Scenario {
         }
         if let Some(f) = self.game.fault {
             failures.push(format!("illegal scripted answer: {f}"));
+        }
+        if self.strict {
+            let exempt = [Why::PlayAction, Why::PlayTreasure, Why::Buy];
+            for a in self.bots.transcript.iter().filter(|a| a.defaulted) {
+                if !exempt.iter().any(|w| a.question.starts_with(w.name())) {
+                    failures.push(format!(
+                        "strict: player {} was asked \"{}\" and the script had no answer",
+                        a.player, a.question
+                    ));
+                }
+            }
         }
         if let Err(e) = self.game.check_invariants() {
             failures.push(format!("internal invariant broken: {e}"));
@@ -691,6 +728,24 @@ fn parse_expect(
             if rest == "vp" {
                 return Ok(Expect::Vp(player, number(v, line, vcol)?));
             }
+            if rest.contains('+') {
+                let mut zones = Vec::new();
+                for z in rest.trim_end_matches('~').split('+') {
+                    let Some(zone) = ZoneName::parse(z) else {
+                        return err(
+                            line,
+                            kcol + ps.len() + 1,
+                            format!("unknown zone '{z}' (expected hand, deck, discard, play or aside)"),
+                        );
+                    };
+                    zones.push(zone);
+                }
+                return Ok(Expect::Zones {
+                    player,
+                    zones,
+                    cards: card_list(v, line, vcol)?,
+                });
+            }
             let (zs, size) = match rest.strip_suffix(".size") {
                 Some(z) => (z, true),
                 None => (rest, false),
@@ -725,7 +780,7 @@ fn parse_expect(
             return err(
                 line,
                 kcol,
-                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.vp, trash, supply, actions, buys, coins, over, winners, active or error)"),
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, supply, actions, buys, coins, over, winners, active or error)"),
             )
         }
     })
@@ -780,6 +835,27 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
             *size as i64,
             zone_cards(g.player(*player), *zone).len() as i64,
         ),
+        Expect::Zones {
+            player,
+            zones,
+            cards,
+        } => {
+            let mut got = Vec::new();
+            for &z in zones {
+                got.extend(zone_cards(g.player(*player), z));
+            }
+            if sorted(cards.clone()) == sorted(got.clone()) {
+                Ok(())
+            } else {
+                let zn: Vec<&str> = zones.iter().map(|z| z.name()).collect();
+                Err(format!(
+                    "p{player}.{}: expected [{}], got [{}]",
+                    zn.join("+"),
+                    names(cards),
+                    names(&got)
+                ))
+            }
+        }
         Expect::Trash(cards) => {
             let got: Vec<Card> = g.trash.iter().collect();
             if sorted(cards.clone()) == sorted(got.clone()) {
