@@ -1,3 +1,5 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod cli;
 mod scenarios;
+mod sim;
