@@ -7,6 +7,8 @@
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
+//! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
+//! * [`report`] — console tables and CSV outputs (atomic writes);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 
@@ -14,7 +16,9 @@ pub mod bots;
 pub mod cards;
 pub mod cli;
 pub mod engine;
+pub mod report;
 pub mod scenario;
+pub mod sim;
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};

@@ -1,4 +1,6 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
 mod base_rules;
+mod cli;
 mod scenarios;
+mod sim;
