@@ -325,9 +325,11 @@ fn setup_pile_sizes_and_starting_decks() {
 #[test]
 fn random_base_games_keep_invariants() {
     let mut finished = 0;
+    let mut seen = std::collections::HashSet::new();
     for i in 0..150u64 {
         let players = 2 + (i % 5) as usize;
         let k = Kingdom::random(players, &[Set::Base], 1000 + i).unwrap();
+        seen.extend(k.kingdom.iter());
         let mut g = Game::new(&k, 77, i);
         let mut b = RandomBots::new(i, true);
         g.play_game(&mut b);
