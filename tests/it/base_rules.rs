@@ -325,9 +325,11 @@ fn setup_pile_sizes_and_starting_decks() {
 #[test]
 fn random_base_games_keep_invariants() {
     let mut finished = 0;
+    let mut seen = std::collections::HashSet::new();
     for i in 0..150u64 {
         let players = 2 + (i % 5) as usize;
         let k = Kingdom::random(players, &[Set::Base], 1000 + i).unwrap();
+        seen.extend(k.kingdom.iter());
         let mut g = Game::new(&k, 77, i);
         let mut b = RandomBots::new(i, true);
         g.play_game(&mut b);
@@ -364,5 +366,70 @@ fn big_money_games_end_by_the_rules() {
             }
         }
         assert!(o.winner_count() >= 1);
+    }
+}
+
+/// CARDS.md §0 and §1: cost and types of every basic and base-game card
+/// (A = Action, T = Treasure, V = Victory, C = Curse, X = Attack, R = Reaction).
+#[test]
+fn base_card_costs_and_types_match_cards_md() {
+    use domsim::cards::CardSet;
+    let table: &[(&str, u8, &str)] = &[
+        ("Copper", 0, "T"),
+        ("Silver", 3, "T"),
+        ("Gold", 6, "T"),
+        ("Estate", 2, "V"),
+        ("Duchy", 5, "V"),
+        ("Province", 8, "V"),
+        ("Curse", 0, "C"),
+        ("Adventurer", 6, "A"),
+        ("Bureaucrat", 4, "AX"),
+        ("Cellar", 2, "A"),
+        ("Chancellor", 3, "A"),
+        ("Chapel", 2, "A"),
+        ("Council Room", 5, "A"),
+        ("Feast", 4, "A"),
+        ("Festival", 5, "A"),
+        ("Gardens", 4, "V"),
+        ("Laboratory", 5, "A"),
+        ("Library", 5, "A"),
+        ("Market", 5, "A"),
+        ("Militia", 4, "AX"),
+        ("Mine", 5, "A"),
+        ("Moat", 2, "AR"),
+        ("Moneylender", 4, "A"),
+        ("Remodel", 4, "A"),
+        ("Smithy", 4, "A"),
+        ("Spy", 4, "AX"),
+        ("Thief", 4, "AX"),
+        ("Throne Room", 4, "A"),
+        ("Village", 3, "A"),
+        ("Witch", 5, "AX"),
+        ("Woodcutter", 3, "A"),
+        ("Workshop", 3, "A"),
+    ];
+    let base: Vec<Card> = Card::ALL
+        .iter()
+        .copied()
+        .filter(|c| matches!(c.info().set, Set::Base | Set::Basic))
+        .collect();
+    assert_eq!(base.len(), table.len());
+    for &(name, cost, types) in table {
+        let c = Card::from_name(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(c.info().cost, cost, "{name} cost");
+        let got: String = [
+            (c.is_action(), 'A'),
+            (c.is_treasure(), 'T'),
+            (c.is_victory(), 'V'),
+            (c == Card::Curse, 'C'),
+            (CardSet::ATTACKS.contains(c), 'X'),
+            (CardSet::REACTIONS.contains(c), 'R'),
+        ]
+        .iter()
+        .filter(|x| x.0)
+        .map(|x| x.1)
+        .collect();
+        assert_eq!(got, types, "{name} types");
+        assert_eq!(c.is_kingdom(), c.info().set == Set::Base, "{name}");
     }
 }
