@@ -250,7 +250,7 @@ impl Bots for ScriptedBots {
         ans
     }
 
-    fn choose(&mut self, _g: &Game, q: &Choose) -> u8 {
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let (ans, defaulted) = match self.next(q.player) {
             Some(Answer::Option(n)) if n < q.n => (n, false),
             Some(other) => {
@@ -258,9 +258,9 @@ impl Bots for ScriptedBots {
                     "player {} was asked to choose one of {} options ({}) but the script says '{other}'",
                     q.player, q.n, q.by
                 ));
-                (0, true)
+                (q.default_answer(g), true)
             }
-            None => (0, true),
+            None => (q.default_answer(g), true),
         };
         self.transcript.push(Asked {
             player: q.player,
