@@ -531,3 +531,98 @@ pub fn wishing_well<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameRng, Kingdom};
+
+    /// Answers every question with its default, except `choose` (fixed).
+    struct FixedChoice(u8);
+    impl Bots for FixedChoice {
+        fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+            q.default_answer(g)
+        }
+        fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+            q.default_answer(g)
+        }
+        fn choose(&mut self, _g: &Game, _q: &Choose) -> u8 {
+            self.0
+        }
+    }
+
+    fn game(cards: &[Card]) -> Game {
+        let k = Kingdom::with_piles(2, cards).unwrap();
+        Game::empty(&k, GameRng::for_game(1, 0))
+    }
+
+    #[test]
+    fn illegal_choice_is_a_fault_and_falls_back_to_the_default() {
+        let mut g = game(&[Card::Steward]);
+        for _ in 0..3 {
+            g.players[0].deck.push(Card::Silver);
+        }
+        g.players[0].hand.push(Card::Steward);
+        g.recount_totals();
+        g.try_play_action(&mut FixedChoice(7), Card::Steward)
+            .unwrap();
+        let f = g.fault.expect("fault recorded");
+        assert_eq!(
+            f.choice.map(|(q, a)| (q.by, q.n, a)),
+            Some((Card::Steward, 3, 7))
+        );
+        assert!(f.to_string().contains("option 7"), "{f}");
+        // Default for Steward: +2 Cards.
+        assert_eq!(g.players[0].hand.len(), 2);
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn choose_defaults() {
+        let mut g = game(&[Card::Minion, Card::Nobles, Card::Torturer]);
+        let q = |by, n| Choose { player: 0, by, n };
+        // Pawn and Steward: option 0.
+        assert_eq!(q(Card::Pawn, 6).default_answer(&g), 0);
+        assert_eq!(q(Card::Steward, 3).default_answer(&g), 0);
+        // Minion: redraw with 2 cards or fewer, else +$2.
+        g.players[0].hand.push(Card::Copper);
+        assert_eq!(q(Card::Minion, 2).default_answer(&g), 1);
+        for _ in 0..3 {
+            g.players[0].hand.push(Card::Copper);
+        }
+        assert_eq!(q(Card::Minion, 2).default_answer(&g), 0);
+        // Nobles: +2 Actions only when out of actions with an Action in hand.
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 0);
+        g.turn.actions = 0;
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 0);
+        g.players[0].hand.push(Card::Minion);
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 1);
+        // Torturer: discard, unless the Curse pile is empty.
+        assert_eq!(q(Card::Torturer, 2).default_answer(&g), 0);
+        g.supply[Card::Curse as usize] = 0;
+        assert_eq!(q(Card::Torturer, 2).default_answer(&g), 1);
+    }
+
+    #[test]
+    fn pawn_pairs_are_the_six_different_pairs() {
+        let mut seen = std::collections::HashSet::new();
+        for (a, b) in PAWN_PAIRS {
+            assert!(a < b && b < 4);
+            seen.insert((a, b));
+        }
+        assert_eq!(seen.len(), 6);
+    }
+
+    #[test]
+    fn wishing_well_default_name() {
+        use crate::engine::decision::most_likely_top;
+        let mut g = game(&[Card::WishingWell]);
+        assert_eq!(most_likely_top(&g, 0), Card::Copper);
+        g.players[0].discard.push(Card::Estate);
+        assert_eq!(most_likely_top(&g, 0), Card::Estate);
+        for c in [Card::Silver, Card::Gold, Card::Gold] {
+            g.players[0].deck.push(c);
+        }
+        assert_eq!(most_likely_top(&g, 0), Card::Gold);
+    }
+}

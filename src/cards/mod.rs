@@ -602,6 +602,48 @@ mod tests {
     }
 
     #[test]
+    fn intrigue_cards_in_the_table() {
+        let intrigue: Vec<Card> = Card::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.info().set == Set::Intrigue)
+            .collect();
+        assert_eq!(intrigue.len(), 25);
+        // Ids stay dense and Intrigue follows the base set.
+        let first = intrigue[0] as usize;
+        assert_eq!(first, Card::Workshop as usize + 1);
+        for (i, c) in intrigue.iter().enumerate() {
+            assert_eq!(*c as usize, first + i);
+        }
+        // Multi-type cards carry every type.
+        assert!(Card::GreatHall.is_action() && Card::GreatHall.is_victory());
+        assert!(Card::Nobles.is_action() && Card::Nobles.is_victory());
+        assert!(Card::Harem.is_treasure() && Card::Harem.is_victory());
+        assert!(CardSet::REACTIONS.contains(Card::SecretChamber));
+        for c in [Card::Minion, Card::Saboteur, Card::Swindler, Card::Torturer] {
+            assert!(CardSet::ATTACKS.contains(c), "{c}");
+        }
+        // Victory-type Kingdom piles are 8 / 12.
+        let size = |c: Card, n| c.info().pile.size(n, c.is_victory());
+        for c in [Card::Duke, Card::GreatHall, Card::Harem, Card::Nobles] {
+            assert_eq!([2, 3, 5, 6].map(|n| size(c, n)), [8, 12, 12, 12], "{c}");
+        }
+        assert_eq!([2, 6].map(|n| size(Card::Baron, n)), [10, 10]);
+        assert_eq!(Card::from_name("secret_chamber"), Some(Card::SecretChamber));
+        assert_eq!(Card::suggest("Wishing Wel"), Some(Card::WishingWell));
+    }
+
+    #[test]
+    fn vp_of_intrigue_cards() {
+        let mut pl = Player::new();
+        pl.owned[Card::Duchy as usize] = 3;
+        assert_eq!(vp_of(Card::Duke, &pl), 3);
+        assert_eq!(vp_of(Card::GreatHall, &pl), 1);
+        assert_eq!(vp_of(Card::Harem, &pl), 2);
+        assert_eq!(vp_of(Card::Nobles, &pl), 2);
+    }
+
+    #[test]
     fn names_are_forgiving_and_suggest() {
         assert_eq!(Card::from_name("throne_room"), Some(Card::ThroneRoom));
         assert_eq!(Card::from_name("COUNCILROOM"), Some(Card::CouncilRoom));

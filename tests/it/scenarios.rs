@@ -120,6 +120,7 @@ scenarios! {
     card_saboteur_victims_in_order => "card_saboteur_victims_in_order.txt",
     card_scout_only_victory => "card_scout_only_victory.txt",
     card_secret_chamber_militia => "card_secret_chamber_militia.txt",
+    card_secret_chamber_two_copies => "card_secret_chamber_two_copies.txt",
     card_shanty_town_empty_deck => "card_shanty_town_empty_deck.txt",
     card_steward_modes => "card_steward_modes.txt",
     card_swindler_same_card => "card_swindler_same_card.txt",
