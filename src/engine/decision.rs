@@ -108,7 +108,10 @@ impl Pick {
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
     ///   and the best card on top. `Topdeck` by Courtyard first puts back an
     ///   Action card the player cannot play any more (no actions left; the
-    ///   most expensive one), else follows the junk rule;
+    ///   most expensive one), else follows the junk rule. `Topdeck` by Secret
+    ///   Chamber (its reaction) puts back the cheapest card that is neither
+    ///   junk nor Secret Chamber, else Secret Chamber, else junk (keeping the
+    ///   Reaction in hand for later Attacks and junk for a discard attack);
     /// * `Name` (Wishing Well): the most likely top card by known deck
     ///   composition. The kinds in a player's draw pile are exactly what he
     ///   owns minus his hand, play area, set-aside cards and discard pile (all
@@ -149,6 +152,21 @@ impl Pick {
                     && !self.legal.and(CardSet::ACTIONS).is_empty() =>
             {
                 best_by(self.legal.and(CardSet::ACTIONS), |c| g.cost(c) as i32)
+            }
+            Why::Topdeck if self.by == Some(Card::SecretChamber) => {
+                // Keep Secret Chamber in hand for the next Attack, and put
+                // back cheap useful cards rather than junk (junk is what a
+                // discard attack takes anyway, and junk on top is drawn next turn).
+                let keep = CardSet::one(Card::SecretChamber);
+                let useful = self.legal.minus(junk_cards()).minus(keep);
+                let pool = if !useful.is_empty() {
+                    useful
+                } else if self.legal.contains(Card::SecretChamber) {
+                    keep
+                } else {
+                    self.legal
+                };
+                best_by(pool, |c| junk_key(g, c))
             }
             Why::Trash | Why::Discard | Why::Topdeck | Why::Pass | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))

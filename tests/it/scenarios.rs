@@ -119,6 +119,7 @@ scenarios! {
     card_pawn_action_coin => "card_pawn_action_coin.txt",
     card_saboteur_victims_in_order => "card_saboteur_victims_in_order.txt",
     card_scout_only_victory => "card_scout_only_victory.txt",
+    card_secret_chamber_defaults => "card_secret_chamber_defaults.txt",
     card_secret_chamber_militia => "card_secret_chamber_militia.txt",
     card_secret_chamber_two_copies => "card_secret_chamber_two_copies.txt",
     card_shanty_town_empty_deck => "card_shanty_town_empty_deck.txt",
