@@ -264,7 +264,19 @@ impl Bots for ScriptedBots {
         };
         self.transcript.push(Asked {
             player: q.player,
-            question: format!("{}: choose 0..{}", q.by, q.n),
+            question: {
+                let labels = q.labels();
+                if labels.len() == q.n as usize {
+                    let opts: Vec<String> = labels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| format!("{i} = {l}"))
+                        .collect();
+                    format!("{}: choose one of {}", q.by, opts.join(", "))
+                } else {
+                    format!("{}: choose an option 0 to {}", q.by, q.n.saturating_sub(1))
+                }
+            },
             answer: ans.to_string(),
             defaulted,
         });

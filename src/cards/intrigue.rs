@@ -604,6 +604,24 @@ mod tests {
     }
 
     #[test]
+    fn choose_labels_match_the_option_counts() {
+        for (by, n) in [
+            (Card::Pawn, PAWN_PAIRS.len()),
+            (Card::Steward, 3),
+            (Card::Minion, 2),
+            (Card::Nobles, 2),
+            (Card::Torturer, 2),
+        ] {
+            let q = Choose {
+                player: 0,
+                by,
+                n: n as u8,
+            };
+            assert_eq!(q.labels().len(), n, "{by}");
+        }
+    }
+
+    #[test]
     fn pawn_pairs_are_the_six_different_pairs() {
         let mut seen = std::collections::HashSet::new();
         for (a, b) in PAWN_PAIRS {

@@ -310,6 +310,26 @@ pub struct Choose {
 pub const PAWN_PAIRS: [(u8, u8); 6] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
 
 impl Choose {
+    /// Short labels of the options, indexed by answer (empty for a card with
+    /// no documented options).
+    pub fn labels(&self) -> &'static [&'static str] {
+        match self.by {
+            Card::Pawn => &[
+                "+1 Card +1 Action",
+                "+1 Card +1 Buy",
+                "+1 Card +$1",
+                "+1 Action +1 Buy",
+                "+1 Action +$1",
+                "+1 Buy +$1",
+            ],
+            Card::Steward => &["+2 Cards", "+$2", "trash 2 cards"],
+            Card::Minion => &["+$2", "discard hand, +4 Cards (attack)"],
+            Card::Nobles => &["+3 Cards", "+2 Actions"],
+            Card::Torturer => &["discard 2 cards", "gain a Curse into hand"],
+            _ => &[],
+        }
+    }
+
     pub fn default_answer(&self, g: &Game) -> u8 {
         let pl = g.player(self.player);
         let a = match self.by {
