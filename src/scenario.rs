@@ -26,6 +26,21 @@
 //! * `expect pN.hand+deck: ...` — the union of several zones of one player
 //!   (joined with `+`), compared unordered: e.g. after a shuffle, the cards
 //!   split between hand and deck in an unknown way.
+//!
+//! Turn modifiers (added for Intrigue; all optional, default 0):
+//! * set-up keys `cost_reduction: N` (Bridge resolutions this turn),
+//!   `copper_bonus: N` (Coppersmith), `action_plays: N` (Action play events
+//!   already made this turn, for Conspirator);
+//! * `expect cost_reduction: N`, `expect copper_bonus: N`,
+//!   `expect action_plays: N`;
+//! * `expect cost: Province=6, Gold=4` — current costs (RULES §7);
+//! * `expect fault: TEXT` — a bot answer so far was illegal and its message
+//!   contains TEXT (the engine then used the documented default); the fault
+//!   is cleared, so a scenario can show that an answer is rejected.
+//!
+//! Choose-one answers (Pawn, Steward, Minion, Nobles, Torturer) are option
+//! numbers, e.g. `answers.p1: 1`; their meaning is documented on
+//! [`crate::engine::Choose`].
 
 use crate::bots::{Answer, Asked, ScriptedBots};
 use crate::cards::Card;
@@ -143,6 +158,13 @@ pub enum Expect {
     Active(u8),
     /// The previous `do:` step failed with a message containing this text.
     Error(String),
+    CostReduction(u8),
+    CopperBonus(u8),
+    ActionPlays(u16),
+    /// Current costs of cards.
+    Cost(Vec<(Card, u8)>),
+    /// A fault (illegal bot answer) containing this text was recorded.
+    Fault(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -303,6 +325,9 @@ const KEYS: &[&str] = &[
     "buys",
     "coins",
     "phase",
+    "cost_reduction",
+    "copper_bonus",
+    "action_plays",
     "trash",
     "strict",
     "do",
@@ -422,6 +447,9 @@ impl Scenario {
                 "actions" => game.turn.actions = number(&v, line, vcol)?,
                 "buys" => game.turn.buys = number(&v, line, vcol)?,
                 "coins" => game.turn.coins = number(&v, line, vcol)?,
+                "cost_reduction" => game.turn.cost_reduction = number(&v, line, vcol)?,
+                "copper_bonus" => game.turn.copper_bonus = number(&v, line, vcol)?,
+                "action_plays" => game.turn.action_plays = number(&v, line, vcol)?,
                 "phase" => {
                     game.turn.phase = match v.as_str() {
                         "action" => Phase::Action,
@@ -562,6 +590,21 @@ impl Scenario {
                         )),
                         None => failures.push(format!(
                             "line {line}: expected the previous move to fail with '{text}', but it succeeded"
+                        )),
+                    }
+                }
+                Item::Expect(Expect::Fault(text)) => {
+                    if let Some((l, e)) = last_error.take() {
+                        return err(l, 1, format!("illegal move: {e}"));
+                    }
+                    checked += 1;
+                    match self.game.fault.take() {
+                        Some(f) if f.to_string().contains(text.as_str()) => {}
+                        Some(f) => failures.push(format!(
+                            "line {line}: expected a fault containing '{text}', got '{f}'"
+                        )),
+                        None => failures.push(format!(
+                            "line {line}: expected an illegal answer ('{text}'), but every answer was legal"
                         )),
                     }
                 }
@@ -710,6 +753,20 @@ fn parse_expect(
             Expect::Supply(out)
         }
         "actions" => Expect::Actions(number(v, line, vcol)?),
+        "cost_reduction" => Expect::CostReduction(number(v, line, vcol)?),
+        "copper_bonus" => Expect::CopperBonus(number(v, line, vcol)?),
+        "action_plays" => Expect::ActionPlays(number(v, line, vcol)?),
+        "fault" => Expect::Fault(v.trim().to_string()),
+        "cost" => {
+            let mut out = Vec::new();
+            for (col, t) in parts(v, vcol) {
+                let Some((name, n)) = t.split_once('=') else {
+                    return err(line, col, format!("expected 'Card=cost', found '{t}'"));
+                };
+                out.push((card_at(name.trim(), line, col)?, number(n, line, col)?));
+            }
+            Expect::Cost(out)
+        }
         "buys" => Expect::Buys(number(v, line, vcol)?),
         "coins" => Expect::Coins(number(v, line, vcol)?),
         "over" => Expect::Over(yes_no(v, line, vcol)?),
@@ -780,7 +837,7 @@ fn parse_expect(
             return err(
                 line,
                 kcol,
-                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, supply, actions, buys, coins, over, winners, active or error)"),
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
             )
         }
     })
@@ -889,7 +946,16 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
                 Err(format!("winners: expected {w:?}, got {got:?}"))
             }
         }
-        Expect::Error(_) => Ok(()),
+        Expect::CostReduction(n) => eq("cost_reduction", *n as i64, g.turn.cost_reduction as i64),
+        Expect::CopperBonus(n) => eq("copper_bonus", *n as i64, g.turn.copper_bonus as i64),
+        Expect::ActionPlays(n) => eq("action_plays", *n as i64, g.turn.action_plays as i64),
+        Expect::Cost(list) => {
+            for &(c, n) in list {
+                eq(&format!("cost of {c}"), n as i64, g.cost(c) as i64)?;
+            }
+            Ok(())
+        }
+        Expect::Error(_) | Expect::Fault(_) => Ok(()),
     }
 }
 
@@ -931,6 +997,7 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
         "buys": g.turn.buys,
         "coins": g.turn.coins,
         "cost_reduction": g.turn.cost_reduction,
+        "copper_bonus": g.turn.copper_bonus,
         "action_plays": g.turn.action_plays,
         "supply": supply,
         "empty_piles": g.empty_piles,

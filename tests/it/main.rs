@@ -2,5 +2,6 @@
 
 mod base_rules;
 mod cli;
+mod intrigue_random;
 mod scenarios;
 mod sim;
