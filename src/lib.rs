@@ -15,6 +15,7 @@ pub mod cards;
 pub mod cli;
 pub mod engine;
 pub mod scenario;
+pub mod stats;
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};
