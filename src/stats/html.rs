@@ -60,10 +60,10 @@ const PALETTE: [&str; 10] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#7f7f7f", "#bcbd22",
 ];
-const W: f64 = 600.0;
+const W: f64 = 596.0;
 const H: f64 = 330.0;
 const ML: f64 = 58.0;
-const MR: f64 = 150.0;
+const MR: f64 = 178.0;
 const MT: f64 = 34.0;
 const MB: f64 = 46.0;
 
@@ -81,14 +81,25 @@ fn color(i: usize) -> &'static str {
 
 /// Nice tick values covering [lo, hi].
 fn ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    ticks_with(lo, hi, target, false)
+}
+
+/// Nice tick values covering [lo, hi]; `integer`: whole steps only (turns).
+fn ticks_with(lo: f64, hi: f64, target: usize, integer: bool) -> Vec<f64> {
     let span = (hi - lo).max(1e-9);
     let raw = span / target.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+    let mults: &[f64] = if integer && mag <= 1.0 {
+        &[1.0, 2.0, 5.0, 10.0]
+    } else {
+        &[1.0, 2.0, 2.5, 5.0, 10.0]
+    };
+    let step = mults
         .iter()
         .map(|m| m * mag)
         .find(|s| span / s <= target as f64)
         .unwrap_or(10.0 * mag);
+    let step = if integer { step.max(1.0).round() } else { step };
     let mut v = (lo / step).ceil() * step;
     let mut out = Vec::new();
     while v <= hi + step * 1e-6 {
@@ -148,7 +159,7 @@ impl Frame {
             );
         }
         if xticks {
-            for t in ticks(self.x0, self.x1, 10) {
+            for t in ticks_with(self.x0, self.x1, 10, true) {
                 let x = self.x(t);
                 let _ = write!(
                     out,
@@ -284,11 +295,9 @@ pub fn rate_bars(title: &str, ylabel: &str, bars: &[(String, f64, f64, usize)]) 
         .iter()
         .map(|b| (b.1 + b.2).min(1.0))
         .fold(0.0f64, f64::max);
-    let y1 = ticks(0.0, top.max(0.05), 6)
-        .last()
-        .copied()
-        .unwrap_or(1.0)
-        .max(top);
+    // Room above the tallest error bar for its label.
+    let top = top.max(0.05) * 1.12;
+    let y1 = ticks(0.0, top, 6).last().copied().unwrap_or(1.0).max(top);
     let f = Frame {
         x0: 0.0,
         x1: bars.len().max(1) as f64,
@@ -404,9 +413,10 @@ pub fn histogram(title: &str, xlabel: &str, series: &[Bars], total: &[f64]) -> S
 pub fn heatmap(title: &str, m: &[Vec<f64>], names: &[String]) -> String {
     let n = names.len().max(1);
     let cell = (480.0 / n as f64).clamp(22.0, 70.0);
-    let left = 170.0;
-    let top = 150.0;
-    let w = left + cell * n as f64 + 20.0;
+    let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as f64;
+    let left = 20.0 + 7.0 * longest;
+    let top = 40.0 + 5.5 * longest;
+    let w = left + cell * n as f64 + 20.0 + 4.0 * longest;
     let h = top + cell * n as f64 + 20.0;
     let mut out = String::new();
     let _ = write!(
@@ -537,7 +547,7 @@ h1 {{ margin-bottom: 4px; }} h2 {{ margin-top: 32px; border-bottom: 1px solid #d
 .grid {{ display: flex; flex-wrap: wrap; gap: 12px; }}
 svg.chart {{ background: #fff; border: 1px solid #ddd; border-radius: 4px; }}
 svg .title {{ font-size: 14px; font-weight: 600; }} svg .tick {{ font-size: 11px; fill: #444; }}
-svg .axis {{ font-size: 12px; fill: #222; }} svg .legend {{ font-size: 12px; fill: #222; }}
+svg .axis {{ font-size: 12px; fill: #222; }} svg .legend {{ font-size: 11px; fill: #222; }}
 svg .cellv {{ font-size: 11px; fill: #111; }}
 table {{ border-collapse: collapse; font-size: 13px; margin: 8px 0; }}
 th, td {{ border: 1px solid #ddd; padding: 3px 8px; text-align: right; }}
@@ -727,6 +737,17 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
     // Cards
     h.push_str("<h2>Cards</h2>\n<p class=\"note\">Gain curves: average copies gained by the end of each own turn (cumulative), for the 8 cards each strategy gains most.</p>\n<div class=\"grid\">");
     let cards = st.cards_seen();
+    // Colors follow the card, the same in every strategy's chart: cards
+    // ranked by total gains over all strategies.
+    let mut ranked: Vec<Card> = cards.clone();
+    let total_gains = |c: Card| -> u64 {
+        st.strategies
+            .iter()
+            .map(|s| s.cards[c as usize].gained)
+            .sum()
+    };
+    ranked.sort_by_key(|&c| std::cmp::Reverse(total_gains(c)));
+    let card_color = |c: Card| ranked.iter().position(|&x| x == c).unwrap_or(0);
     for (i, s) in st.strategies.iter().enumerate() {
         let mut top: Vec<Card> = cards
             .iter()
@@ -738,8 +759,7 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         let last = plot_turns(s);
         let series: Vec<Series> = top
             .iter()
-            .enumerate()
-            .map(|(j, &c)| Series {
+            .map(|&c| Series {
                 name: c.name().to_string(),
                 points: s
                     .gain_curve(c)
@@ -749,7 +769,7 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
                     .map(|(t, &v)| ((t + 1) as f64, v))
                     .collect(),
                 dashed: false,
-                color: j,
+                color: card_color(c),
             })
             .collect();
         h.push_str(&line_chart(
