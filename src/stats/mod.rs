@@ -477,9 +477,17 @@ impl AddAssign for PlaytestStats {
 /// Use: [`begin`](Self::begin) after `Game::reset`, play the game with the
 /// recorder as the bots, then [`end`](Self::end). Statistics go straight into
 /// the (per-thread) accumulator; the per-game scratch is a few fixed-size
-/// arrays, so nothing is allocated per game.
+/// arrays, so nothing is allocated per game. The accumulator and scratch live
+/// in a boxed [`RecordState`], so a driver can move them from one game's
+/// recorder to the next for the price of a pointer
+/// ([`from_state`](Self::from_state) / [`into_state`](Self::into_state)).
 pub struct Recorder<B> {
     pub inner: B,
+    pub state: Box<RecordState>,
+}
+
+/// The accumulator and the per-game scratch of a [`Recorder`].
+pub struct RecordState {
     pub stats: PlaytestStats,
     seat_strategy: [u8; MAX_PLAYERS],
     /// Seat whose turn is being recorded and its turn number (0: none yet).
@@ -492,12 +500,45 @@ pub struct Recorder<B> {
     gained_once: [CardSet; MAX_PLAYERS],
     /// Coins generated on turns 1 and 2 of each seat.
     opening: [[u16; 2]; MAX_PLAYERS],
+    /// Play events per seat and card this game (the most frequent recorded
+    /// event: counted inline here, added to `stats` at the end of the game).
+    plays: [[u16; Card::COUNT]; MAX_PLAYERS],
 }
 
 impl<B: Bots> Recorder<B> {
+    /// A recorder adding to `stats`.
     pub fn new(inner: B, stats: PlaytestStats) -> Self {
-        Recorder {
-            inner,
+        Recorder::from_state(inner, RecordState::new(stats))
+    }
+    pub fn from_state(inner: B, state: Box<RecordState>) -> Self {
+        Recorder { inner, state }
+    }
+    pub fn into_state(self) -> Box<RecordState> {
+        self.state
+    }
+    /// The statistics so far.
+    pub fn stats(&self) -> &PlaytestStats {
+        &self.state.stats
+    }
+    /// Give back the statistics.
+    pub fn into_stats(self) -> PlaytestStats {
+        self.state.stats
+    }
+    /// Start recording a freshly dealt game; `seat_to_strategy[seat]` is the
+    /// index (into `stats.names`) of the strategy playing that seat.
+    pub fn begin(&mut self, g: &Game, seat_to_strategy: &[usize]) {
+        self.state.begin(g, seat_to_strategy);
+    }
+    /// Finish recording a game that is over (or stopped): closes the last
+    /// turn and records the outcome, game length and end-of-game holdings.
+    pub fn end(&mut self, g: &Game) {
+        self.state.end(g);
+    }
+}
+
+impl RecordState {
+    pub fn new(stats: PlaytestStats) -> Box<Self> {
+        Box::new(RecordState {
             stats,
             seat_strategy: [0; MAX_PLAYERS],
             cur: 0,
@@ -506,9 +547,11 @@ impl<B: Bots> Recorder<B> {
             money: 0,
             gained_once: [CardSet::EMPTY; MAX_PLAYERS],
             opening: [[0; 2]; MAX_PLAYERS],
-        }
+            plays: [[0; Card::COUNT]; MAX_PLAYERS],
+        })
     }
 
+    /// See [`Recorder::begin`].
     /// Start recording a freshly dealt game; `seat_to_strategy[seat]` is the
     /// index (into `stats.names`) of the strategy playing that seat.
     pub fn begin(&mut self, g: &Game, seat_to_strategy: &[usize]) {
@@ -522,6 +565,9 @@ impl<B: Bots> Recorder<B> {
         self.money = 0;
         self.gained_once = [CardSet::EMPTY; MAX_PLAYERS];
         self.opening = [[0; 2]; MAX_PLAYERS];
+        for p in &mut self.plays[..g.n()] {
+            *p = [0; Card::COUNT];
+        }
     }
 
     /// Finish recording a game that is over (or stopped): closes the last
@@ -564,14 +610,11 @@ impl<B: Bots> Recorder<B> {
             s.turns_taken += g.turns_taken[p] as u64;
             let pl = g.player(p as u8);
             for c in g.kingdom.in_game.iter() {
-                s.cards[c as usize].owned_end += pl.owned[c as usize] as u64;
+                let a = &mut s.cards[c as usize];
+                a.owned_end += pl.owned[c as usize] as u64;
+                a.played += self.plays[p][c as usize] as u64;
             }
         }
-    }
-
-    /// Give back the statistics.
-    pub fn into_stats(self) -> PlaytestStats {
-        self.stats
     }
 
     /// Record the money seen now if it is the recorded turn.
@@ -607,7 +650,7 @@ impl<B: Bots> Recorder<B> {
         ta.hit8 += (m >= 8) as u64;
     }
 
-    #[inline]
+    #[inline(never)]
     fn record(&mut self, g: &Game, e: Event) {
         match e {
             Event::TurnStart { player, turn } => {
@@ -624,7 +667,6 @@ impl<B: Bots> Recorder<B> {
                 }
                 self.card(player, card).bought += 1;
             }
-            Event::Play { player, card } => self.card(player, card).played += 1,
             Event::Trash { player, card } => self.card(player, card).trashed += 1,
             Event::Gain { player, card } => {
                 let p = player as usize;
@@ -656,12 +698,12 @@ impl<B: Bots> Recorder<B> {
 impl<B: Bots> Bots for Recorder<B> {
     #[inline]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        self.observe(g);
+        self.state.observe(g);
         self.inner.pick(g, q)
     }
     #[inline]
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
-        self.observe(g);
+        self.state.observe(g);
         self.inner.yes_no(g, q)
     }
     #[inline]
@@ -670,13 +712,25 @@ impl<B: Bots> Bots for Recorder<B> {
     }
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
-        self.observe(g);
+        self.state.observe(g);
         self.inner.choose(g, q)
     }
-    #[inline]
+    #[inline(always)]
     fn event(&mut self, g: &Game, e: Event) {
         self.inner.event(g, e);
-        self.record(g, e);
+        // Draws are most events: keep their path inline and short.
+        match e {
+            Event::Play { player, card } => {
+                let st = &mut *self.state;
+                st.plays[player as usize][card as usize] += 1;
+                st.observe(g);
+            }
+            Event::Buy { .. }
+            | Event::Gain { .. }
+            | Event::Trash { .. }
+            | Event::TurnStart { .. } => self.state.record(g, e),
+            _ => self.state.observe(g),
+        }
     }
 }
 
@@ -755,23 +809,23 @@ where
         .map(|j| start + j as u64)
         .fold(
             || {
-                (
-                    Box::new(Game::new(k, seed, 0)),
-                    Some(PlaytestStats::new(k, names)),
-                )
+                let state = RecordState::new(PlaytestStats::new(k, names));
+                (Box::new(Game::new(k, seed, 0)), Some(state))
             },
-            |(mut g, mut stats), i| {
+            |(mut g, mut state), i| {
                 let seats = seat_strategies(n, i);
                 g.reset(k, seed, i);
-                let taken = stats.take().unwrap_or_else(|| PlaytestStats::new(k, names));
-                let mut rec = Recorder::new(make_bots(&seats[..n]), taken);
+                let state_in = state
+                    .take()
+                    .unwrap_or_else(|| RecordState::new(PlaytestStats::new(k, names)));
+                let mut rec = Recorder::from_state(make_bots(&seats[..n]), state_in);
                 rec.begin(&g, &seats[..n]);
                 g.play_game(&mut rec);
                 rec.end(&g);
-                (g, Some(rec.into_stats()))
+                (g, Some(rec.into_state()))
             },
         )
-        .map(|(_, stats)| stats.unwrap_or_else(|| PlaytestStats::new(k, names)))
+        .map(|(_, state)| state.map_or_else(|| PlaytestStats::new(k, names), |s| s.stats))
         .reduce(
             || PlaytestStats::new(k, names),
             |mut a, b| {

@@ -275,7 +275,7 @@ fn the_recorder_does_not_change_the_game() {
         rec.end(&g2);
         assert_eq!(o1, o2);
         assert_eq!(g1.trash.as_slice(), g2.trash.as_slice());
-        assert_eq!(rec.stats.games, 1);
+        assert_eq!(rec.stats().games, 1);
     }
 }
 
