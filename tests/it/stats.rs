@@ -50,6 +50,8 @@ struct Counter<B> {
     bought: [[u64; Card::COUNT]; 2],
     played: [[u64; Card::COUNT]; 2],
     trashed: [[u64; Card::COUNT]; 2],
+    /// Own turn number of the first gain of each card (0: never gained).
+    first: [[u64; Card::COUNT]; 2],
     /// Treasure value played per (seat, turn).
     money: [[u64; 128]; 2],
     turn: [usize; 2],
@@ -71,13 +73,21 @@ impl<B: Bots> Bots for Counter<B> {
     fn event(&mut self, _g: &Game, e: Event) {
         match e {
             Event::TurnStart { player, turn } => self.turn[player as usize] = turn as usize,
-            Event::Gain { player, card } => self.gained[player as usize][card as usize] += 1,
+            Event::Gain { player, card } => {
+                let (p, c) = (player as usize, card as usize);
+                if self.gained[p][c] == 0 {
+                    self.first[p][c] = self.turn[p].max(1) as u64;
+                }
+                self.gained[p][c] += 1;
+            }
             Event::Buy { player, card } => self.bought[player as usize][card as usize] += 1,
             Event::Trash { player, card } => self.trashed[player as usize][card as usize] += 1,
             Event::Play { player, card } => {
                 let p = player as usize;
                 self.played[p][card as usize] += 1;
-                self.money[p][self.turn[p]] += card.info().value as u64;
+                // Every coin source of the base set is printed: a Treasure's
+                // value or an Action's +$ (no Coppersmith in these kingdoms).
+                self.money[p][self.turn[p]] += (card.info().value + card.info().coins) as u64;
             }
             _ => {}
         }
@@ -124,6 +134,7 @@ fn per_card_and_per_turn_counts_match_a_replay() {
     let mut want_vp = [0i64; 2];
     let mut want_wins = [0u64; 2];
     let mut want_first = [[0u64; Card::COUNT]; 2];
+    let mut want_first_turn = [[0u64; Card::COUNT]; 2];
     for i in 0..games {
         let seats = seat_strategies(2, i);
         let mut g = Game::new(&k, 11, i);
@@ -133,6 +144,7 @@ fn per_card_and_per_turn_counts_match_a_replay() {
             bought: [[0; Card::COUNT]; 2],
             played: [[0; Card::COUNT]; 2],
             trashed: [[0; Card::COUNT]; 2],
+            first: [[0; Card::COUNT]; 2],
             money: [[0; 128]; 2],
             turn: [0; 2],
         };
@@ -146,6 +158,7 @@ fn per_card_and_per_turn_counts_match_a_replay() {
                 want_trashed[s][card] += c.trashed[p][card];
                 want_owned[s][card] += g.players[p].owned[card] as u64;
                 want_first[s][card] += (c.gained[p][card] > 0) as u64;
+                want_first_turn[s][card] += c.first[p][card];
             }
             for t in 0..128 {
                 want_money[s][t] += c.money[p][t];
@@ -165,12 +178,19 @@ fn per_card_and_per_turn_counts_match_a_replay() {
             assert_eq!(a.trashed, want_trashed[s][i], "{card} trashed");
             assert_eq!(a.owned_end, want_owned[s][i], "{card} owned");
             assert_eq!(a.first_gain_games, want_first[s][i], "{card} first gain");
+            assert_eq!(
+                a.first_gain_turn, want_first_turn[s][i],
+                "{card} first turn"
+            );
         }
         // Neither bot plays a card that makes coins other than Treasures.
         for t in 1..TURNS {
             assert_eq!(ss.turns[t - 1].money, want_money[s][t], "money of turn {t}");
         }
         assert_eq!(ss.vp_end, want_vp[s]);
+        let gains: u64 = ss.cards.iter().map(|a| a.gained).sum();
+        assert_eq!(ss.turns.iter().map(|t| t.gained).sum::<u64>(), gains);
+        assert_eq!(ss.gain_turn.iter().sum::<u64>(), gains);
         let sc = ss.score();
         assert_eq!(sc.sole_wins + sc.shared_wins, want_wins[s]);
     }
@@ -440,4 +460,69 @@ fn html_report_is_self_contained_and_written_atomically() {
     let leftovers = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(leftovers, 1, "no temporary file left behind");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)] // parallel per-seat arrays read best indexed
+fn random_play_counts_match_a_replay() {
+    // Random bots play every card of the First Game kingdom (Remodel and Mine
+    // trash, Workshop gains without buying, Woodcutter/Market/Militia make +$),
+    // sometimes decline to play Treasures, and may hit the turn cap.
+    let k = first_game();
+    let games = 40;
+    let names = vec!["r0".to_string(), "r1".to_string()];
+    let st = playtest(&k, &names, games, 13, 2, |_| RandomBots::new(1, false));
+    let mut gained = [[0u64; Card::COUNT]; 2];
+    let mut bought = [[0u64; Card::COUNT]; 2];
+    let mut played = [[0u64; Card::COUNT]; 2];
+    let mut trashed = [[0u64; Card::COUNT]; 2];
+    let mut money = [[0u64; 128]; 2];
+    let mut endings = [0u64; 3];
+    for i in 0..games {
+        let seats = seat_strategies(2, i);
+        let mut g = Game::new(&k, 13, i);
+        let mut c = Counter {
+            inner: RandomBots::new(1, false),
+            gained: [[0; Card::COUNT]; 2],
+            bought: [[0; Card::COUNT]; 2],
+            played: [[0; Card::COUNT]; 2],
+            trashed: [[0; Card::COUNT]; 2],
+            first: [[0; Card::COUNT]; 2],
+            money: [[0; 128]; 2],
+            turn: [0; 2],
+        };
+        g.play_game(&mut c);
+        endings[stats::ending(&g) as usize] += 1;
+        for p in 0..2 {
+            let s = seats[p];
+            for card in 0..Card::COUNT {
+                gained[s][card] += c.gained[p][card];
+                bought[s][card] += c.bought[p][card];
+                played[s][card] += c.played[p][card];
+                trashed[s][card] += c.trashed[p][card];
+            }
+            for t in 0..128 {
+                money[s][t] += c.money[p][t];
+            }
+        }
+    }
+    assert_eq!([st.ended_provinces, st.ended_piles, st.ended_cap], endings);
+    let mut any_trash = 0;
+    for s in 0..2 {
+        let ss = &st.strategies[s];
+        for &card in Card::ALL {
+            let a = &ss.cards[card as usize];
+            let i = card as usize;
+            assert_eq!(
+                (a.gained, a.bought, a.played, a.trashed),
+                (gained[s][i], bought[s][i], played[s][i], trashed[s][i]),
+                "{card} (gained, bought, played, trashed)"
+            );
+            any_trash += a.trashed;
+        }
+        for t in 1..=TURNS {
+            assert_eq!(ss.turns[t - 1].money, money[s][t], "money of turn {t}");
+        }
+    }
+    assert!(any_trash > 0, "random play trashed something");
 }
