@@ -37,7 +37,10 @@ pub mod html;
 use crate::cards::{Card, CardSet};
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo, MAX_PLAYERS};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::io;
 use std::ops::{AddAssign, Range};
+use std::path::Path;
 
 /// Per-turn statistics are kept for turns 1..=TURNS (later turns share the last bucket).
 pub const TURNS: usize = 100;
@@ -57,7 +60,7 @@ const N_MARGIN: usize = 2 * MARGIN as usize + 1;
 // Accumulators
 
 /// A win score sample: games, sum and sum of squares of the per-game score.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreAcc {
     pub games: u64,
     /// Sum of per-game scores, in units of 1/SCORE_UNIT.
@@ -128,7 +131,7 @@ pub fn mean_ci95(n: u64, sum: f64, sum_sq: f64) -> f64 {
 }
 
 /// Sums over the player-turns number t of one strategy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnAcc {
     /// Player-turns that reached this turn number.
     pub n: u64,
@@ -187,7 +190,7 @@ impl AddAssign<&TurnAcc> for TurnAcc {
 }
 
 /// Sums over the games of one strategy, for one card.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardAcc {
     pub gained: u64,
     /// Bought (a buy is also a gain).
@@ -216,7 +219,7 @@ impl AddAssign<&CardAcc> for CardAcc {
 }
 
 /// Everything about one strategy (summed over the seats it played).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StrategyStats {
     /// Win score by seat.
     pub seats: [ScoreAcc; MAX_PLAYERS],
@@ -362,7 +365,7 @@ pub fn ending(g: &Game) -> Ending {
 }
 
 /// All statistics of a playtest run. Merge with `+=` (or [`merge`](Self::merge)).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlaytestStats {
     /// Strategy names, in strategy index order.
     pub names: Vec<String>,
@@ -737,13 +740,17 @@ impl<B: Bots> Bots for Recorder<B> {
 // -------------------------------------------------------------------------
 // The driver
 
-/// Strategy index of each seat in game `index`: strategies rotate over the
-/// seats (`(seat + index) % players`), so over any `players` consecutive games
-/// each strategy plays each seat once.
-pub fn seat_strategies(players: usize, index: u64) -> [usize; MAX_PLAYERS] {
+/// Strategy index of each seat in game `index` with `strategies` strategies
+/// (1 ≤ strategies ≤ players): seat `s` plays strategy
+/// `(s + index) % strategies`, so over any `strategies` consecutive games each
+/// strategy plays each seat equally often. With as many strategies as seats
+/// (the usual matchup) each game has one player of each; with fewer, some
+/// strategies fill two seats (e.g. 3 players, 2 strategies: A B A, then B A B).
+pub fn seat_strategies(strategies: usize, players: usize, index: u64) -> [usize; MAX_PLAYERS] {
+    let m = strategies.max(1) as u64;
     let mut s = [0usize; MAX_PLAYERS];
     for (seat, x) in s.iter_mut().enumerate().take(players) {
-        *x = ((seat as u64 + index) % players as u64) as usize;
+        *x = ((seat as u64 + index) % m) as usize;
     }
     s
 }
@@ -755,12 +762,12 @@ fn pool(threads: usize) -> Option<rayon::ThreadPool> {
         .ok()
 }
 
-/// Play `games` games (indices 0..games) of `names.len()` strategies, one per
-/// seat, rotated over the seats, recording every statistic. `make_bots` gets
+/// Play `games` games (indices 0..games) of `names.len()` strategies rotated
+/// over the seats ([`seat_strategies`]), recording every statistic. `make_bots` gets
 /// the strategy index of each seat and builds the bots of one game.
 /// `threads == 0` uses rayon's default. The result does not depend on `threads`.
 ///
-/// Panics if `names.len() != k.players`.
+/// Panics unless `1 <= names.len() <= k.players`.
 pub fn playtest<F, B>(
     k: &Kingdom,
     names: &[String],
@@ -795,10 +802,10 @@ where
     B: Bots,
 {
     let n = k.players as usize;
-    assert_eq!(
-        names.len(),
-        n,
-        "playtest needs one strategy name per seat ({n} players)"
+    let m = names.len();
+    assert!(
+        (1..=n).contains(&m),
+        "playtest needs 1 to {n} strategies, not {m}"
     );
     let len = range.end.saturating_sub(range.start);
     let chunk = (len / (8 * rayon::current_num_threads() as u64)).clamp(16, 4096) as usize;
@@ -813,7 +820,7 @@ where
                 (Box::new(Game::new(k, seed, 0)), Some(state))
             },
             |(mut g, mut state), i| {
-                let seats = seat_strategies(n, i);
+                let seats = seat_strategies(m, n, i);
                 g.reset(k, seed, i);
                 let state_in = state
                     .take()
@@ -927,4 +934,71 @@ where
         },
         |s: &PlaytestStats| s.max_ci95(),
     )
+}
+
+// -------------------------------------------------------------------------
+// Saving a run (so `domsim report` can build a report from an earlier run)
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    format: String,
+    /// Card names in id order: per-card vectors are indexed by card id, so a
+    /// file is only readable by a build with the same card table.
+    cards: Vec<String>,
+    turns: usize,
+    stats: PlaytestStats,
+}
+
+const FORMAT: &str = "domsim-playtest-stats-1";
+
+/// Save statistics as JSON (atomically), to merge or report on later.
+pub fn save_json(path: &Path, st: &PlaytestStats) -> io::Result<()> {
+    let saved = Saved {
+        format: FORMAT.into(),
+        cards: Card::ALL.iter().map(|c| c.name().to_string()).collect(),
+        turns: TURNS,
+        stats: st.clone(),
+    };
+    html::write_atomic(path, |w| {
+        serde_json::to_writer(&mut *w, &saved).map_err(io::Error::other)
+    })
+}
+
+/// Load statistics saved by [`save_json`]. Fails (InvalidData) on a file from
+/// a build with a different card table or turn limit.
+pub fn load_json(path: &Path) -> io::Result<PlaytestStats> {
+    let text = std::fs::read_to_string(path)?;
+    let saved: Saved = serde_json::from_str(&text).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })?;
+    let bad = |why: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {why}", path.display()),
+        )
+    };
+    if saved.format != FORMAT {
+        return Err(bad(&format!("not a {FORMAT} file")));
+    }
+    let cards: Vec<String> = Card::ALL.iter().map(|c| c.name().to_string()).collect();
+    if saved.cards != cards || saved.turns != TURNS {
+        return Err(bad("saved by a domsim build with a different card table"));
+    }
+    let st = saved.stats;
+    let ok = st.length.len() == TURNS + 1
+        && st.strategies.len() == st.names.len()
+        && st.strategies.iter().all(|s| {
+            s.turns.len() == TURNS
+                && s.cards.len() == Card::COUNT
+                && s.gain_turn.len() == TURNS * Card::COUNT
+                && s.margin.len() == N_MARGIN
+                && s.openings.len() == N_OPEN * N_OPEN
+        });
+    if !ok {
+        return Err(bad("inconsistent statistics"));
+    }
+    Ok(st)
 }

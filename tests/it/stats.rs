@@ -136,7 +136,7 @@ fn per_card_and_per_turn_counts_match_a_replay() {
     let mut want_first = [[0u64; Card::COUNT]; 2];
     let mut want_first_turn = [[0u64; Card::COUNT]; 2];
     for i in 0..games {
-        let seats = seat_strategies(2, i);
+        let seats = seat_strategies(2, 2, i);
         let mut g = Game::new(&k, 11, i);
         let mut c = Counter {
             inner: make(&seats[..2]),
@@ -479,7 +479,7 @@ fn random_play_counts_match_a_replay() {
     let mut money = [[0u64; 128]; 2];
     let mut endings = [0u64; 3];
     for i in 0..games {
-        let seats = seat_strategies(2, i);
+        let seats = seat_strategies(2, 2, i);
         let mut g = Game::new(&k, 13, i);
         let mut c = Counter {
             inner: RandomBots::new(1, false),
@@ -525,4 +525,48 @@ fn random_play_counts_match_a_replay() {
         }
     }
     assert!(any_trash > 0, "random play trashed something");
+}
+
+#[test]
+fn fewer_strategies_than_seats_rotate_too() {
+    assert_eq!(seat_strategies(2, 3, 0)[..3], [0, 1, 0]);
+    assert_eq!(seat_strategies(2, 3, 1)[..3], [1, 0, 1]);
+    assert_eq!(seat_strategies(1, 4, 7)[..4], [0, 0, 0, 0]);
+    let k = Kingdom::from_names(
+        3,
+        &[
+            "Cellar",
+            "Market",
+            "Militia",
+            "Mine",
+            "Moat",
+            "Remodel",
+            "Smithy",
+            "Village",
+            "Woodcutter",
+            "Workshop",
+        ],
+    )
+    .unwrap();
+    let st = playtest(&k, &names(), 100, 1, 2, make);
+    assert_eq!(st.games, 100);
+    for s in &st.strategies {
+        for seat in 0..3 {
+            assert_eq!(s.seats[seat].games, 50, "each seat half the games");
+        }
+    }
+    assert_eq!(st.strategies.iter().map(|s| s.games()).sum::<u64>(), 300);
+}
+
+#[test]
+fn statistics_round_trip_through_json() {
+    let st = run(50, 8, 2);
+    let dir = std::env::temp_dir().join(format!("domsim-stats-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.json");
+    stats::save_json(&path, &st).unwrap();
+    assert_eq!(stats::load_json(&path).unwrap(), st);
+    std::fs::write(&path, "{\"format\": \"other\"}").unwrap();
+    assert!(stats::load_json(&path).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
