@@ -570,3 +570,13 @@ fn statistics_round_trip_through_json() {
     assert!(stats::load_json(&path).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_empty_run_renders_without_nan() {
+    let st = PlaytestStats::new(&first_game(), &names());
+    let page = html::render_html(&st, &html::ReportOptions::default());
+    assert!(!page.contains("NaN") && !page.contains("inf"), "{page}");
+    let mut buf = Vec::new();
+    write_csv_to(&mut buf, &st).unwrap();
+    assert!(!String::from_utf8(buf).unwrap().contains("NaN"));
+}
