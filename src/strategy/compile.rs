@@ -36,11 +36,29 @@ pub(crate) struct Code {
     pub len: u32,
 }
 
+/// A compiled condition: the common shapes get a fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cond {
+    Always,
+    /// `variable <cmp> constant`.
+    VarCmp(Var, BinOp, i32),
+    /// `function(subject) <cmp> constant` (count limits, supply checks).
+    FunCmp(Fun, Subj, BinOp, i32),
+    Code(Code),
+}
+
 /// A compiled list entry; `target == None` is the `none` entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CEntry {
     pub target: Option<Subj>,
-    pub cond: Code,
+    pub cond: Cond,
+}
+
+fn is_cmp(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
 }
 
 /// How a question is answered.
@@ -60,33 +78,25 @@ pub(crate) enum Route {
     AllTreasures,
     /// The most expensive legal card costing at least this much.
     Costliest(u8),
+    /// Reveal a Reaction: per-Reaction `reveal` options.
+    React,
 }
 
 /// Evaluation stack size; deeper expressions are rejected at compile time.
 pub(crate) const STACK: usize = 64;
-/// Number of `Why` kinds routed by the pick table.
-pub(crate) const N_WHY: usize = 9;
+/// Slots of the routing table, indexed by the `Why` discriminant. Kinds of
+/// question this module does not know (added by later card sets) keep the
+/// `Engine` route: the engine's documented default answers them.
+pub(crate) const N_WHY: usize = 16;
 
-/// Index of a `Why` in the routing table; `None` for questions this module
-/// does not know (added by later card sets): they get the engine default.
+/// Slot of a `Why` in the routing table (`None` if beyond the table).
 #[inline]
 pub(crate) fn why_index(w: Why) -> Option<usize> {
-    #[allow(unreachable_patterns)]
-    match w {
-        Why::PlayAction => Some(0),
-        Why::PlayTreasure => Some(1),
-        Why::Buy => Some(2),
-        Why::Gain => Some(3),
-        Why::Trash => Some(4),
-        Why::Discard => Some(5),
-        Why::Topdeck => Some(6),
-        Why::PlayTarget => Some(7),
-        Why::React => Some(8),
-        _ => None,
-    }
+    let i = w as usize;
+    (i < N_WHY).then_some(i)
 }
 
-const WHYS: [Why; N_WHY] = [
+const WHYS: [Why; 9] = [
     Why::PlayAction,
     Why::PlayTreasure,
     Why::Buy,
@@ -118,6 +128,8 @@ pub struct Compiled {
     pub(crate) choose: Vec<Route>,
     pub(crate) safe_ending: bool,
     pub(crate) penultimate_province: bool,
+    /// Either safety rule is on.
+    pub(crate) guarded: bool,
     /// Cards of this game that add money (Treasures, +$ Actions).
     pub(crate) money: CardSet,
     /// Treasures of this game whose play has an effect (play order matters).
@@ -231,8 +243,15 @@ impl Ctx<'_> {
                 }
             }
             let cond = match &e.cond {
-                Some(x) => self.code(x, e.pos)?,
-                None => Code::default(),
+                None => Cond::Always,
+                Some(Expr::Bin(op, l, r)) if is_cmp(*op) => match (&**l, &**r) {
+                    (Expr::Var(v), Expr::Int(n)) => Cond::VarCmp(*v, *op, *n),
+                    (Expr::Fun(f, s), Expr::Int(n)) => Cond::FunCmp(*f, self.subj(*s), *op, *n),
+                    _ => {
+                        Cond::Code(self.code(e.cond.as_ref().unwrap_or(&Expr::Bool(true)), e.pos)?)
+                    }
+                },
+                Some(x) => Cond::Code(self.code(x, e.pos)?),
             };
             let target = e.target.map(|s| self.subj(s));
             self.out.entries.push(CEntry { target, cond });
@@ -244,6 +263,9 @@ impl Ctx<'_> {
     }
 }
 
+// The wildcard arm on `Why` keeps kinds added by later card sets compiling;
+// they get the engine default.
+#[allow(unreachable_patterns)]
 pub(crate) fn compile(
     st: &Strategy,
     k: &Kingdom,
@@ -275,6 +297,7 @@ pub(crate) fn compile(
             choose: vec![Route::Engine; n],
             safe_ending: st.safe_ending,
             penultimate_province: st.penultimate_province,
+            guarded: st.safe_ending || st.penultimate_province,
             money,
             effect_treasures,
         },
@@ -331,7 +354,8 @@ pub(crate) fn compile(
     // Turn-phase and card-less questions, and cards without an option for
     // the question: the general chains.
     let mut generic = [Route::Engine; N_WHY];
-    for (w, why) in WHYS.iter().enumerate() {
+    for why in WHYS {
+        let Some(w) = why_index(why) else { continue };
         generic[w] = match why {
             Why::Buy => general(&lists, ListKind::Buy).unwrap_or(Route::Nothing),
             Why::Gain => general(&lists, ListKind::Gain)
@@ -345,6 +369,7 @@ pub(crate) fn compile(
             Why::Discard => general(&lists, ListKind::Discard).unwrap_or(Route::Engine),
             Why::Topdeck => general(&lists, ListKind::Topdeck).unwrap_or(Route::Engine),
             Why::PlayTarget => general(&lists, ListKind::Play).unwrap_or(Route::Engine),
+            Why::React => Route::React,
             _ => Route::Engine,
         };
     }
