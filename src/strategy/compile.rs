@@ -418,3 +418,25 @@ pub(crate) fn compile(
     }
     Ok((cx.out, cx.warnings))
 }
+
+/// Compile a lone expression (for [`super::evaluate`]).
+pub(crate) fn compile_expr(
+    st: &Strategy,
+    e: &Expr,
+    k: &Kingdom,
+) -> Result<(Compiled, Code), StrategyError> {
+    let (c, _) = compile(st, k)?;
+    let mut cx = Ctx {
+        st,
+        k,
+        out: c,
+        warnings: Vec::new(),
+    };
+    let pos = Pos {
+        file: 0,
+        line: 1,
+        col: 1,
+    };
+    let code = cx.code(e, pos)?;
+    Ok((cx.out, code))
+}

@@ -200,3 +200,508 @@ fn speed() {
 
 #[allow(dead_code)]
 fn assert_bots<B: Bots>(_: &B) {}
+
+// ---------------------------------------------------------------------------
+// Helpers to build game states
+
+use domsim::cards::Card::{self, *};
+use domsim::engine::{CardVec, GameRng, Pick, Why, YesNo};
+use domsim::strategy::StrategyError;
+
+/// Kingdom with every base card that asks a question, for the option tests.
+fn question_kingdom() -> Kingdom {
+    kingdom(&[
+        "Spy",
+        "Thief",
+        "Bureaucrat",
+        "Library",
+        "Chancellor",
+        "Feast",
+        "Mine",
+        "Remodel",
+        "Moat",
+        "Cellar",
+    ])
+}
+
+fn fill(z: &mut CardVec, cards: &[Card]) {
+    z.clear();
+    for &c in cards {
+        z.push(c);
+    }
+}
+
+/// An empty game of `k` (full Supply, empty zones) for hand-built states.
+fn blank(k: &Kingdom) -> Game {
+    Game::empty(k, GameRng::for_game(1, 0))
+}
+
+fn compile_text(text: &str, k: &Kingdom) -> Compiled {
+    let s = strategy::parse(text, "t.dom").unwrap_or_else(|e| panic!("{e}"));
+    s.compile(k).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+fn ask(
+    g: &Game,
+    c: &Compiled,
+    why: Why,
+    by: Option<Card>,
+    legal: &[Card],
+    optional: bool,
+) -> Option<Card> {
+    let q = Pick {
+        player: 0,
+        why,
+        by,
+        legal: legal.iter().copied().collect(),
+        optional,
+        target: 0,
+    };
+    StrategyBots::new(&[c, c]).pick(g, &q)
+}
+
+fn parse_err(text: &str) -> StrategyError {
+    match strategy::parse(text, "t.dom") {
+        Ok(_) => panic!("expected an error for {text:?}"),
+        Err(e) => e,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The condition vocabulary
+
+/// p0 owns 3 Copper, Silver, Gold, Smithy, Witch, Militia, Estate, Province;
+/// p1 owns Duchy, Curse, 2 Witch, Copper.
+fn vocabulary_state() -> (Kingdom, Game) {
+    let k = money_kingdom();
+    let mut g = blank(&k);
+    let p0 = &mut g.players[0];
+    fill(&mut p0.hand, &[Copper, Copper, Silver, Smithy, Estate]);
+    fill(&mut p0.deck, &[Copper, Gold]);
+    fill(&mut p0.discard, &[Province, Witch]);
+    fill(&mut p0.play, &[Militia]);
+    fill(
+        &mut g.players[1].discard,
+        &[Duchy, Curse, Witch, Witch, Copper],
+    );
+    fill(&mut g.trash, &[Copper, Copper, Estate]);
+    g.supply[Province as usize] = 3;
+    g.supply[Witch as usize] = 0;
+    g.supply[Chapel as usize] = 0;
+    g.supply[Gardens as usize] = 2;
+    g.recount_totals();
+    g.turns_taken = [4, 3, 0, 0, 0, 0];
+    g.turn.coins = 5;
+    g.turn.actions = 2;
+    g.turn.buys = 3;
+    g.turn.action_plays = 1;
+    (k, g)
+}
+
+#[test]
+fn every_condition_of_the_vocabulary() {
+    let (k, g) = vocabulary_state();
+    let cases: &[(&str, i32)] = &[
+        ("coins", 5),
+        ("actions", 2),
+        ("buys", 3),
+        ("turn", 4),
+        ("cards", 10),
+        ("total_money", 10),
+        ("money_density", 100),
+        ("hand_size", 5),
+        ("hand_money", 4),
+        ("draw_pile_size", 2),
+        ("discard_size", 2),
+        ("empty_piles", 2),
+        ("gains_to_end", 2),
+        ("vp", 7),
+        ("vp_lead", 5),
+        ("opp_vp", 2),
+        ("players", 2),
+        ("action_plays", 1),
+        ("count(Copper)", 3),
+        ("count(Action)", 3),
+        ("count(Treasures)", 5),
+        ("count(Victory)", 2),
+        ("count(Curse)", 0),
+        ("hand(Copper)", 2),
+        ("hand(Treasure)", 3),
+        ("in_play(Militia)", 1),
+        ("in_play(Attack)", 1),
+        ("draw_pile(Gold)", 1),
+        ("discard_pile(Victory)", 1),
+        ("supply(Province)", 3),
+        ("supply(Treasure)", 46 + 40 + 30),
+        ("supply(Witch)", 0),
+        ("trashed(Copper)", 2),
+        ("trashed(Victory)", 1),
+        ("opp(Witch)", 2),
+        ("opp_total(Witch)", 2),
+        ("opp(Action)", 2),
+        ("opp(Curse)", 1),
+        ("cost(Province)", 8),
+        ("cost(Throne Room)", 4),
+        // Arithmetic and logic.
+        ("7 / 2", 3),
+        ("7 % 3", 1),
+        ("1 / 0", 0),
+        ("-3 + 1", -2),
+        ("2 * (3 + 4)", 14),
+        ("2 + 3 * 4 - 1", 13),
+        ("1 < 2 and 2 < 1", 0),
+        ("not (1 < 2) or 3 = 3", 1),
+        ("2 >= 2 and 2 <= 2 and 2 == 2 and 1 != 2 and 3 > 2", 1),
+        ("yes and not no", 1),
+        ("coins >= 5 and supply(Province) <= 3", 1),
+    ];
+    for &(e, want) in cases {
+        let got = strategy::evaluate(e, &k, &g, 0).unwrap_or_else(|x| panic!("{e}: {x}"));
+        assert_eq!(got, want, "{e}");
+    }
+    // From p1's point of view.
+    assert_eq!(strategy::evaluate("vp_lead", &k, &g, 1).unwrap(), -5);
+    assert_eq!(strategy::evaluate("opp(Copper)", &k, &g, 1).unwrap(), 3);
+    assert_eq!(strategy::evaluate("turn", &k, &g, 1).unwrap(), 3);
+}
+
+#[test]
+fn gains_to_end_counts_provinces_or_smallest_piles() {
+    let k = money_kingdom();
+    let mut g = blank(&k);
+    g.recount_totals();
+    // Nothing empty: the three smallest piles are 8 + 8 + 8 (Victory piles),
+    // more than the 8 Provinces.
+    assert_eq!(strategy::evaluate("gains_to_end", &k, &g, 0).unwrap(), 8);
+    g.supply[Smithy as usize] = 1;
+    g.supply[Witch as usize] = 2;
+    g.supply[Chapel as usize] = 3;
+    g.recount_totals();
+    assert_eq!(strategy::evaluate("gains_to_end", &k, &g, 0).unwrap(), 6);
+    g.supply[Smithy as usize] = 0;
+    g.recount_totals();
+    assert_eq!(strategy::evaluate("gains_to_end", &k, &g, 0).unwrap(), 5);
+}
+
+// ---------------------------------------------------------------------------
+// Parser: every construct
+
+#[test]
+fn every_construct_parses() {
+    let text = "\
+# a comment line
+name: Everything   # trailing comment
+safe_ending: off
+penultimate_province: on
+
+buy:
+    Province if total_money >= 18
+    Throne Room max 2 if hand(Action) >= 2 or not (coins < 4)
+    Copper keep 3
+    none if turn < 2
+    Victory if gains_to_end <= 2
+    Gold, Silver if coins <= 5
+gain: Gold, Silver
+play:
+  Village
+  Smithy
+treasures: Gold, Silver, Copper
+trash: Curse, Estate
+discard: Victory, Curse
+topdeck: Estate
+Chancellor discard_deck: count(Copper) > 4
+Moat reveal: no
+Throne Room play:
+    Smithy
+Library set_aside: Action if actions = 0
+";
+    let s = strategy::parse(text, "t.dom").unwrap();
+    assert_eq!(s.name, "Everything");
+    assert!(!s.safe_ending && s.penultimate_province);
+    assert_eq!(s.list(strategy::ListKind::Buy).unwrap().len(), 7);
+    for l in strategy::ListKind::ALL {
+        assert!(s.has_list(l), "{l:?}");
+    }
+    let buy = s.list(strategy::ListKind::Buy).unwrap();
+    assert_eq!(buy[1].target, Some(strategy::Subject::Card(ThroneRoom)));
+    assert_eq!((buy[1].pos.line, buy[1].pos.col), (8, 5));
+    assert_eq!(buy[3].target, None);
+    assert_eq!(buy[6].pos.col, 11);
+    let k = engine_kingdom();
+    let (_, w) = s.compile(&k).unwrap();
+    // Chancellor and Library are not in this kingdom: their options are
+    // reported and ignored.
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w
+        .iter()
+        .any(|w| w.starts_with("t.dom:21:1: warning: Chancellor")));
+    // Names: forgiving spelling of cards, file stem as default name.
+    let s = strategy::parse("buy: throne_room, COUNCILROOM", "dir/my_bot.dom").unwrap();
+    assert_eq!(s.name, "my_bot");
+}
+
+#[test]
+fn every_error_has_position_message_and_suggestion() {
+    // (text, line, col, width, message fragment)
+    let cases: &[(&str, usize, usize, usize, &str)] = &[
+        (
+            "buy:\n  Smithee\n",
+            2,
+            3,
+            7,
+            "unknown card or type 'Smithee' (did you mean 'Smithy'?)",
+        ),
+        (
+            "buy:\n  Gold if cions >= 6",
+            2,
+            11,
+            5,
+            "unknown name 'cions' (did you mean 'coins'?)",
+        ),
+        (
+            "by:\n",
+            1,
+            1,
+            2,
+            "unknown setting or list 'by' (did you mean 'buy'?)",
+        ),
+        (
+            "Chapel trsh:\n",
+            1,
+            8,
+            4,
+            "Chapel has no option 'trsh' (did you mean 'trash'?) (its options: trash)",
+        ),
+        (
+            "Smithy draw:\n",
+            1,
+            1,
+            11,
+            "Smithy asks no questions, so it has no options",
+        ),
+        (
+            "Chapl trash:\n",
+            1,
+            1,
+            5,
+            "unknown card 'Chapl' (did you mean 'Chapel'?)",
+        ),
+        ("Chapel:\n", 1, 1, 6, "needs an option name"),
+        ("Gold\n", 1, 1, 4, "'Gold' is outside any list"),
+        ("buy:\n Gold if coins", 2, 10, 5, "expected a condition"),
+        (
+            "buy: Gold if coins + (1 < 2) > 0",
+            1,
+            22,
+            7,
+            "expected a number here",
+        ),
+        (
+            "buy: Gold if (1 < 2) and 3",
+            1,
+            26,
+            1,
+            "expected a condition here",
+        ),
+        ("buy: Gold if count(Gold >= 1", 1, 20, 1, "missing ')'"),
+        (
+            "buy: Gold if count >= 1",
+            1,
+            14,
+            5,
+            "'count' needs a card or type in parentheses",
+        ),
+        (
+            "buy: Gold if coins(Gold) > 1",
+            1,
+            14,
+            5,
+            "'coins' takes no argument",
+        ),
+        (
+            "buy: Gold if cost(Action) > 1",
+            1,
+            19,
+            6,
+            "cost() needs a card, not a type",
+        ),
+        (
+            "buy: Gold if money_density > 1.2",
+            1,
+            30,
+            3,
+            "'1.2' is not a whole number",
+        ),
+        (
+            "buy: Gold\nbuy: Silver",
+            2,
+            1,
+            3,
+            "'buy' given twice (first on line 1)",
+        ),
+        (
+            "name: a\nname: b",
+            2,
+            1,
+            4,
+            "'name' given twice (first on line 1)",
+        ),
+        (
+            "safety: maybe",
+            1,
+            9,
+            5,
+            "expected 'on' or 'off', found 'maybe'",
+        ),
+        (
+            "Chancellor discard_deck:",
+            1,
+            25,
+            1,
+            "needs a value on the same line",
+        ),
+        (
+            "Chancellor discard_deck: 3",
+            1,
+            26,
+            1,
+            "expected a condition",
+        ),
+        (
+            "Chancellor discard_deck: yes no",
+            1,
+            30,
+            2,
+            "expected the end of the line, found 'no'",
+        ),
+        ("buy: Gold if coins > 6 )", 1, 24, 1, "found ')'"),
+        (
+            "buy: Gold max x",
+            1,
+            15,
+            1,
+            "expected a whole number after max/keep",
+        ),
+        ("buy: none max 2", 1, 11, 4, "'none' takes no count limit"),
+        (
+            "buy: Gold if Gold > 1",
+            1,
+            14,
+            4,
+            "'Gold' is a card; use count(Gold)",
+        ),
+        ("name:", 1, 6, 1, "'name:' needs a value"),
+        (
+            "buy: Gold if count(Smithee) > 0",
+            1,
+            20,
+            7,
+            "unknown card or type 'Smithee' (did you mean 'Smithy'?)",
+        ),
+        (
+            "buy: Gold if count(Actoin) > 0",
+            1,
+            20,
+            6,
+            "(did you mean 'Action'?)",
+        ),
+        (
+            "buy: Gold if count() > 0",
+            1,
+            20,
+            1,
+            "'count' needs a card or type",
+        ),
+        (
+            "buy: Gold if",
+            1,
+            13,
+            1,
+            "expected a number, a name or '(', found end of line",
+        ),
+        ("buy: Gold if coins >= ", 1, 23, 1, "found end of line"),
+        ("buy: Gold if (coins > 1", 1, 24, 1, "expected ')'"),
+        ("buy: Gold,", 1, 11, 1, "expected a card name"),
+        (
+            "buy: Gold Silver",
+            1,
+            6,
+            11,
+            "unknown card or type 'Gold Silver'",
+        ),
+        (
+            "buy: Gold if coins > 6 Silver",
+            1,
+            24,
+            6,
+            "expected 'if', 'max', 'keep', ',' or the end of the line",
+        ),
+    ];
+    for &(text, line, col, width, msg) in cases {
+        let e = parse_err(text);
+        assert!(
+            e.msg.contains(msg),
+            "{text:?}: message {:?} lacks {msg:?}",
+            e.msg
+        );
+        assert_eq!(
+            (e.line, e.col, e.width),
+            (line, col, width),
+            "{text:?}: {e}"
+        );
+        assert_eq!(e.file, "t.dom");
+    }
+    // Nesting is bounded.
+    let deep = format!("buy: Gold if {}1{} > 0", "(".repeat(60), ")".repeat(60));
+    assert!(parse_err(&deep).msg.contains("nested too deeply"));
+}
+
+#[test]
+fn error_display_quotes_the_line_and_underlines_the_text() {
+    let e = parse_err("buy:\n    Smithee if coins >= 4\n");
+    let shown = e.to_string();
+    assert_eq!(
+        shown,
+        "t.dom:2:5: unknown card or type 'Smithee' (did you mean 'Smithy'?)\n  |\n2 |     Smithee if coins >= 4\n  |     ^^^^^^^"
+    );
+    let _: &dyn std::error::Error = &e;
+}
+
+#[test]
+fn cards_outside_the_kingdom_are_warnings() {
+    let k = kingdom(&[
+        "Cellar",
+        "Market",
+        "Militia",
+        "Mine",
+        "Moat",
+        "Remodel",
+        "Smithy",
+        "Village",
+        "Woodcutter",
+        "Workshop",
+    ]);
+    let s = strategy::parse(
+        "buy: Witch, Gold\nChapel trash: Estate\nplay: Smithy",
+        "t.dom",
+    )
+    .unwrap();
+    let (c, w) = s.compile(&k).unwrap();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert_eq!(
+        w[0],
+        "t.dom:1:6: warning: Witch is not in this game; entry ignored"
+    );
+    assert!(w[1].starts_with("t.dom:2:1: warning: Chapel is not in this game"));
+    // The entry is dropped: with $5 it buys nothing (Gold is too expensive).
+    let g = blank(&k);
+    assert_eq!(
+        ask(&g, &c, Why::Buy, None, &[Silver, Smithy, Copper], true),
+        None
+    );
+    let (_, w) = strategy::parse("play: Smithy", "t.dom")
+        .unwrap()
+        .compile(&k)
+        .unwrap();
+    assert!(w[0].contains("no 'buy' list"), "{w:?}");
+}
