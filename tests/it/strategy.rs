@@ -198,9 +198,6 @@ fn speed() {
     );
 }
 
-#[allow(dead_code)]
-fn assert_bots<B: Bots>(_: &B) {}
-
 // ---------------------------------------------------------------------------
 // Helpers to build game states
 
@@ -704,4 +701,581 @@ fn cards_outside_the_kingdom_are_warnings() {
         .compile(&k)
         .unwrap();
     assert!(w[0].contains("no 'buy' list"), "{w:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Per-card options, played through the engine
+
+/// Seat 0 plays `card` from a hand-built state with strategies `s0`, `s1`.
+fn play(g: &mut Game, s0: &Compiled, s1: &Compiled, card: Card) {
+    g.recount_totals();
+    let mut b = StrategyBots::new(&[s0, s1]);
+    g.try_play_action(&mut b, card).unwrap();
+    assert!(g.fault.is_none(), "{:?}", g.fault);
+    g.check_invariants().unwrap();
+}
+
+fn sorted(z: &CardVec) -> Vec<Card> {
+    let mut v: Vec<Card> = z.iter().collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn chancellor_option() {
+    let k = question_kingdom();
+    for (text, deck_left) in [
+        ("buy: Gold", 0),
+        ("buy: Gold\nChancellor discard_deck: no", 3),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Chancellor]);
+        fill(&mut g.players[0].deck, &[Copper, Copper, Estate]);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, Chancellor);
+        assert_eq!(g.players[0].deck.len(), deck_left, "{text}");
+        assert_eq!(g.turn.coins, 2);
+    }
+}
+
+#[test]
+fn library_set_aside_option() {
+    let k = question_kingdom();
+    for (text, hand, moat_discarded) in [
+        ("buy: Gold", 5, true),
+        (
+            "buy: Gold\nLibrary set_aside: Moat if actions > 0",
+            6,
+            false,
+        ),
+        ("buy: Gold\nLibrary set_aside: Action", 5, true),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Library]);
+        fill(
+            &mut g.players[0].deck,
+            &[Copper, Copper, Copper, Copper, Copper, Moat],
+        );
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, Library);
+        assert_eq!(g.players[0].hand.len(), hand, "{text}");
+        assert_eq!(
+            g.players[0].discard.contains(Moat),
+            moat_discarded,
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn spy_options_own_and_opponent() {
+    let k = question_kingdom();
+    for (text, p0_top, p1_top) in [
+        ("buy: Gold", Some(Gold), Some(Estate)),
+        (
+            "buy: Gold\nSpy discard_mine: Gold\nSpy discard_theirs: Victory",
+            Some(Province),
+            Some(Silver),
+        ),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Spy]);
+        fill(&mut g.players[0].deck, &[Province, Gold, Copper]);
+        fill(&mut g.players[1].deck, &[Silver, Estate]);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, Spy);
+        assert_eq!(g.players[0].deck.last(), p0_top, "{text}");
+        assert_eq!(g.players[1].deck.last(), p1_top, "{text}");
+    }
+}
+
+#[test]
+fn thief_options_trash_and_gain() {
+    let k = question_kingdom();
+    // Default: trash the most expensive, gain everything but Copper.
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[Thief]);
+    fill(&mut g.players[1].deck, &[Estate, Copper, Silver]);
+    let s = compile_text("buy: Gold", &k);
+    play(&mut g, &s, &s, Thief);
+    assert_eq!(sorted(&g.players[0].discard), vec![Silver]);
+    assert!(g.trash.is_empty());
+    assert_eq!(sorted(&g.players[1].discard), vec![Copper]);
+    // Options: trash the Copper, gain nothing.
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[Thief]);
+    fill(&mut g.players[1].deck, &[Estate, Copper, Silver]);
+    let s = compile_text("buy: Gold\nThief trash: Copper\nThief gain: none", &k);
+    play(&mut g, &s, &s, Thief);
+    assert!(g.players[0].discard.is_empty());
+    assert_eq!(sorted(&g.trash), vec![Copper]);
+}
+
+#[test]
+fn throne_room_target_option_and_play_list_fallback() {
+    let k = engine_kingdom();
+    for (text, actions_left) in [
+        ("buy: Gold", 0),                            // engine default: Smithy
+        ("buy: Gold\nThrone Room play: Village", 4), // option
+        ("buy: Gold\nplay: Village, Smithy", 4),     // general play list
+        ("buy: Gold\nplay: Village\nThrone Room play: Smithy", 0),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[ThroneRoom, Smithy, Village]);
+        fill(&mut g.players[0].deck, &[Copper; 8]);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, ThroneRoom);
+        assert_eq!(g.turn.actions, actions_left, "{text}");
+    }
+}
+
+#[test]
+fn mine_and_remodel_options() {
+    let k = question_kingdom();
+    let cases: &[(&str, Card, &[Card], Card, Card)] = &[
+        // (strategy, card, hand besides it, expected trashed, expected gained)
+        (
+            "buy: Province, Gold, Silver",
+            Mine,
+            &[Copper, Silver],
+            Silver,
+            Gold,
+        ),
+        (
+            "buy: Province, Gold, Silver\nMine trash: Copper",
+            Mine,
+            &[Copper, Silver],
+            Copper,
+            Silver,
+        ),
+        (
+            "buy: Gold\nMine trash: Copper\nMine gain: Copper",
+            Mine,
+            &[Copper, Silver],
+            Copper,
+            Copper,
+        ),
+        (
+            "buy: Gold, Silver",
+            Remodel,
+            &[Gold, Estate],
+            Estate,
+            Silver,
+        ),
+        (
+            "buy: Gold\nRemodel trash: Gold\nRemodel gain: Province",
+            Remodel,
+            &[Gold, Estate],
+            Gold,
+            Province,
+        ),
+        (
+            "buy: Gold\ntrash: Gold\ngain: Duchy",
+            Remodel,
+            &[Gold, Estate],
+            Gold,
+            Duchy,
+        ),
+    ];
+    for &(text, card, rest, trashed, gained) in cases {
+        let mut g = blank(&k);
+        let mut hand = vec![card];
+        hand.extend_from_slice(rest);
+        fill(&mut g.players[0].hand, &hand);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, card);
+        assert_eq!(sorted(&g.trash), vec![trashed], "{text}");
+        let got = if card == Mine {
+            g.players[0].hand.contains(gained)
+        } else {
+            g.players[0].discard.contains(gained)
+        };
+        assert!(got, "{text}: gained {gained}");
+    }
+}
+
+#[test]
+fn moat_reveal_and_militia_discard_options() {
+    let k = engine_kingdom();
+    let attacker = compile_text("buy: Gold", &k);
+    for (text, hand) in [
+        ("buy: Gold", vec![Copper, Copper, Copper, Copper, Moat]),
+        (
+            "buy: Gold\nMoat reveal: no\nMilitia discard: Moat",
+            vec![Copper, Copper, Copper],
+        ),
+        (
+            "buy: Gold\nMoat reveal: no\ndiscard: Copper",
+            vec![Copper, Copper, Moat],
+        ),
+        // Not revealed; the engine's default discards the cheapest (Copper).
+        (
+            "buy: Gold\nMoat reveal: count(Curse) > 0",
+            vec![Copper, Copper, Moat],
+        ),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Militia]);
+        fill(
+            &mut g.players[1].hand,
+            &[Moat, Copper, Copper, Copper, Copper],
+        );
+        let victim = compile_text(text, &k);
+        play(&mut g, &attacker, &victim, Militia);
+        assert_eq!(sorted(&g.players[1].hand), hand, "{text}");
+    }
+}
+
+#[test]
+fn bureaucrat_topdeck_option() {
+    let k = question_kingdom();
+    let attacker = compile_text("buy: Gold", &k);
+    for (text, top) in [
+        ("buy: Gold", Estate),
+        ("buy: Gold\nBureaucrat topdeck: Province", Province),
+        ("buy: Gold\ntopdeck: Province", Province),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Bureaucrat]);
+        fill(&mut g.players[1].hand, &[Estate, Province, Copper]);
+        let victim = compile_text(text, &k);
+        play(&mut g, &attacker, &victim, Bureaucrat);
+        assert_eq!(g.players[1].deck.last(), Some(top), "{text}");
+        assert_eq!(g.players[0].deck.last(), Some(Silver));
+    }
+}
+
+#[test]
+fn cellar_and_chapel_defaults_and_options() {
+    let k = question_kingdom();
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[Cellar, Estate, Copper, Curse]);
+    fill(&mut g.players[0].deck, &[Silver, Silver, Silver]);
+    let s = compile_text("buy: Gold", &k);
+    play(&mut g, &s, &s, Cellar);
+    assert_eq!(sorted(&g.players[0].hand), vec![Copper, Silver, Silver]);
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[Cellar, Estate, Copper]);
+    fill(&mut g.players[0].deck, &[Silver, Silver, Silver]);
+    let s = compile_text("buy: Gold\nCellar discard: Copper", &k);
+    play(&mut g, &s, &s, Cellar);
+    assert_eq!(sorted(&g.players[0].hand), vec![Silver, Estate]);
+
+    let k = engine_kingdom();
+    for (text, trashed) in [
+        ("buy: Gold", vec![Copper, Estate]),
+        ("buy: Gold\ntrash: Estate", vec![Estate]),
+        (
+            "buy: Gold\ntrash: Estate\nChapel trash: Copper, Silver",
+            vec![Copper, Copper, Silver],
+        ),
+    ] {
+        let mut g = blank(&k);
+        fill(
+            &mut g.players[0].hand,
+            &[Chapel, Estate, Copper, Copper, Silver],
+        );
+        fill(&mut g.players[0].deck, &[Gold]);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, Chapel);
+        assert_eq!(sorted(&g.trash), trashed, "{text}");
+    }
+}
+
+#[test]
+fn feast_and_workshop_gain_fall_back_to_gain_then_buy() {
+    let k = question_kingdom();
+    for (text, gained) in [
+        ("buy: Province, Duchy, Silver", Duchy),
+        ("buy: Province, Duchy\ngain: Silver", Silver),
+        ("buy: Province\ngain: Silver\nFeast gain: Spy", Spy),
+        // Engine default: the most expensive ($5; ties go to table order).
+        ("buy: Province", Duchy),
+    ] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].hand, &[Feast]);
+        let s = compile_text(text, &k);
+        play(&mut g, &s, &s, Feast);
+        assert_eq!(sorted(&g.players[0].discard), vec![gained], "{text}");
+        assert_eq!(sorted(&g.trash), vec![Feast]);
+    }
+}
+
+#[test]
+fn play_and_treasure_lists_and_defaults() {
+    let k = engine_kingdom();
+    let g = blank(&k);
+    let none = compile_text("buy: Gold", &k);
+    let listed = compile_text(
+        "buy: Gold\nplay: Smithy if actions > 1, Village\ntreasures: Gold, none",
+        &k,
+    );
+    // No play list: villages first, then the most expensive.
+    assert_eq!(
+        ask(&g, &none, Why::PlayAction, None, &[Smithy, Village], true),
+        Some(Village)
+    );
+    assert_eq!(
+        ask(&g, &none, Why::PlayAction, None, &[Smithy, Chapel], true),
+        Some(Smithy)
+    );
+    // Listed: conditions, and nothing unlisted.
+    assert_eq!(
+        ask(&g, &listed, Why::PlayAction, None, &[Smithy, Village], true),
+        Some(Village)
+    );
+    assert_eq!(
+        ask(&g, &listed, Why::PlayAction, None, &[Chapel], true),
+        None
+    );
+    // Treasures: all by default; the list and its `none` stop.
+    assert_eq!(
+        ask(&g, &none, Why::PlayTreasure, None, &[Copper, Gold], true),
+        Some(Copper)
+    );
+    assert_eq!(
+        ask(&g, &listed, Why::PlayTreasure, None, &[Copper, Gold], true),
+        Some(Gold)
+    );
+    assert_eq!(
+        ask(
+            &g,
+            &listed,
+            Why::PlayTreasure,
+            None,
+            &[Copper, Silver],
+            true
+        ),
+        None
+    );
+    // Type entries take the engine's choice among the type.
+    let typed = compile_text("buy: Gold\ndiscard: Victory\ngain: Action", &k);
+    assert_eq!(
+        ask(
+            &g,
+            &typed,
+            Why::Discard,
+            None,
+            &[Copper, Province, Estate],
+            false
+        ),
+        Some(Estate)
+    );
+    assert_eq!(
+        ask(
+            &g,
+            &typed,
+            Why::Gain,
+            None,
+            &[Silver, Smithy, Market],
+            false
+        ),
+        Some(Market)
+    );
+    // A mandatory question nothing answers gets the engine default.
+    assert_eq!(
+        ask(&g, &listed, Why::Trash, None, &[Copper, Estate], false),
+        Some(Estate)
+    );
+    // Unknown questions: engine defaults.
+    let mut b = StrategyBots::new(&[&none, &none]);
+    let yn = YesNo {
+        player: 0,
+        by: Smithy,
+        card: None,
+        target: 0,
+    };
+    assert!(!b.yes_no(&g, &yn));
+    let ch = domsim::engine::Choose {
+        player: 0,
+        by: Smithy,
+        n: 3,
+    };
+    assert_eq!(b.choose(&g, &ch), 0);
+    assert_eq!(ask(&g, &none, Why::React, None, &[Moat], true), Some(Moat));
+}
+
+// ---------------------------------------------------------------------------
+// Safety rules
+
+/// p0 owns `mine`, p1 owns `theirs` (in their discard piles).
+fn vp_state(k: &Kingdom, mine: &[Card], theirs: &[Card], provinces: u8) -> Game {
+    let mut g = blank(k);
+    fill(&mut g.players[0].discard, mine);
+    fill(&mut g.players[1].discard, theirs);
+    g.supply[Province as usize] = provinces;
+    g.recount_totals();
+    g.turns_taken = [5, 5, 0, 0, 0, 0];
+    g
+}
+
+const BUYABLE: &[Card] = &[Province, Duchy, Gold, Silver, Estate];
+
+#[test]
+fn safe_ending_does_not_take_the_last_province_when_it_loses() {
+    let k = money_kingdom();
+    let safe = compile_text("buy: Province, Duchy", &k);
+    let unsafe_ = compile_text("safety: off\nbuy: Province, Duchy", &k);
+    // Behind by more than 6: the last Province would lose.
+    let g = vp_state(&k, &[Estate], &[Province, Province], 1);
+    assert_eq!(ask(&g, &safe, Why::Buy, None, BUYABLE, true), Some(Duchy));
+    assert_eq!(
+        ask(&g, &unsafe_, Why::Buy, None, BUYABLE, true),
+        Some(Province)
+    );
+    // Winning with it: take it.
+    let g = vp_state(&k, &[Province, Estate], &[Province], 1);
+    assert_eq!(
+        ask(&g, &safe, Why::Buy, None, BUYABLE, true),
+        Some(Province)
+    );
+    // A tie that the opponent wins on turns (he took fewer): refuse; a tie
+    // on equal turns (shared win): take it.
+    let mut g = vp_state(&k, &[Province], &[Province, Province], 1);
+    g.turns_taken = [5, 4, 0, 0, 0, 0];
+    assert_eq!(ask(&g, &safe, Why::Buy, None, BUYABLE, true), Some(Duchy));
+    g.turns_taken = [5, 5, 0, 0, 0, 0];
+    assert_eq!(
+        ask(&g, &safe, Why::Buy, None, BUYABLE, true),
+        Some(Province)
+    );
+    // Gains (Workshop-like) are guarded too.
+    let g = vp_state(&k, &[Estate], &[Province, Province], 1);
+    assert_eq!(
+        ask(
+            &g,
+            &safe,
+            Why::Gain,
+            Some(Workshop),
+            &[Province, Duchy],
+            false
+        ),
+        Some(Duchy)
+    );
+}
+
+#[test]
+fn safe_ending_covers_the_third_pile() {
+    let k = money_kingdom();
+    let safe = compile_text("buy: Duchy, Silver", &k);
+    let mut g = vp_state(&k, &[], &[Province, Province], 8);
+    g.supply[Witch as usize] = 0;
+    g.supply[Chapel as usize] = 0;
+    g.supply[Duchy as usize] = 1;
+    g.recount_totals();
+    assert_eq!(ask(&g, &safe, Why::Buy, None, BUYABLE, true), Some(Silver));
+    // Not the ending card while piles are left.
+    g.supply[Duchy as usize] = 2;
+    assert_eq!(ask(&g, &safe, Why::Buy, None, BUYABLE, true), Some(Duchy));
+    // A type entry skips the forbidden card and takes the next of the type.
+    let typed = compile_text("buy: Victory", &k);
+    g.supply[Duchy as usize] = 1;
+    assert_eq!(
+        ask(&g, &typed, Why::Buy, None, &[Duchy, Estate, Silver], true),
+        Some(Estate)
+    );
+}
+
+#[test]
+fn penultimate_province_rule() {
+    let k = money_kingdom();
+    let ppr = compile_text("buy: Province, Duchy", &k);
+    let off = compile_text("penultimate_province: off\nbuy: Province, Duchy", &k);
+    // Even: after my Province the opponent could tie/win with the last one.
+    let g = vp_state(&k, &[Province], &[Province], 2);
+    assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Duchy));
+    assert_eq!(ask(&g, &off, Why::Buy, None, BUYABLE, true), Some(Province));
+    // Far enough ahead: take it.
+    let g = vp_state(&k, &[Province, Province, Estate], &[Province], 2);
+    assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
+    // Not the penultimate one: no effect.
+    let g = vp_state(&k, &[Province], &[Province], 3);
+    assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
+}
+
+// ---------------------------------------------------------------------------
+// extends
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("domsim-strategy-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn extends_overrides_parts_and_keeps_the_rest() {
+    let d = temp_dir("extends");
+    std::fs::create_dir_all(d.join("lib")).unwrap();
+    std::fs::write(
+        d.join("lib/base.dom"),
+        "name: Base\nsafety: off\nbuy: Gold, Silver\ntrash: Estate\nChancellor discard_deck: no\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("child.dom"),
+        "extends: lib/base.dom\nbuy: Province, Gold\nChancellor discard_deck: yes\n",
+    )
+    .unwrap();
+    let base = strategy::load(&d.join("lib/base.dom")).unwrap();
+    let child = strategy::load(&d.join("child.dom")).unwrap();
+    assert_eq!(base.name, "Base");
+    assert_eq!(child.name, "child", "names are not inherited");
+    assert_eq!(child.files.len(), 2);
+    assert_ne!(child.source_hash, base.source_hash);
+    assert_eq!(
+        child.source_hash,
+        strategy::load(&d.join("child.dom")).unwrap().source_hash
+    );
+    assert_eq!(child.list(strategy::ListKind::Buy).unwrap().len(), 2);
+    assert_eq!(child.list(strategy::ListKind::Trash).unwrap().len(), 1);
+    assert!(!child.safe_ending && !child.penultimate_province);
+    let k = question_kingdom();
+    let (c, _) = child.compile(&k).unwrap();
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[Chancellor]);
+    fill(&mut g.players[0].deck, &[Copper]);
+    play(&mut g, &c, &c, Chancellor);
+    assert!(g.players[0].deck.is_empty(), "the child's option wins");
+    // Errors in a base file name the base file.
+    std::fs::write(d.join("bad.dom"), "buy: Gold\nbuy: Silver\n").unwrap();
+    std::fs::write(d.join("uses_bad.dom"), "extends: bad.dom\n").unwrap();
+    let e = strategy::load(&d.join("uses_bad.dom")).unwrap_err();
+    assert!(e.file.ends_with("bad.dom") && e.line == 2, "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn extends_cycles_and_missing_files_are_errors() {
+    let d = temp_dir("cycle");
+    std::fs::write(d.join("a.dom"), "extends: b.dom\nbuy: Gold\n").unwrap();
+    std::fs::write(d.join("b.dom"), "buy: Silver\nextends: a.dom\n").unwrap();
+    let e = strategy::load(&d.join("a.dom")).unwrap_err();
+    assert!(
+        e.msg.contains("extends cycle: a.dom → b.dom → a.dom"),
+        "{e}"
+    );
+    assert!(
+        e.file.ends_with("b.dom") && (e.line, e.col) == (2, 10),
+        "{e}"
+    );
+    std::fs::write(d.join("self.dom"), "extends: self.dom\n").unwrap();
+    assert!(strategy::load(&d.join("self.dom"))
+        .unwrap_err()
+        .msg
+        .contains("extends cycle"));
+    std::fs::write(d.join("m.dom"), "extends: nope.dom\n").unwrap();
+    let e = strategy::load(&d.join("m.dom")).unwrap_err();
+    assert!(
+        e.msg.contains("cannot read") && e.line == 1 && e.col == 10,
+        "{e}"
+    );
+    let e = strategy::load(&d.join("absent.dom")).unwrap_err();
+    assert!(e.msg.contains("cannot read the strategy file"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn compiled_is_send_and_sync() {
+    fn check<T: Clone + Send + Sync>() {}
+    check::<Compiled>();
 }
