@@ -1279,3 +1279,37 @@ fn compiled_is_send_and_sync() {
     fn check<T: Clone + Send + Sync>() {}
     check::<Compiled>();
 }
+
+/// Wide-margin strength checks (measured ~92% and ~91% over 10,000 games).
+#[test]
+fn smithy_beats_big_money_and_double_witch_beats_smithy() {
+    let k = money_kingdom();
+    let bm = compile_file("big_money.dom", &k);
+    let smithy = compile_file("smithy_big_money.dom", &k);
+    let witch = compile_file("double_witch.dom", &k);
+    let s = score(&k, &smithy, &bm, 600, 3);
+    assert!(s > 0.75, "Smithy-BM vs BM: {s}");
+    let s = score(&k, &witch, &smithy, 600, 4);
+    assert!(s > 0.75, "Double Witch vs Smithy-BM: {s}");
+}
+
+#[test]
+fn readme_documents_every_option_and_name() {
+    let readme = std::fs::read_to_string(lib_dir().join("README.md")).unwrap();
+    for o in strategy::options::OPTIONS {
+        let head = format!("{} {}", o.card.name(), o.name);
+        assert!(readme.contains(&head), "README lacks option '{head}'");
+    }
+    for (n, _, _) in strategy::options::VARS {
+        assert!(
+            readme.contains(&format!("`{n}`")),
+            "README lacks variable {n}"
+        );
+    }
+    for (n, _, _) in strategy::options::FUNS {
+        assert!(
+            readme.contains(&format!("`{n}(")),
+            "README lacks function {n}"
+        );
+    }
+}
