@@ -1313,3 +1313,68 @@ fn readme_documents_every_option_and_name() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Evaluation allocates nothing
+
+mod counting_alloc {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Counts allocations per thread (the other tests of the binary are
+    /// unaffected: they just pass through to the system allocator).
+    pub struct Counting;
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            COUNT.with(|c| c.set(c.get() + 1));
+            unsafe { System.alloc(l) }
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            unsafe { System.dealloc(p, l) }
+        }
+    }
+
+    pub fn count() -> u64 {
+        COUNT.with(|c| c.get())
+    }
+}
+
+#[global_allocator]
+static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
+
+#[test]
+fn playing_games_with_strategies_allocates_nothing() {
+    let k = engine_kingdom();
+    let names = [
+        "throne_room.dom",
+        "village_smithy.dom",
+        "chapel.dom",
+        "double_witch.dom",
+        "militia_big_money.dom",
+        "smithy_big_money.dom",
+    ];
+    let bots: Vec<Compiled> = names.iter().map(|n| compile_file(n, &k)).collect();
+    let mut g = Box::new(Game::new(&k, 9, 0));
+    // The counter sees allocations of this thread.
+    let c0 = counting_alloc::count();
+    std::hint::black_box(vec![1u8; 3]);
+    assert!(counting_alloc::count() > c0);
+    let before = counting_alloc::count();
+    for i in 0..60u64 {
+        let a = &bots[i as usize % bots.len()];
+        let b = &bots[(i as usize / bots.len()) % bots.len()];
+        g.reset(&k, 9, i);
+        let o = g.play_game(&mut StrategyBots::new(&[a, b]));
+        assert!(o.winners != 0 && g.fault.is_none());
+    }
+    assert_eq!(
+        counting_alloc::count() - before,
+        0,
+        "allocations while playing"
+    );
+}
