@@ -440,3 +440,96 @@ pub(crate) fn compile_expr(
     let code = cx.code(e, pos)?;
     Ok((cx.out, code))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::options::{Kind, Question, OPTIONS};
+    use crate::strategy::parse;
+
+    fn k() -> Kingdom {
+        Kingdom::with_piles(2, &[Card::Smithy, Card::Chapel]).unwrap()
+    }
+
+    #[test]
+    fn option_table_is_consistent() {
+        for (i, a) in OPTIONS.iter().enumerate() {
+            for b in &OPTIONS[i + 1..] {
+                assert!(
+                    !(a.card == b.card && (a.name == b.name || a.question == b.question)),
+                    "{} {} twice",
+                    a.card,
+                    a.name
+                );
+            }
+            match a.question {
+                Question::Pick(w) => {
+                    assert_eq!(a.kind, Kind::List);
+                    assert!(why_index(w).is_some());
+                }
+                Question::React => assert_eq!(a.kind, Kind::Bool),
+                Question::Choose => assert_eq!(a.kind, Kind::Int),
+                Question::YesNoOwn | Question::YesNoOther => {}
+            }
+        }
+    }
+
+    #[test]
+    fn builtin_lists_parse_and_belong_to_options_with_builtin_fallback() {
+        let b = parse::parse_file(BUILTIN, "<built-in>", 0).unwrap();
+        for l in &b.lists {
+            let Key::Opt(i) = l.key else {
+                panic!("built-ins are per-card lists")
+            };
+            assert!(OPTIONS[i as usize].fallback.contains(&Src::Builtin));
+        }
+    }
+
+    #[test]
+    fn simple_conditions_take_the_fast_path() {
+        let st = crate::strategy::parse(
+            "buy:\n Smithy if coins >= 4\n Chapel max 1\n Silver if coins + 1 > 3\n Gold",
+            "t.dom",
+        )
+        .unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        let conds: Vec<Cond> = c.entries.iter().map(|e| e.cond).collect();
+        assert_eq!(conds[0], Cond::VarCmp(Var::Coins, BinOp::Ge, 4));
+        assert_eq!(
+            conds[1],
+            Cond::FunCmp(Fun::Count, Subj::Card(Card::Chapel), BinOp::Lt, 1)
+        );
+        assert!(matches!(conds[2], Cond::Code(c) if c.len == 5));
+        assert_eq!(conds[3], Cond::Always);
+    }
+
+    #[test]
+    fn routes_follow_the_fallback_chains() {
+        let st = crate::strategy::parse("buy: Silver\ntrash: Estate", "t.dom").unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        let t = why_index(Why::Trash).unwrap();
+        let general_trash = c.pick[0][t];
+        assert!(matches!(general_trash, Route::List(_)));
+        // Chapel's option is absent: the general trash list answers.
+        assert_eq!(c.pick[Card::Chapel as usize + 1][t], general_trash);
+        // Gains fall back to the buy list; treasures to "play all".
+        let buy = c.pick[0][why_index(Why::Buy).unwrap()];
+        assert_eq!(c.pick[0][why_index(Why::Gain).unwrap()], buy);
+        assert_eq!(
+            c.pick[0][why_index(Why::PlayTreasure).unwrap()],
+            Route::AllTreasures
+        );
+        assert_eq!(
+            c.pick[0][why_index(Why::PlayAction).unwrap()],
+            Route::DefaultPlay
+        );
+        // Without a trash list, Chapel uses its built-in list.
+        let st = crate::strategy::parse("buy: Silver", "t.dom").unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        assert!(matches!(
+            c.pick[Card::Chapel as usize + 1][t],
+            Route::List(_)
+        ));
+        assert_eq!(c.pick[0][t], Route::Engine);
+    }
+}

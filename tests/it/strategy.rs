@@ -1378,3 +1378,41 @@ fn playing_games_with_strategies_allocates_nothing() {
         "allocations while playing"
     );
 }
+
+#[test]
+fn multi_player_games_with_mixed_strategies() {
+    for players in [3usize, 4, 6] {
+        let k = Kingdom::from_names(
+            players,
+            &[
+                "Village",
+                "Smithy",
+                "Throne Room",
+                "Market",
+                "Witch",
+                "Militia",
+                "Chapel",
+                "Laboratory",
+                "Moat",
+                "Cellar",
+            ],
+        )
+        .unwrap();
+        let names = [
+            "double_witch.dom",
+            "throne_room.dom",
+            "chapel.dom",
+            "big_money_ultimate.dom",
+        ];
+        let bots: Vec<Compiled> = names.iter().map(|n| compile_file(n, &k)).collect();
+        let seats: Vec<&Compiled> = (0..players).map(|i| &bots[i % bots.len()]).collect();
+        let mut g = Game::new(&k, 5, 0);
+        for i in 0..20 {
+            g.reset(&k, 5, i);
+            let o = g.play_game(&mut StrategyBots::new(&seats));
+            assert!(g.fault.is_none(), "{:?}", g.fault);
+            assert!(o.winners != 0);
+            g.check_invariants().unwrap();
+        }
+    }
+}
