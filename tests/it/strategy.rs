@@ -143,6 +143,27 @@ fn matchups() {
             engine_kingdom(),
         ),
         ("double_witch.dom", "militia_big_money.dom", money_kingdom()),
+        (
+            "smithy_big_money.dom",
+            "big_money_ultimate.dom",
+            money_kingdom(),
+        ),
+        (
+            "double_witch.dom",
+            "big_money_ultimate.dom",
+            money_kingdom(),
+        ),
+        (
+            "workshop_gardens.dom",
+            "big_money_ultimate.dom",
+            money_kingdom(),
+        ),
+        ("chapel.dom", "big_money_ultimate.dom", engine_kingdom()),
+        (
+            "throne_room.dom",
+            "big_money_ultimate.dom",
+            engine_kingdom(),
+        ),
     ];
     for (a, b, k) in pairs {
         let ca = compile_file(a, &k);
