@@ -94,7 +94,7 @@ impl Compiled {
 
     /// First applicable entry of `list` for pick `q`. `None`: nothing
     /// applies, or a `none` entry applied.
-    #[inline(never)]
+    #[inline]
     fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
@@ -375,17 +375,10 @@ impl Bots for StrategyBots<'_> {
             }
             return engine_default(g, q);
         }
-        let ans = if let Route::List(l) = route {
-            let safety = matches!(q.why, Why::Buy | Why::Gain);
-            s.scan(l, g, q, safety)
-        } else {
-            return other_route(s, route, g, q);
-        };
-        match ans {
-            Some(c) => Some(c),
-            None if q.optional => None,
-            None => engine_default(g, q),
+        if let Route::List(l) = route {
+            return list_route(s, l, g, q);
         }
+        other_route(s, route, g, q)
     }
 
     #[inline]
@@ -421,6 +414,18 @@ impl Bots for StrategyBots<'_> {
             }
             _ => 0,
         }
+    }
+}
+
+/// A list answers (buy, play, trash...): its first applicable entry, else
+/// none or the engine default.
+#[inline(never)]
+fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
+    let safety = matches!(q.why, Why::Buy | Why::Gain);
+    match s.scan(l, g, q, safety) {
+        Some(c) => Some(c),
+        None if q.optional => None,
+        None => q.default_answer(g),
     }
 }
 
