@@ -9,6 +9,7 @@
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
+//! * [`strategy`] — the strategy language (files in `strategies/`);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 
@@ -19,6 +20,7 @@ pub mod engine;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod strategy;
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};
