@@ -335,6 +335,7 @@ fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // Second signal: give up at once (no output file is written).
+            report::remove_pending_files();
             std::process::exit(EXIT_INTERRUPTED as i32);
         }
     });

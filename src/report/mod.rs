@@ -321,6 +321,26 @@ impl Matrix {
     }
 }
 
+/// Temporary files of uncommitted [`AtomicFile`]s, so that a forced exit
+/// (second Ctrl-C) can still remove them: see [`remove_pending_files`].
+static PENDING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove the temporary files of every uncommitted [`AtomicFile`] (for a
+/// forced exit, which skips destructors).
+pub fn remove_pending_files() {
+    if let Ok(v) = PENDING.lock() {
+        for p in v.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn forget_pending(p: &Path) {
+    if let Ok(mut v) = PENDING.lock() {
+        v.retain(|x| x != p);
+    }
+}
+
 /// A file written atomically: a temporary file next to the destination,
 /// renamed over it by [`AtomicFile::commit`]; removed if dropped uncommitted.
 pub struct AtomicFile {
@@ -383,6 +403,7 @@ impl AtomicFile {
         drop(f);
         std::fs::rename(&self.tmp, &self.dest)
             .with_context(|| format!("cannot write '{}'", self.dest.display()))?;
+        forget_pending(&self.tmp);
         self.tmp = PathBuf::new();
         Ok(())
     }
@@ -393,6 +414,7 @@ impl Drop for AtomicFile {
         if !self.tmp.as_os_str().is_empty() {
             self.file.take();
             let _ = std::fs::remove_file(&self.tmp);
+            forget_pending(&self.tmp);
         }
     }
 }

@@ -186,3 +186,35 @@ fn sigterm_stops_cleanly_without_output() {
     );
     assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
 }
+
+/// Two signals in a row force an immediate exit: still no file left behind.
+#[cfg(unix)]
+#[test]
+fn second_signal_exits_at_once_without_files() {
+    let d = scratch("sigterm2");
+    let out = d.join("big.csv");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args([
+            "sim",
+            "-n",
+            "1000000000",
+            "-j",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    for _ in 0..2 {
+        std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
+}
