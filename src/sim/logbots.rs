@@ -3,9 +3,9 @@
 //! game from the engine's [`Event`]s.
 //!
 //! Consecutive events of the same kind by the same player are joined on one
-//! line ("draws Copper, Copper, Estate"). The five cards drawn in Cleanup are
+//! line ("draws Copper x2, Estate"). The five cards drawn in Cleanup are
 //! not listed: they are shown as the hand at the start of that player's next
-//! turn.
+//! turn (a shuffle during Cleanup is still shown).
 
 use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Pick, Why, YesNo};
@@ -222,7 +222,17 @@ impl<B: Bots> Bots for LoggingBots<B> {
             Event::Shuffle { player } => {
                 self.line(format!("{} shuffles", self.name(player)));
             }
-            Event::Draw { player, card } => self.add(player, "draws", card),
+            Event::Draw { player, card } => {
+                // Draws of the active player after the Action phase are the
+                // Cleanup draw (no card draws in the Buy phase): shown as the
+                // next turn's hand instead.
+                let cleanup = player == g.active
+                    && g.turn.phase != crate::engine::Phase::Action
+                    && g.player(player).play.is_empty();
+                if !cleanup {
+                    self.add(player, "draws", card)
+                }
+            }
         }
     }
 }
