@@ -335,8 +335,7 @@ fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // Second signal: give up at once (no output file is written).
-            report::remove_pending_files();
-            std::process::exit(EXIT_INTERRUPTED as i32);
+            report::remove_pending_files_and_exit(EXIT_INTERRUPTED as i32);
         }
     });
 }
@@ -384,10 +383,12 @@ fn cmd_sim(
     let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
+    // The handler is installed before the temporary file exists, so that a
+    // signal can never leave it behind.
+    install_stop_handler();
     // Create the output's temporary file now: a bad path fails before any game.
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let cfg = RunConfig {
         games,
         seed,
@@ -470,9 +471,9 @@ fn cmd_matrix(
     }
     let kc = choose_kingdom(ka, 2, seed)?;
     let all = Lineup::load(&specs)?;
+    install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let n = all.entrants.len();
     let k = kc.kingdom;
     let compiled = compile(&all, &k)?;

@@ -150,6 +150,19 @@ fn failed_run_leaves_existing_file_untouched() {
     assert_eq!(entries(&d), vec!["keep.csv"]);
 }
 
+/// The run has started (its signal handler is installed before the output's
+/// temporary file is created) once a file appears in `dir`.
+#[cfg(unix)]
+fn wait_for_temp_file(dir: &std::path::Path) {
+    for _ in 0..200 {
+        if !entries(dir).is_empty() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("domsim did not start within 10 s");
+}
+
 /// SIGTERM stops a long run cleanly: status 130, completed games reported,
 /// no output file and no temporary file.
 #[cfg(unix)]
@@ -171,7 +184,8 @@ fn sigterm_stops_cleanly_without_output() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    wait_for_temp_file(&d);
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -207,7 +221,7 @@ fn second_signal_exits_at_once_without_files() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1000));
+    wait_for_temp_file(&d);
     for _ in 0..2 {
         std::process::Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
