@@ -1,13 +1,14 @@
 //! # domsim
 //!
 //! A high-throughput simulator for the card game Dominion: base game (first
-//! edition), with Intrigue (first edition) and Dark Ages planned, played by
+//! edition), Intrigue (first edition) and (in progress) Dark Ages, played by
 //! declarative bots.
 //!
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
+//! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
 //! * [`strategy`] — the strategy language (files in `strategies/`);
 //! * [`scenario`] — the text notation for a game state, used by tests and

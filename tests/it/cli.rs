@@ -265,7 +265,7 @@ fn bad_inputs_exit_2_and_leave_no_file() {
         (vec!["--kingdom", "Cellar,Chapel"], "exactly 10"),
         (vec!["--preset", "Frist Game"], "did you mean 'First Game'"),
         (
-            vec!["--preset", "Victory Dance"],
+            vec!["--preset", "Watery Graves"],
             "not available yet: needs",
         ),
         (

@@ -1,5 +1,7 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod base_rules;
 mod cli;
+mod intrigue_random;
 mod scenarios;
 mod sim;
