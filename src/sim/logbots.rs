@@ -169,8 +169,13 @@ impl<B: Bots> Bots for LoggingBots<B> {
 
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let a = self.inner.choose(g, q);
+        let label = q
+            .labels()
+            .get(a as usize)
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
         self.line(format!(
-            "{} chooses option {} of {} for {}",
+            "{} chooses option {} of {}{label} for {}",
             self.name(q.player),
             a + 1,
             q.n,
