@@ -172,6 +172,13 @@ impl Bots for MixedBots<'_> {
         }
     }
     #[inline]
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        match &mut self.strat {
+            Some(s) if self.builtin >> player & 1 == 0 => s.play_all_treasures(g, player),
+            _ => BigMoney.play_all_treasures(g, player),
+        }
+    }
+    #[inline]
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
         match &mut self.strat {
             Some(s) if self.builtin >> q.player & 1 == 0 => s.yes_no(g, q),

@@ -152,6 +152,11 @@ impl<B: Bots> Bots for LoggingBots<B> {
         a
     }
 
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        // Forwarded so the logged game is the very game the runner plays.
+        self.inner.play_all_treasures(g, player)
+    }
+
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
         let a = self.inner.yes_no(g, q);
         let about = q
@@ -238,6 +243,29 @@ impl<B: Bots> Bots for LoggingBots<B> {
                     self.add(player, "draws", card)
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::BigMoney;
+    use crate::sim::presets::Preset;
+
+    /// The adaptor changes nothing: the logged game is the game the runner plays.
+    #[test]
+    fn logging_does_not_change_the_game() {
+        let k = Preset::find("First Game").unwrap().kingdom(3).unwrap();
+        for i in 0..50 {
+            let mut g1 = Game::new(&k, 9, i);
+            let o1 = g1.play_game(&mut BigMoney);
+            let mut g2 = Game::new(&k, 9, i);
+            let mut b = LoggingBots::new(BigMoney, vec!["A".into(), "B".into(), "C".into()]);
+            let o2 = g2.play_game(&mut b);
+            assert_eq!(o1, o2, "game {i}");
+            let log = b.finish(&g2);
+            assert!(log.contains("Game over") && log.contains("Turn 1 — A"));
         }
     }
 }
