@@ -58,7 +58,8 @@ pub struct KingdomArgs {
 /// Which strategies play.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyArgs {
-    /// Strategy files (or `builtin:big-money`), one per seat.
+    /// Strategy files (or `builtin:big-money`), one per seat; default:
+    /// strategies/big_money.dom and strategies/smithy_big_money.dom.
     #[arg(value_name = "STRATEGY")]
     pub files: Vec<String>,
     /// Same as a positional STRATEGY; may be repeated.
