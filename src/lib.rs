@@ -21,6 +21,7 @@ pub mod engine;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod stats;
 pub mod strategy;
 
 pub use cards::{Card, CardSet, Types};

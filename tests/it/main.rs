@@ -5,3 +5,4 @@ mod cli;
 mod intrigue_random;
 mod scenarios;
 mod sim;
+mod stats;
