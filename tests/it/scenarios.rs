@@ -16,7 +16,10 @@ fn run_file(name: &str) {
     let mut problems = r.failures.clone();
     problems.extend(r.mismatches.iter().cloned());
     if r.unused_answers > 0 {
-        problems.push(format!("{} scripted answers never asked for", r.unused_answers));
+        problems.push(format!(
+            "{} scripted answers never asked for",
+            r.unused_answers
+        ));
     }
     assert!(r.checked > 0, "{name}: no expectation checked");
     assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));
@@ -112,6 +115,7 @@ scenarios! {
     card_smithy_basic => "card_smithy_basic.txt",
     card_smithy_short_deck => "card_smithy_short_deck.txt",
     card_spy_draw_then_shuffle => "card_spy_draw_then_shuffle.txt",
+    card_thief_default_trashes_best => "card_thief_default_trashes_best.txt",
     card_thief_no_treasure => "card_thief_no_treasure.txt",
     card_thief_same_kind_twice => "card_thief_same_kind_twice.txt",
     card_thief_two_victims => "card_thief_two_victims.txt",
