@@ -105,7 +105,7 @@ impl Compiled {
 
     /// First applicable entry of `list` for pick `q`. `None`: nothing
     /// applies, or a `none` entry applied.
-    fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+    pub(crate) fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
             match e.target {
@@ -327,7 +327,7 @@ impl Bots for StrategyBots<'_> {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
         let Some(w) = why_index(q.why) else {
-            return q.default_answer(g);
+            return super::intrigue::pick_x(s, g, q);
         };
         if q.why == Why::React {
             return react(s, g, q);
@@ -336,7 +336,8 @@ impl Bots for StrategyBots<'_> {
         let route = s.pick[by][w];
         let ans = match route {
             Route::List(l) => {
-                let safety = matches!(q.why, Why::Buy | Why::Gain);
+                // Intrigue: no safety check on a gain for another player (Swindler).
+                let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
                 s.scan(l, g, q, safety)
             }
             Route::AllTreasures => {
@@ -363,13 +364,13 @@ impl Bots for StrategyBots<'_> {
                 if route == Route::Nothing && q.optional {
                     return None;
                 }
-                return q.default_answer(g);
+                return super::intrigue::default_pick(g, q);
             }
         };
         match ans {
             Some(c) => Some(c),
             None if q.optional => None,
-            None => q.default_answer(g),
+            None => super::intrigue::default_pick(g, q),
         }
     }
 
@@ -395,6 +396,9 @@ impl Bots for StrategyBots<'_> {
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let s = self.seat(q.player);
+        if let Some(a) = super::intrigue::choose_mode(s, g, q) {
+            return a;
+        }
         match s.choose[q.by as usize] {
             Route::Value(code) => {
                 let v = s.eval(code, g, q.player);
@@ -404,7 +408,7 @@ impl Bots for StrategyBots<'_> {
                     0
                 }
             }
-            _ => 0,
+            _ => q.default_answer(g),
         }
     }
 }
