@@ -134,9 +134,8 @@ fn courtyard_topdeck(g: &Game, q: &Pick) -> Option<Card> {
         .iter()
         .filter(|&c| {
             let junk = c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure());
-            !junk
-                && !(c.is_action() && g.turn.actions > 0)
-                && level(money - c.info().value as i32) == lv
+            let playable = c.is_action() && g.turn.actions > 0;
+            !junk && !playable && level(money - c.info().value as i32) == lv
         })
         .collect();
     best_by(ok, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
