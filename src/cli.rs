@@ -273,6 +273,9 @@ fn cmd_presets() {
 #[derive(Clone, Debug)]
 enum Loaded {
     BigMoney,
+    // ---- intrigue2: minimal wiring of strategy files (the strategy branch
+    // may replace this block with its own).
+    File(Box<crate::strategy::Strategy>),
 }
 
 /// The strategies given on the command line, loaded.
@@ -306,7 +309,57 @@ fn load_strategy(spec: &str) -> Result<(EntrantInfo, Loaded)> {
     if !path.exists() {
         bail!("strategy file '{spec}' does not exist");
     }
-    bail!("{spec}: strategy files are not supported by this build yet (use builtin:big-money)")
+    let st = crate::strategy::load(&path).map_err(|e| anyhow!("{e}"))?;
+    Ok((
+        EntrantInfo {
+            name: st.name.clone(),
+            source: spec.to_string(),
+            hash: format!("{:016x}", st.source_hash),
+        },
+        Loaded::File(Box::new(st)),
+    ))
+}
+
+/// Seats played by built-in Big Money or by compiled strategy files
+/// (intrigue2: minimal wiring).
+struct MixedBots<'a> {
+    strat: crate::strategy::StrategyBots<'a>,
+    big: [bool; crate::engine::MAX_PLAYERS],
+}
+
+impl crate::engine::Bots for MixedBots<'_> {
+    #[inline]
+    fn pick(&mut self, g: &Game, q: &crate::engine::Pick) -> Option<crate::cards::Card> {
+        if self.big[q.player as usize] {
+            crate::bots::BigMoney.pick(g, q)
+        } else {
+            self.strat.pick(g, q)
+        }
+    }
+    #[inline]
+    fn yes_no(&mut self, g: &Game, q: &crate::engine::YesNo) -> bool {
+        if self.big[q.player as usize] {
+            crate::bots::BigMoney.yes_no(g, q)
+        } else {
+            self.strat.yes_no(g, q)
+        }
+    }
+    #[inline]
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        if self.big[player as usize] {
+            crate::bots::BigMoney.play_all_treasures(g, player)
+        } else {
+            self.strat.play_all_treasures(g, player)
+        }
+    }
+    #[inline]
+    fn choose(&mut self, g: &Game, q: &crate::engine::Choose) -> u8 {
+        if self.big[q.player as usize] {
+            crate::bots::BigMoney.choose(g, q)
+        } else {
+            self.strat.choose(g, q)
+        }
+    }
 }
 
 /// The default lineup of `sim`/`log` without strategies.
@@ -366,15 +419,47 @@ impl Lineup {
     /// Compile for `k` and run `f` with a bots factory.
     fn with_bots<R>(
         &self,
-        _k: &Kingdom,
-        f: impl FnOnce(&(dyn Fn(&[u8]) -> crate::bots::BigMoney + Sync)) -> R,
+        k: &Kingdom,
+        f: impl for<'c> FnOnce(&(dyn Fn(&[u8]) -> MixedBots<'c> + Sync + 'c)) -> R,
     ) -> Result<R> {
+        // intrigue2: compile each strategy file for this kingdom.
+        let mut compiled = Vec::new();
         for (_, l) in &self.entrants {
-            match l {
-                Loaded::BigMoney => {}
-            }
+            compiled.push(match l {
+                Loaded::BigMoney => None,
+                Loaded::File(st) => {
+                    let (c, warnings) = st.compile(k).map_err(|e| anyhow!("{e}"))?;
+                    for w in warnings {
+                        if std::env::var_os("DOMSIM_QUIET").is_none() {
+                            eprintln!("{w}");
+                        }
+                    }
+                    Some(c)
+                }
+            });
         }
-        Ok(f(&|_order: &[u8]| crate::bots::BigMoney))
+        let any = compiled.iter().flatten().next();
+        let Some(first) = any else {
+            // Only built-ins: any compiled strategy will do as a placeholder.
+            let st = crate::strategy::parse("buy: Province", "<none>").map_err(|e| anyhow!("{e}"))?;
+            let (c, _) = st.compile(k).map_err(|e| anyhow!("{e}"))?;
+            return Ok(f(&|order: &[u8]| MixedBots {
+                strat: crate::strategy::StrategyBots::new(&[&c]),
+                big: std::array::from_fn(|s| order.get(s).is_some()),
+            }));
+        };
+        Ok(f(&|order: &[u8]| {
+            let seats: Vec<&crate::strategy::Compiled> = order
+                .iter()
+                .map(|&e| compiled[e as usize].as_ref().unwrap_or(first))
+                .collect();
+            MixedBots {
+                strat: crate::strategy::StrategyBots::new(&seats),
+                big: std::array::from_fn(|s| {
+                    order.get(s).is_some_and(|&e| compiled[e as usize].is_none())
+                }),
+            }
+        }))
     }
 }
 
