@@ -441,7 +441,8 @@ impl Lineup {
         let any = compiled.iter().flatten().next();
         let Some(first) = any else {
             // Only built-ins: any compiled strategy will do as a placeholder.
-            let st = crate::strategy::parse("buy: Province", "<none>").map_err(|e| anyhow!("{e}"))?;
+            let st =
+                crate::strategy::parse("buy: Province", "<none>").map_err(|e| anyhow!("{e}"))?;
             let (c, _) = st.compile(k).map_err(|e| anyhow!("{e}"))?;
             return Ok(f(&|order: &[u8]| MixedBots {
                 strat: crate::strategy::StrategyBots::new(&[&c]),
@@ -456,7 +457,9 @@ impl Lineup {
             MixedBots {
                 strat: crate::strategy::StrategyBots::new(&seats),
                 big: std::array::from_fn(|s| {
-                    order.get(s).is_some_and(|&e| compiled[e as usize].is_none())
+                    order
+                        .get(s)
+                        .is_some_and(|&e| compiled[e as usize].is_none())
                 }),
             }
         }))

@@ -3,5 +3,6 @@
 mod base_rules;
 mod cli;
 mod intrigue_random;
+mod intrigue_strategy;
 mod scenarios;
 mod sim;
