@@ -430,9 +430,7 @@ impl Lineup {
                 Loaded::File(st) => {
                     let (c, warnings) = st.compile(k).map_err(|e| anyhow!("{e}"))?;
                     for w in warnings {
-                        if std::env::var_os("DOMSIM_QUIET").is_none() {
-                            eprintln!("{w}");
-                        }
+                        eprintln!("{w}");
                     }
                     Some(c)
                 }

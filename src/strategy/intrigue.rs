@@ -102,7 +102,23 @@ pub(crate) fn default_pick(g: &Game, q: &Pick) -> Option<Card> {
             return Some(c);
         }
     }
+    if q.why == Why::Pass && !q.optional {
+        return masquerade_pass(q);
+    }
     q.default_answer(g)
+}
+
+/// Masquerade's pass: a Curse, else the cheapest card that is not a Victory
+/// card (Copper), else the cheapest Victory card. The engine's junk rule
+/// would pass Victory cards first, Province included: every point passed
+/// counts twice (the opponent gains it), so a strategy keeps them.
+fn masquerade_pass(q: &Pick) -> Option<Card> {
+    if q.legal.contains(Card::Curse) {
+        return Some(Card::Curse);
+    }
+    let plain = q.legal.minus(CardSet::VICTORIES);
+    let pool = if plain.is_empty() { q.legal } else { plain };
+    best_by(pool, |c| -(c.info().cost as i32))
 }
 
 /// Price level of an amount of money: $2, 3, 4, 5, 6-7, 8+.

@@ -280,7 +280,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[],
         doc: "the card to pass to the left (asked of every player)",
-        default_doc: "the junk rule: Curse, then Victory-only cards, then the cheapest",
+        default_doc: "Curse, else the cheapest non-Victory card, else the cheapest Victory card",
     },
     OptionSpec {
         card: Card::Masquerade,
@@ -307,7 +307,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::Bool,
         fallback: &[Builtin],
         doc: "choose +$2 (tried first)",
-        default_doc: "when another Action is in hand, or coins + hand_money >= 4",
+        default_doc:
+            "when another Action is in hand, or coins + hand_money >= 6 (the +$2 reaches $8)",
     },
     OptionSpec {
         card: Card::Minion,
@@ -567,7 +568,7 @@ Masquerade trash:
     Curse
     Estate if gains_to_end > 6
 Mining Village trash: coins + hand_money >= 6 and coins + hand_money < 8
-Minion coins: hand(Action) > 0 or coins + hand_money >= 4
+Minion coins: hand(Action) > 0 or coins + hand_money >= 6
 Minion attack: yes
 Nobles actions: actions = 0 and hand(Action) > 0
 Nobles cards: yes

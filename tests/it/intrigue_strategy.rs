@@ -157,10 +157,12 @@ fn minion_nobles_pawn_torturer_modes() {
     );
     let g = game("p0.hand: Estate*3, Copper");
     assert_eq!(choose(BUY, &g, 0, Card::Minion, 2), 1, "poor hand: attack");
+    let g = game("p0.hand: Copper*6");
+    assert_eq!(choose(BUY, &g, 0, Card::Minion, 2), 0, "+$2 reaches $8");
     let g = game("p0.hand: Copper*4");
-    assert_eq!(choose(BUY, &g, 0, Card::Minion, 2), 0);
-    let own = format!("{BUY}Minion attack: hand_size >= 4\n");
-    assert_eq!(choose(&own, &g, 0, Card::Minion, 2), 1);
+    assert_eq!(choose(BUY, &g, 0, Card::Minion, 2), 1);
+    let own = format!("{BUY}Minion coins: hand_size >= 4\n");
+    assert_eq!(choose(&own, &g, 0, Card::Minion, 2), 0);
 
     let g = game("actions: 0\np0.hand: Nobles, Copper");
     assert_eq!(choose(BUY, &g, 0, Card::Nobles, 2), 1);
@@ -251,6 +253,12 @@ fn masquerade_pass_and_trash() {
     assert_eq!(pick(BUY, &g, pass), Some(Card::Curse));
     let own = format!("{BUY}Masquerade pass:\n    Silver\n");
     assert_eq!(pick(&own, &g, pass), Some(Card::Silver));
+    let g2 = game("p0.hand: Province, Silver, Copper, Estate");
+    let pass2 = q(Why::Pass, Card::Masquerade, &hand_kinds(&g2, 0), false);
+    assert_eq!(pick(BUY, &g2, pass2), Some(Card::Copper), "keep the points");
+    let g2 = game("p0.hand: Province, Duchy");
+    let pass2 = q(Why::Pass, Card::Masquerade, &hand_kinds(&g2, 0), false);
+    assert_eq!(pick(BUY, &g2, pass2), Some(Card::Duchy));
     let trash = q(
         Why::Trash,
         Card::Masquerade,
