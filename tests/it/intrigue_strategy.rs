@@ -460,3 +460,58 @@ fn reference_bots_compile_and_play_without_faults() {
         assert!(!key.is_empty());
     }
 }
+
+#[test]
+fn cli_runs_strategy_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/strategies/");
+    let masq = format!("{dir}masquerade_big_money.dom");
+    let bmu = format!("{dir}big_money_ultimate.dom");
+    let out = crate::cli::domsim(&[
+        "sim",
+        &masq,
+        &bmu,
+        "--preset",
+        "Victory Dance",
+        "-n",
+        "40",
+        "-j",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Masquerade Big Money") && text.contains("Big Money Ultimate"));
+    // Mixed with the built-in hand-coded bot.
+    let out = crate::cli::domsim(&[
+        "matrix",
+        &masq,
+        "builtin:big-money",
+        "--preset",
+        "Victory Dance",
+        "-n",
+        "20",
+        "-j",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A bad option value is reported with its position.
+    let tmp = std::env::temp_dir().join(format!("domsim_intrigue_bad_{}.dom", std::process::id()));
+    std::fs::write(&tmp, "buy: Gold\nSteward coins: 3\n").expect("write");
+    let out = crate::cli::domsim(&[
+        "check",
+        tmp.to_str().expect("path"),
+        "--preset",
+        "Secret Schemes",
+    ]);
+    let _ = std::fs::remove_file(&tmp);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(":2:16: expected a condition"), "{err}");
+}
