@@ -134,6 +134,14 @@ pub struct Compiled {
     pub(crate) money: CardSet,
     /// Treasures of this game whose play has an effect (play order matters).
     pub(crate) effect_treasures: CardSet,
+    // ---- Intrigue (see `super::intrigue`)
+    /// Picks whose `Why` is not in the main table (Name, Pass, Order), by
+    /// card id.
+    pub(crate) pick_x: Vec<[Route; super::intrigue::N_WHY_X]>,
+    /// Mode conditions of a `Choose`, by card id: range into `mode_list`.
+    pub(crate) modes: Vec<(u32, u32)>,
+    /// (option number, condition), in the order they are tried.
+    pub(crate) mode_list: Vec<(u8, Code)>,
 }
 
 struct Ctx<'a> {
@@ -300,6 +308,9 @@ pub(crate) fn compile(
             guarded: st.safe_ending || st.penultimate_province,
             money,
             effect_treasures,
+            pick_x: vec![[Route::Engine; super::intrigue::N_WHY_X]; n],
+            modes: vec![(0, 0); n],
+            mode_list: Vec::new(),
         },
         warnings: Vec::new(),
     };
@@ -378,6 +389,7 @@ pub(crate) fn compile(
     }
 
     // Per-card options.
+    let mut modes = Vec::new();
     for (i, spec) in OPTIONS.iter().enumerate() {
         if !k.in_game.contains(spec.card) {
             continue;
@@ -392,7 +404,11 @@ pub(crate) fn compile(
                 Src::Costliest(m) => Some(Route::Costliest(m)),
                 Src::Builtin => match builtin.lists.iter().find(|l| l.key == Key::Opt(i as u16)) {
                     Some(l) => Some(Route::List(cx.list(&l.entries, false)?)),
-                    None => None,
+                    // Intrigue: built-in conditions too.
+                    None => match builtin.values.iter().find(|v| v.key == Key::Opt(i as u16)) {
+                        Some(v) => Some(Route::Value(cx.code(&v.expr, v.pos)?)),
+                        None => None,
+                    },
                 },
             };
         }
@@ -402,7 +418,13 @@ pub(crate) fn compile(
             Question::Pick(w) => {
                 if let Some(wi) = why_index(w) {
                     cx.out.pick[c + 1][wi] = route;
+                } else if let Some(wi) = super::intrigue::why_index_x(w) {
+                    cx.out.pick_x[c][wi] = route;
                 }
+            }
+            Question::Mode(m) => {
+                let own = lists.contains_key(&Key::Opt(i as u16));
+                modes.push((spec.card, m, route, own));
             }
             Question::YesNoOwn => cx.out.yes_own[c] = route,
             Question::YesNoOther => cx.out.yes_other[c] = route,
@@ -416,6 +438,7 @@ pub(crate) fn compile(
             spec.name
         );
     }
+    super::intrigue::finish_modes(&mut cx.out, &modes);
     Ok((cx.out, cx.warnings))
 }
 
@@ -469,6 +492,7 @@ mod tests {
                 }
                 Question::React => assert_eq!(a.kind, Kind::Bool),
                 Question::Choose => assert_eq!(a.kind, Kind::Int),
+                Question::Mode(_) => assert_eq!(a.kind, Kind::Bool),
                 Question::YesNoOwn | Question::YesNoOther => {}
             }
         }

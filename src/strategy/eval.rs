@@ -95,7 +95,7 @@ impl Compiled {
     /// First applicable entry of `list` for pick `q`. `None`: nothing
     /// applies, or a `none` entry applied.
     #[inline]
-    fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+    pub(crate) fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
             match e.target {
@@ -374,7 +374,7 @@ impl Bots for StrategyBots<'_> {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
         let Some(w) = why_index(q.why) else {
-            return q.default_answer(g);
+            return super::intrigue::pick_x(s, g, q);
         };
         let route = match q.by {
             None => self.turn[q.player as usize % MAX_PLAYERS][w],
@@ -417,6 +417,9 @@ impl Bots for StrategyBots<'_> {
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let s = self.seat(q.player);
+        if let Some(a) = super::intrigue::choose_mode(s, g, q) {
+            return a;
+        }
         match s.choose[q.by as usize] {
             Route::Value(code) => {
                 let v = s.eval(code, g, q.player);
@@ -426,7 +429,7 @@ impl Bots for StrategyBots<'_> {
                     0
                 }
             }
-            _ => 0,
+            _ => q.default_answer(g),
         }
     }
 }
@@ -435,11 +438,12 @@ impl Bots for StrategyBots<'_> {
 /// none or the engine default.
 #[inline(never)]
 fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
-    let safety = matches!(q.why, Why::Buy | Why::Gain);
+    // No end-game safety check on a gain chosen for another player (Swindler).
+    let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
     match s.scan(l, g, q, safety) {
         Some(c) => Some(c),
         None if q.optional => None,
-        None => q.default_answer(g),
+        None => super::intrigue::default_pick(g, q),
     }
 }
 
@@ -452,13 +456,13 @@ fn other_route(s: &Compiled, route: Route, g: &Game, q: &Pick) -> Option<Card> {
         Route::React => return react(s, g, q),
         Route::Nothing if q.optional => return None,
         Route::List(_) | Route::AllTreasures | Route::Nothing | Route::Engine | Route::Value(_) => {
-            return q.default_answer(g)
+            return super::intrigue::default_pick(g, q)
         }
     };
     match ans {
         Some(c) => Some(c),
         None if q.optional => None,
-        None => q.default_answer(g),
+        None => super::intrigue::default_pick(g, q),
     }
 }
 

@@ -30,6 +30,7 @@
 mod ast;
 mod compile;
 mod eval;
+mod intrigue;
 pub mod options;
 mod parse;
 

@@ -3,6 +3,7 @@
 mod base_rules;
 mod cli;
 mod intrigue_random;
+mod intrigue_strategy;
 mod scenarios;
 mod sim;
 mod stats;
