@@ -197,6 +197,9 @@ pub enum Command {
         /// Write the matrix as CSV to this file (atomically).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Also write the matrix as a heat map in a self-contained HTML page.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
     /// Play one game and print it turn by turn (for debugging a strategy).
     Log {
@@ -268,7 +271,16 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out,
-        } => cmd_matrix(&strategies, &kingdom, games, seed, threads, out.as_deref()),
+            report,
+        } => cmd_matrix(
+            &strategies,
+            &kingdom,
+            games,
+            seed,
+            threads,
+            out.as_deref(),
+            report.as_deref(),
+        ),
         Command::Log {
             strategies,
             kingdom,
@@ -632,7 +644,11 @@ fn cmd_matrix(
     seed: u64,
     threads: Option<u16>,
     out: Option<&std::path::Path>,
+    html: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
+    if let Some(h) = html {
+        check_out_path(h)?;
+    }
     let specs = sa.all();
     if specs.len() < 2 {
         bail!(
@@ -710,6 +726,36 @@ fn cmd_matrix(
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
         eprintln!("wrote {}", dest.display());
+    }
+    if let Some(h) = html {
+        let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
+        let values: Vec<Vec<f64>> = m
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, c)| match c {
+                        Some(s) if i != j && s.games > 0 => s.score_wins() / s.games as f64,
+                        _ => f64::NAN,
+                    })
+                    .collect()
+            })
+            .collect();
+        let empty = crate::stats::PlaytestStats::new(&k, &names[..names.len().min(2)]);
+        let opts = crate::stats::html::ReportOptions {
+            title: Some("domsim matchup matrix".into()),
+            note: Some(format!(
+                "{games} games per pair, seed {seed}, 2 players, kingdom ({}): {}",
+                kc.how,
+                k.describe()
+            )),
+            matrix: Some((&values, &names)),
+        };
+        crate::stats::html::write_html(h, &empty, &opts)
+            .with_context(|| format!("cannot write {}", h.display()))?;
+        eprintln!("wrote {}", h.display());
     }
     Ok(ExitCode::SUCCESS)
 }
