@@ -356,6 +356,7 @@ impl Scenario {
                 }
             }
         }
+        k.refresh_flags();
         let mut game = Game::empty(&k, GameRng::for_game(seed, 0));
         let mut bots = ScriptedBots::new();
         let mut items = Vec::new();

@@ -44,6 +44,18 @@ pub enum Why {
     PlayTarget,
     /// Use a Reaction from hand against an Attack (Moat). Optional.
     React,
+    // ---- Dark Ages
+    /// After cards of yours were trashed: which on-trash ability resolves
+    /// next, or Market Square (discard it to gain a Gold). Mandatory while
+    /// abilities are pending; optional (none = stop) when only Market Square
+    /// remains. Default: abilities in id order, then always Market Square.
+    TrashTrigger,
+    /// Name a card (Mystic, Rebuild): any card is legal. Default: Mystic →
+    /// Copper, Rebuild → Province.
+    Name,
+    /// Band of Misfits: the Action card it is played as. Default: the most
+    /// expensive legal card.
+    Copy,
 }
 
 impl Why {
@@ -58,6 +70,9 @@ impl Why {
             Why::Topdeck => "put a card on your deck",
             Why::PlayTarget => "choose a card to play",
             Why::React => "reveal a Reaction",
+            Why::TrashTrigger => "resolve an on-trash ability (or Market Square)",
+            Why::Name => "name a card",
+            Why::Copy => "choose the card Band of Misfits plays as",
         }
     }
 }
@@ -92,13 +107,32 @@ impl Pick {
         if self.optional {
             return match self.why {
                 Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
-                Why::React => self.legal.first(),
+                Why::React | Why::TrashTrigger => self.legal.first(),
+                // Death Cart: trash a Ruins or Necropolis from hand rather
+                // than the Death Cart itself.
+                Why::Trash if self.by == Some(Card::DeathCart) => self
+                    .legal
+                    .and(CardSet::RUINS.or(CardSet::one(Card::Necropolis)))
+                    .first(),
                 _ => None,
             };
         }
         match self.why {
-            Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction => {
+            Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction | Why::Copy => {
                 best_by(self.legal, |c| g.cost(c) as i32)
+            }
+            Why::TrashTrigger => self.legal.first(),
+            Why::Name => {
+                let want = if self.by == Some(Card::Rebuild) {
+                    Card::Province
+                } else {
+                    Card::Copper
+                };
+                if self.legal.contains(want) {
+                    Some(want)
+                } else {
+                    self.legal.first()
+                }
             }
             Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
             Why::React => self.legal.first(),
@@ -148,6 +182,23 @@ impl YesNo {
         match self.by {
             Card::Chancellor => true,
             Card::Library => g.turn.actions == 0,
+            // Dark Ages (yes = the "may" is done):
+            // Catacombs: yes = put the 3 cards into hand (default yes);
+            // Cultist: play a Cultist from hand (yes); Hovel: trash it (yes);
+            // Scavenger: put the deck into the discard pile (yes);
+            // Survivors: discard both cards (yes); Urchin: trash it for a
+            // Mercenary (no); Ironmonger: discard the revealed `card` (yes for
+            // Curse, Ruins and Victory-only cards); Hermit: trash `card` from
+            // hand rather than the discard pile (no);
+            // Mercenary: trash two cards (no).
+            Card::Catacombs | Card::Cultist | Card::Hovel | Card::Scavenger | Card::Survivors => {
+                true
+            }
+            Card::Ironmonger => self.card.is_some_and(|c| {
+                c == Card::Curse
+                    || c.is(crate::cards::Types::RUINS)
+                    || (c.is_victory() && !c.is_action() && !c.is_treasure())
+            }),
             Card::Spy => {
                 let junk = self.card.is_some_and(|c| {
                     c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure())
