@@ -560,6 +560,11 @@ impl CardSet {
     pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
     pub const REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
     pub const ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
+    /// Reactions usable against an Attack (not Market Square or Hovel, which
+    /// react to other events).
+    pub const ATTACK_REACTIONS: CardSet = CardSet(
+        CardSet::REACTIONS.0 & !CardSet::one(Card::MarketSquare).0 & !CardSet::one(Card::Hovel).0,
+    );
     pub const LOOTERS: CardSet = CardSet::of_type(Types::LOOTER);
     /// The ten Knights (members of the Knights pile).
     pub const KNIGHTS: CardSet = CardSet::of_type(Types::KNIGHT);

@@ -394,7 +394,12 @@ impl Game {
     /// may be used too. Returns the mask of players now unaffected.
     pub fn reaction_window<B: Bots>(&mut self, b: &mut B, attacker: u8) -> u8 {
         let mut immune = 0u8;
-        if self.kingdom.in_game.and(CardSet::REACTIONS).is_empty() {
+        if self
+            .kingdom
+            .in_game
+            .and(CardSet::ATTACK_REACTIONS)
+            .is_empty()
+        {
             return 0;
         }
         let n = self.kingdom.players;
@@ -404,7 +409,7 @@ impl Game {
             let mut used: [(Option<Card>, u8); 4] = [(None, 0); 4];
             loop {
                 let mut legal = CardSet::EMPTY;
-                for c in self.hand_kinds(v, CardSet::REACTIONS).iter() {
+                for c in self.hand_kinds(v, CardSet::ATTACK_REACTIONS).iter() {
                     let times = used
                         .iter()
                         .find(|u| u.0 == Some(c))
