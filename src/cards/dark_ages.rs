@@ -63,6 +63,17 @@ fn aside_to_hand(g: &mut Game, p: u8, i: usize) {
 /// Return the played instance `uid` to its pile (Spoils, Madman). False if it
 /// is no longer in play (lose-track, RULES §12).
 fn return_from_play(g: &mut Game, p: u8, uid: u16) -> bool {
+    let pile = g.players[p as usize]
+        .play_uid
+        .iter()
+        .zip(g.players[p as usize].play.iter())
+        .find(|(&u, _)| u == uid)
+        .map(|(_, c)| c);
+    // A card whose pile is not in this game (only possible in a hand-made
+    // scenario) has nowhere to go and stays in play.
+    if !pile.is_some_and(|c| g.kingdom.non_supply.or(g.kingdom.supply).contains(c)) {
+        return false;
+    }
     let Some(c) = g.take_from_play(p, uid) else {
         return false;
     };
@@ -368,7 +379,8 @@ pub fn marauder<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Mystic (+1 Action +$2): name a card; if the top card is it, take it.
 pub fn mystic<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let named = g.pick(b, p, Why::Name, Some(Card::Mystic), CardSet::all(), false);
+    let legal = CardSet::all().minus(CardSet::PILES);
+    let named = g.pick(b, p, Why::Name, Some(Card::Mystic), legal, false);
     if !g.ensure_top(b, p) {
         return;
     }
@@ -458,7 +470,8 @@ pub fn rats<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// discard the others, trash it, gain a Victory card costing up to $3 more.
 pub fn rebuild<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let named = g.pick(b, p, Why::Name, Some(Card::Rebuild), CardSet::all(), false);
+    let legal = CardSet::all().minus(CardSet::PILES);
+    let named = g.pick(b, p, Why::Name, Some(Card::Rebuild), legal, false);
     let start = g.players[p as usize].aside.len();
     let mut found = None;
     while let Some(c) = g.take_top(b, p) {
