@@ -172,4 +172,5 @@ scenarios! {
     scard_spoils => "card_spoils.txt",
     scard_squire_options => "card_squire_options.txt",
     scard_vagrant_miss => "card_vagrant_miss.txt",
+    s_da_rulebook_turn_example => "da_rulebook_turn_example.txt",
 }
