@@ -97,7 +97,13 @@ pub struct Pick {
 impl Pick {
     /// The documented default answer:
     /// * optional picks answer none, except `PlayTreasure` (play every
-    ///   Treasure, most valuable first) and `React` (always reveal);
+    ///   Treasure, most valuable first), `React` (always reveal) and
+    ///   `TrashTrigger` (always use Market Square); Death Cart's optional
+    ///   `Trash` takes a Ruins or Necropolis from hand if any (else Death Cart
+    ///   trashes itself);
+    /// * mandatory `TrashTrigger` resolves abilities in id order; `Copy` (Band
+    ///   of Misfits) takes the most expensive legal card; `Name` names Copper
+    ///   (Mystic) or Province (Rebuild);
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal card;
     /// * mandatory `Trash`/`Discard`/`Topdeck` give up the cheapest legal card,
     ///   preferring Curse, then Victory cards, then the rest.
@@ -169,6 +175,13 @@ pub fn best_by(s: CardSet, key: impl Fn(Card) -> i32) -> Option<Card> {
 /// * Spy: discard `card`, revealed from the top of `target`'s deck (default:
 ///   yes for another player's card unless it is Curse/Victory-only; for your
 ///   own, yes if it is a Curse or Victory-only card).
+/// * Dark Ages: Catacombs (yes = the 3 cards into hand; default yes),
+///   Cultist (play a Cultist from hand; yes), Hovel (trash it on buying a
+///   Victory card; yes), Scavenger (deck into the discard pile; yes),
+///   Survivors (discard both; yes), Urchin (trash it for a Mercenary; no),
+///   Ironmonger (discard the revealed `card`; yes for Curse, Ruins and
+///   Victory-only cards), Hermit (trash `card` from hand rather than from the
+///   discard pile when both hold one; no).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct YesNo {
     pub player: u8,
@@ -189,8 +202,7 @@ impl YesNo {
             // Survivors: discard both cards (yes); Urchin: trash it for a
             // Mercenary (no); Ironmonger: discard the revealed `card` (yes for
             // Curse, Ruins and Victory-only cards); Hermit: trash `card` from
-            // hand rather than the discard pile (no);
-            // Mercenary: trash two cards (no).
+            // hand rather than the discard pile (no).
             Card::Catacombs | Card::Cultist | Card::Hovel | Card::Scavenger | Card::Survivors => {
                 true
             }
@@ -215,6 +227,15 @@ impl YesNo {
 }
 
 /// Choose one option of `n` (0-based). Default: option 0.
+///
+/// Dark Ages uses (options in order; option 0 is the default):
+/// * Count, first choice: 0 discard 2 cards, 1 put a card from hand onto your
+///   deck, 2 gain a Copper; second choice: 0 +$3, 1 trash your hand, 2 gain a
+///   Duchy;
+/// * Squire: 0 +2 Actions, 1 +2 Buys, 2 gain a Silver;
+/// * Graverobber: 0 gain a $3–$6 card from the trash onto your deck, 1 trash
+///   an Action from hand and gain a card costing up to $3 more;
+/// * Hunting Grounds (when trashed): 0 gain a Duchy, 1 gain 3 Estates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choose {
     pub player: u8,
