@@ -421,7 +421,11 @@ impl Game {
                 let Some(r) = self.pick(b, v, Why::React, None, legal, true) else {
                     break;
                 };
-                if let Some(u) = used.iter_mut().find(|u| u.0 == Some(r)) {
+                // A Reaction that leaves the hand when used (Beggar is
+                // discarded) cannot be reused anyway: only those that stay
+                // (Moat) are counted.
+                if r == Card::Beggar {
+                } else if let Some(u) = used.iter_mut().find(|u| u.0 == Some(r)) {
                     u.1 += 1;
                 } else if let Some(u) = used.iter_mut().find(|u| u.0.is_none()) {
                     *u = (Some(r), 1);

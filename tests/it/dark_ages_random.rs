@@ -45,3 +45,16 @@ fn random_dark_ages_games_keep_invariants() {
 fn random_mixed_games_keep_invariants() {
     run(&[Set::Base, Set::DarkAges], 40, 5000);
 }
+
+/// Longer soak (release): `DOMSIM_SOAK=20000 cargo test --release --test it
+/// soak -- --ignored`.
+#[test]
+#[ignore]
+fn soak_dark_ages() {
+    let n: u64 = std::env::var("DOMSIM_SOAK")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    run(&[Set::DarkAges], n, 77);
+    run(&[Set::Base, Set::DarkAges], n, 99);
+}
