@@ -123,6 +123,10 @@ impl Game {
         self.shelters = false;
         if !kingdom.supply.and(CardSet::PILES).is_empty() {
             self.setup_distinct_piles(false);
+        } else {
+            // A reused game may come from a kingdom that had these piles.
+            self.knights.len = 0;
+            self.ruins.len = 0;
         }
     }
 

@@ -205,3 +205,18 @@ fn s5_3_65_band_of_misfits_legal_choices() {
         "choose the card Band of Misfits plays as (Band of Misfits): Smithy, Urchin, Sir Martin, Ruined Village"
     );
 }
+
+#[test]
+fn reset_reuses_memory_across_kingdoms() {
+    let da = all_dark_ages();
+    let base = Kingdom::random(2, &[Set::Base], 1).unwrap();
+    let looter = Kingdom::random(4, &[Set::DarkAges], 12).unwrap();
+    let mut g = Game::new(&da, 1, 0);
+    for (i, k) in [base, looter, da, base].iter().enumerate() {
+        g.reset(k, 1, i as u64);
+        g.check_invariants().unwrap();
+        let o = g.play_game(&mut domsim::bots::RandomBots::new(i as u64, true));
+        assert!(o.winners != 0);
+        g.check_invariants().unwrap();
+    }
+}
