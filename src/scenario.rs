@@ -924,6 +924,9 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
         "supply": supply,
         "empty_piles": g.empty_piles,
         "trash": list(g.trash.iter().collect()),
+        "knights": list(g.knights.as_slice().iter().rev().copied().collect()),
+        "ruins": list(g.ruins.as_slice().iter().rev().copied().collect()),
+        "non_supply": g.kingdom.non_supply.iter().map(|c| (c.name().to_string(), json!(g.pile(c)))).collect::<serde_json::Map<_, _>>(),
         "over": g.over,
         "winners": (0..g.n()).filter(|&p| g.over && o.won(p)).collect::<Vec<_>>(),
         "decisions": transcript.iter().map(|a| json!({

@@ -22,6 +22,8 @@ pub enum SetupError {
     },
     #[error("'{0}' is a basic card, not a Kingdom card (Copper, Silver, Gold, Estate, Duchy, Province and Curse are always in the Supply)")]
     NotKingdom(&'static str),
+    #[error("'{0}' is not a Kingdom pile: {1}")]
+    NotAPile(&'static str, &'static str),
     #[error("'{0}' is listed twice in the kingdom")]
     Duplicate(&'static str),
     #[error("a kingdom has exactly 10 piles; {0} were given")]
@@ -114,7 +116,18 @@ impl Kingdom {
         let mut kingdom = CardSet::EMPTY;
         for &c in cards {
             if !c.is_kingdom() {
-                return Err(SetupError::NotKingdom(c.name()));
+                let why = if CardSet::KNIGHTS.contains(c) {
+                    "it is one card of the Knights pile (use 'Knights')"
+                } else if CardSet::RUINS.contains(c) || c == Card::Ruins {
+                    "the Ruins pile comes with a Looter (Cultist, Death Cart, Marauder)"
+                } else if CardSet::SHELTERS.contains(c) {
+                    "Shelters replace the starting Estates (see the Shelters option)"
+                } else if matches!(c.info().pile, crate::cards::PileRule::NonSupply(_)) {
+                    "it is a non-Supply card (Spoils come with Bandit Camp, Marauder or Pillage; Madman with Hermit; Mercenary with Urchin)"
+                } else {
+                    return Err(SetupError::NotKingdom(c.name()));
+                };
+                return Err(SetupError::NotAPile(c.name(), why));
             }
             if kingdom.contains(c) {
                 return Err(SetupError::Duplicate(c.name()));

@@ -220,3 +220,30 @@ fn reset_reuses_memory_across_kingdoms() {
         g.check_invariants().unwrap();
     }
 }
+
+#[test]
+fn kingdom_errors_for_pile_members() {
+    let mut ten = vec![
+        "Altar",
+        "Armory",
+        "Rats",
+        "Sage",
+        "Squire",
+        "Village",
+        "Smithy",
+        "Market",
+        "Moat",
+        "Sir Martin",
+    ];
+    let e = Kingdom::from_names(2, &ten).unwrap_err().to_string();
+    assert!(e.contains("one card of the Knights pile"), "{e}");
+    ten[9] = "Spoils";
+    let e = Kingdom::from_names(2, &ten).unwrap_err().to_string();
+    assert!(e.contains("non-Supply"), "{e}");
+    ten[9] = "Hovel";
+    let e = Kingdom::from_names(2, &ten).unwrap_err().to_string();
+    assert!(e.contains("Shelters"), "{e}");
+    ten[9] = "Survivors";
+    let e = Kingdom::from_names(2, &ten).unwrap_err().to_string();
+    assert!(e.contains("Looter"), "{e}");
+}
