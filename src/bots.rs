@@ -254,7 +254,7 @@ impl Bots for ScriptedBots {
         ans
     }
 
-    fn choose(&mut self, _g: &Game, q: &Choose) -> u8 {
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let (ans, defaulted) = match self.next(q.player) {
             Some(Answer::Option(n)) if n < q.n => (n, false),
             Some(other) => {
@@ -262,13 +262,25 @@ impl Bots for ScriptedBots {
                     "player {} was asked to choose one of {} options ({}) but the script says '{other}'",
                     q.player, q.n, q.by
                 ));
-                (0, true)
+                (q.default_answer(g), true)
             }
-            None => (0, true),
+            None => (q.default_answer(g), true),
         };
         self.transcript.push(Asked {
             player: q.player,
-            question: format!("{}: choose 0..{}", q.by, q.n),
+            question: {
+                let labels = q.labels();
+                if labels.len() == q.n as usize {
+                    let opts: Vec<String> = labels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| format!("{i} = {l}"))
+                        .collect();
+                    format!("{}: choose one of {}", q.by, opts.join(", "))
+                } else {
+                    format!("{}: choose an option 0 to {}", q.by, q.n.saturating_sub(1))
+                }
+            },
             answer: ans.to_string(),
             defaulted,
         });

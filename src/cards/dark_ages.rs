@@ -32,13 +32,8 @@ fn yes_no<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, card: Option<Card>)
     )
 }
 
-fn choose<B: Bots>(g: &Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
-    let a = b.choose(g, &Choose { player: p, by, n });
-    if a < n {
-        a
-    } else {
-        0
-    }
+fn choose<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
+    g.ask_choose(b, Choose { player: p, by, n })
 }
 
 /// Reveal (or look at) up to `n` cards from the top of `p`'s deck into his

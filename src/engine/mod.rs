@@ -15,7 +15,7 @@ pub mod triggers;
 pub mod turn;
 pub mod zone;
 
-pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo};
+pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo, PAWN_PAIRS};
 pub use kingdom::{Kingdom, SetupError, MAX_PLAYERS};
 pub use rng::GameRng;
 pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
@@ -332,10 +332,39 @@ impl Game {
             a
         } else {
             if self.fault.is_none() {
-                self.fault = Some(Fault { pick: q, answer: a });
+                self.fault = Some(Fault {
+                    pick: q,
+                    answer: a,
+                    choice: None,
+                });
             }
             q.default_answer(self)
         }
+    }
+
+    /// Ask a [`Choose`]. An answer `>= q.n` is recorded as a fault and
+    /// replaced by the default.
+    #[inline]
+    pub fn ask_choose<B: Bots>(&mut self, b: &mut B, q: Choose) -> u8 {
+        let a = b.choose(self, &q);
+        if a < q.n {
+            return a;
+        }
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                pick: Pick {
+                    player: q.player,
+                    why: Why::Name,
+                    by: Some(q.by),
+                    legal: CardSet::EMPTY,
+                    optional: false,
+                    target: q.player,
+                },
+                answer: None,
+                choice: Some((q, a)),
+            });
+        }
+        q.default_answer(self)
     }
 
     #[inline]

@@ -421,19 +421,26 @@ impl Game {
                 let Some(r) = self.pick(b, v, Why::React, None, legal, true) else {
                     break;
                 };
-                // A Reaction that leaves the hand when used (Beggar is
-                // discarded) cannot be reused anyway: only those that stay
-                // (Moat) are counted.
-                if r == Card::Beggar {
-                } else if let Some(u) = used.iter_mut().find(|u| u.0 == Some(r)) {
-                    u.1 += 1;
-                } else if let Some(u) = used.iter_mut().find(|u| u.0.is_none()) {
-                    *u = (Some(r), 1);
+                let slot = match used.iter().position(|u| u.0 == Some(r)) {
+                    Some(i) => i,
+                    None => used.iter().position(|u| u.0.is_none()).unwrap_or(0),
+                };
+                if used[slot].0 != Some(r) {
+                    used[slot] = (Some(r), 0);
                 }
+                used[slot].1 += 1;
                 b.event(self, Event::React { player: v, card: r });
+                let before = self.players[v as usize].hand.count(r);
                 if crate::cards::react_to_attack(self, b, v, r, attacker) {
                     immune |= 1 << v;
                 }
+                // A Reaction may move copies of itself out of the hand (Secret
+                // Chamber putting itself back on the deck). The copies that
+                // left are taken to be used ones, so a fresh copy still in
+                // hand stays usable (one use per physical card, RULES §10).
+                let after = self.players[v as usize].hand.count(r);
+                let gone = before.saturating_sub(after).min(used[slot].1 as usize);
+                used[slot].1 -= gone as u8;
             }
         }
         immune

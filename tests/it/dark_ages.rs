@@ -247,3 +247,30 @@ fn kingdom_errors_for_pile_members() {
     let e = Kingdom::from_names(2, &ten).unwrap_err().to_string();
     assert!(e.contains("Looter"), "{e}");
 }
+
+#[test]
+fn dark_ages_presets_are_available_and_play() {
+    use domsim::sim::presets::Preset;
+    for (i, name) in [
+        "Grim Parade",
+        "Playing Chess with Death",
+        "High and Low",
+        "Chivalry and Revelry",
+        "Prophecy",
+        "Invasion",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let p = Preset::find(name).unwrap();
+        let k = p.kingdom(2 + i % 5).unwrap();
+        assert_eq!(k.kingdom.len(), 10);
+        let mut g = Game::new(&k, 8, i as u64);
+        let mut bots = domsim::bots::RandomBots::new(i as u64, true);
+        g.play_game(&mut bots);
+        assert!(bots.violation.is_none(), "{name}: {:?}", bots.violation);
+        g.check_invariants().unwrap();
+    }
+    // Presets that need sets domsim does not cover stay unavailable.
+    assert!(!Preset::find("Watery Graves").unwrap().available());
+}

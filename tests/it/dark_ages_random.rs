@@ -58,3 +58,8 @@ fn soak_dark_ages() {
     run(&[Set::DarkAges], n, 77);
     run(&[Set::Base, Set::DarkAges], n, 99);
 }
+
+#[test]
+fn random_three_set_games_keep_invariants() {
+    run(&[Set::Base, Set::Intrigue, Set::DarkAges], 40, 9000);
+}

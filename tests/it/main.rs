@@ -1,5 +1,9 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod base_rules;
+mod cli;
 mod dark_ages;
 mod dark_ages_random;
+mod intrigue_random;
 mod scenarios;
+mod sim;
