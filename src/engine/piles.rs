@@ -173,6 +173,8 @@ impl Game {
 
     /// Gain from the Knights or Ruins pile: `c` must be the visible top card,
     /// or the pseudo-card itself ("gain a Ruins": whatever is on top).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn gain_distinct<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
         let pile = pile_of(c);
         if !self.kingdom.supply.contains(pile) {

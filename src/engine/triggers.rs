@@ -60,6 +60,8 @@ impl Game {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn resolve_trash_triggers<B: Bots>(&mut self, b: &mut B) {
         while self.pend_len > 0 || self.pend_ms != 0 {
             // Take the batch; triggers that trash again start a new one.
@@ -151,6 +153,8 @@ impl Game {
     }
 
     /// "When you gain this" (Death Cart: also gain the top 2 Ruins).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn on_gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         if c == Card::DeathCart {
             self.gain(b, p, Card::Ruins, Dest::Discard);
@@ -159,6 +163,8 @@ impl Game {
     }
 
     /// "When you buy a Victory card" (Hovel: you may trash it from hand).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn on_buy<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         if c.is_victory() && self.players[p as usize].hand.contains(Card::Hovel) {
             let q = YesNo {
@@ -195,6 +201,8 @@ impl Game {
     /// first play chooses (an Action in the Supply — a visible top card —
     /// costing less than Band of Misfits now); later plays reuse the choice,
     /// even after it left play. None: nothing eligible (it does nothing).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn bom_choose<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) -> Option<Card> {
         if let Some(c) = self.bom_identity(uid) {
             return Some(c);
@@ -217,6 +225,8 @@ impl Game {
     /// Urchin: the attacker's own Urchins in play (other than the instance
     /// `uid` being played) may each be trashed for a Mercenary, before the
     /// Attack resolves (RULES §10 step 1).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn urchin_window<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) {
         let mut i = 0;
         while i < self.players[p as usize].play.len() {
@@ -242,6 +252,8 @@ impl Game {
     /// play leaves in play order; a Hermit (or Band of Misfits as Hermit)
     /// discarded in a turn without a purchase is trashed instead and a
     /// Madman gained (RULES §4.3, [SIM] 12).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn cleanup_play_with_triggers<B: Bots>(&mut self, b: &mut B, a: u8) {
         let bought = self.turn.phase == super::Phase::Bought;
         while !self.players[a as usize].play.is_empty() {
