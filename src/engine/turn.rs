@@ -98,9 +98,9 @@ impl Game {
     pub fn treasure_step<B: Bots>(&mut self, b: &mut B) {
         let p = self.active;
         self.turn.phase = Phase::Buy;
-        if self
-            .hand_kinds(p, CardSet::TREASURES_WITH_EFFECT)
-            .is_empty()
+        // Kingdoms without Counterfeit/Spoils skip the hand scan entirely.
+        let effects = self.kingdom.in_game.and(CardSet::TREASURES_WITH_EFFECT);
+        if (effects.is_empty() || self.hand_kinds(p, effects).is_empty())
             && b.play_all_treasures(self, p)
         {
             self.play_all_treasures(b, p);
