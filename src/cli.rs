@@ -7,6 +7,7 @@
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
+use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::logbots::LoggingBots;
 use crate::sim::presets::{Preset, PRESETS};
 use crate::sim::{self, RunConfig};
@@ -57,7 +58,8 @@ pub struct KingdomArgs {
 /// Which strategies play.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyArgs {
-    /// Strategy files (or `builtin:big-money`), one per seat.
+    /// Strategy files (or `builtin:big-money`), one per seat; default:
+    /// strategies/big_money.dom and strategies/smithy_big_money.dom.
     #[arg(value_name = "STRATEGY")]
     pub files: Vec<String>,
     /// Same as a positional STRATEGY; may be repeated.
@@ -269,113 +271,58 @@ fn cmd_presets() {
 // ---------------------------------------------------------------------------
 // Strategies
 
-/// One strategy, loaded (kingdom-independent).
-#[derive(Clone, Debug)]
-enum Loaded {
-    BigMoney,
-}
-
-/// The strategies given on the command line, loaded.
-struct Lineup {
-    /// Per entrant: who, and the loaded strategy.
-    entrants: Vec<(EntrantInfo, Loaded)>,
-}
-
-/// The built-in strategies, usable as `builtin:NAME` instead of a file.
-const BUILTINS: [&str; 1] = ["big-money"];
-
-fn load_strategy(spec: &str) -> Result<(EntrantInfo, Loaded)> {
-    if let Some(name) = spec.strip_prefix("builtin:") {
-        let key = crate::cards::normalize(name);
-        return match key.as_str() {
-            "bigmoney" => Ok((
-                EntrantInfo {
-                    name: "Big Money (built-in)".into(),
-                    source: "builtin:big-money".into(),
-                    hash: String::new(),
-                },
-                Loaded::BigMoney,
-            )),
-            _ => bail!(
-                "unknown built-in strategy '{name}' (built-ins: {})",
-                BUILTINS.join(", ")
-            ),
-        };
-    }
-    let path = PathBuf::from(spec);
-    if !path.exists() {
-        bail!("strategy file '{spec}' does not exist");
-    }
-    bail!("{spec}: strategy files are not supported by this build yet (use builtin:big-money)")
-}
-
-/// The default lineup of `sim`/`log` without strategies.
+/// The default lineup of `sim`/`log` without strategies: the shipped Big
+/// Money and Smithy Big Money files, else (binary run away from its source
+/// tree) the built-in Big Money mirror.
 fn default_specs() -> Vec<String> {
-    vec!["builtin:big-money".into(), "builtin:big-money".into()]
+    match (
+        lineup::shipped("big_money.dom"),
+        lineup::shipped("smithy_big_money.dom"),
+    ) {
+        (Some(a), Some(b)) => vec![a.display().to_string(), b.display().to_string()],
+        _ => vec!["builtin:big-money".into(), "builtin:big-money".into()],
+    }
 }
 
-impl Lineup {
-    fn load(specs: &[String]) -> Result<Lineup> {
-        let mut entrants: Vec<(EntrantInfo, Loaded)> = Vec::new();
-        for s in specs {
-            entrants.push(load_strategy(s)?);
-        }
-        let mut l = Lineup { entrants };
-        l.uniquify();
-        Ok(l)
+/// Fill `players` seats: the list is repeated in order if shorter.
+fn seat_specs(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
+    let specs = if specs.is_empty() {
+        default_specs()
+    } else {
+        specs.to_vec()
+    };
+    let players = match players {
+        Some(p) => p as usize,
+        None => specs.len().clamp(2, 6),
+    };
+    if specs.len() > players {
+        bail!(
+            "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
+            specs.len()
+        );
     }
+    let filled: Vec<String> = (0..players)
+        .map(|i| specs[i % specs.len()].clone())
+        .collect();
+    Ok((filled, players))
+}
 
-    /// Give repeated names a " #2", " #3"... suffix so rows are distinguishable.
-    fn uniquify(&mut self) {
-        let names: Vec<String> = self.entrants.iter().map(|e| e.0.name.clone()).collect();
-        for (i, (info, _)) in self.entrants.iter_mut().enumerate() {
-            let before = names[..i].iter().filter(|n| **n == names[i]).count();
-            if before > 0 {
-                info.name = format!("{} #{}", names[i], before + 1);
-            }
-        }
+/// A compiler warning as printed ("warning:" added unless already there).
+fn warning(w: &str) -> String {
+    if w.contains("warning:") {
+        w.to_string()
+    } else {
+        format!("warning: {w}")
     }
+}
 
-    /// Fill `players` seats: the list is repeated in order if shorter.
-    fn seat(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
-        let specs = if specs.is_empty() {
-            default_specs()
-        } else {
-            specs.to_vec()
-        };
-        let players = match players {
-            Some(p) => p as usize,
-            None => specs.len().clamp(2, 6),
-        };
-        if specs.len() > players {
-            bail!(
-                "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
-                specs.len()
-            );
-        }
-        let filled: Vec<String> = (0..players)
-            .map(|i| specs[i % specs.len()].clone())
-            .collect();
-        Ok((filled, players))
+/// Compile `lineup` for `k`, printing the compiler's warnings.
+fn compile(lineup: &Lineup, k: &Kingdom) -> Result<CompiledLineup> {
+    let c = lineup.compile(k)?;
+    for w in &c.warnings {
+        eprintln!("{}", warning(w));
     }
-
-    fn infos(&self) -> Vec<EntrantInfo> {
-        self.entrants.iter().map(|e| e.0.clone()).collect()
-    }
-
-    /// Compile for `k` and run `f` with a bots factory.
-    fn with_bots<R>(
-        &self,
-        _k: &Kingdom,
-        f: impl FnOnce(&(dyn Fn(&[u8]) -> crate::bots::BigMoney + Sync)) -> R,
-    ) -> Result<R> {
-        for (_, l) in &self.entrants {
-            match l {
-                Loaded::BigMoney => {}
-            }
-        }
-        Ok(f(&|_order: &[u8]| crate::bots::BigMoney))
-    }
+    Ok(c)
 }
 
 // ---------------------------------------------------------------------------
@@ -389,7 +336,7 @@ fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // Second signal: give up at once (no output file is written).
-            std::process::exit(EXIT_INTERRUPTED as i32);
+            report::remove_pending_files_and_exit(EXIT_INTERRUPTED as i32);
         }
     });
 }
@@ -434,13 +381,15 @@ fn cmd_sim(
     threads: Option<u16>,
     out: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
-    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
+    // The handler is installed before the temporary file exists, so that a
+    // signal can never leave it behind.
+    install_stop_handler();
     // Create the output's temporary file now: a bad path fails before any game.
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let cfg = RunConfig {
         games,
         seed,
@@ -448,7 +397,8 @@ fn cmd_sim(
         progress: progress_wanted(),
     };
     let k = kc.kingdom;
-    let result = lineup.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
+    let compiled = compile(&lineup, &k)?;
+    let result = pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP));
     let infos = lineup.infos();
     let rows = report::rows(&result.stats, &infos);
     println!(
@@ -522,11 +472,12 @@ fn cmd_matrix(
     }
     let kc = choose_kingdom(ka, 2, seed)?;
     let all = Lineup::load(&specs)?;
+    install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let n = all.entrants.len();
     let k = kc.kingdom;
+    let compiled = compile(&all, &k)?;
     let cfg = RunConfig {
         games,
         seed,
@@ -539,13 +490,18 @@ fn cmd_matrix(
     #[allow(clippy::needless_range_loop)]
     'pairs: for i in 0..n {
         for j in i + 1..n {
-            let pair = Lineup {
-                entrants: vec![all.entrants[i].clone(), all.entrants[j].clone()],
-            };
             if progress_wanted() {
                 eprintln!("{} vs {}", all.entrants[i].0.name, all.entrants[j].0.name);
             }
-            let r = pair.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
+            let ids = [i as u8, j as u8];
+            let r = pool.install(|| {
+                sim::run(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
+                    &STOP,
+                )
+            });
             completed += r.completed;
             if r.interrupted {
                 interrupted = true;
@@ -594,7 +550,7 @@ fn cmd_log(
     seed: u64,
     game: u64,
 ) -> Result<ExitCode> {
-    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
     let k = kc.kingdom;
@@ -602,12 +558,11 @@ fn cmd_log(
     let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
     let infos = lineup.infos();
     let names: Vec<String> = (1..=players).map(|s| format!("P{s}")).collect();
-    let text = lineup.with_bots(&k, |make| {
-        let mut g = Game::new(&k, seed, game);
-        let mut b = LoggingBots::new(make(&order), names.clone());
-        g.play_game(&mut b);
-        b.finish(&g)
-    })?;
+    let compiled = compile(&lineup, &k)?;
+    let mut g = Game::new(&k, seed, game);
+    let mut b = LoggingBots::new(compiled.bots(&order), names.clone());
+    g.play_game(&mut b);
+    let text = b.finish(&g);
     println!(
         "Game {game} of seed {seed}, {players} players, kingdom ({}): {}",
         kc.how,
@@ -629,10 +584,39 @@ fn cmd_log(
 
 fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {
     let kc = choose_kingdom(ka, players as usize, 1)?;
-    let lineup = Lineup::load(files)?;
-    lineup.with_bots(&kc.kingdom, |_| ())?;
-    for (info, _) in &lineup.entrants {
-        println!("{}: ok ({})", info.source, info.name);
+    let mut failed = 0;
+    for f in files {
+        let checked = Lineup::load(std::slice::from_ref(f))
+            .and_then(|l| l.compile(&kc.kingdom).map(|c| (l, c)));
+        match checked {
+            Ok((l, c)) => {
+                for w in &c.warnings {
+                    println!("{}", warning(w));
+                }
+                println!(
+                    "{f}: ok ({}{})",
+                    l.entrants[0].0.name,
+                    if c.warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} warning(s)", c.warnings.len())
+                    }
+                );
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                failed += 1;
+            }
+        }
+    }
+    println!(
+        "checked {} file(s) against kingdom ({}): {}",
+        files.len(),
+        kc.how,
+        kc.kingdom.describe()
+    );
+    if failed > 0 {
+        bail!("{failed} of {} strategy file(s) have errors", files.len());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,7 @@
 //!   are skipped, games in progress finish, and [`RunResult::completed`] says
 //!   how many games were played.
 
+pub mod lineup;
 pub mod logbots;
 pub mod presets;
 
@@ -221,9 +222,15 @@ where
         let b = indicatif::ProgressBar::new(cfg.games);
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+                "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
             )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", s.per_sec());
+                },
+            ),
         );
         b
     } else {

@@ -7,3 +7,5 @@ mod dark_ages_random;
 mod intrigue_random;
 mod scenarios;
 mod sim;
+mod stats;
+mod strategy;
