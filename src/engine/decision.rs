@@ -121,6 +121,9 @@ impl Pick {
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
     ///   card — except a `Gain` chosen for *another* player (`target !=
     ///   player`: Swindler), which gives the worst card by the junk rule below;
+    /// * a mandatory `Trash` of *another* player's card chosen by the attacker
+    ///   (`target != player`: Thief) takes the most expensive (then most
+    ///   valuable) Treasure;
     /// * mandatory `Trash`/`Discard`/`Topdeck`/`Pass`/`Order` give up the
     ///   cheapest legal card, preferring Curse, then Victory-only cards, then
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
@@ -165,6 +168,10 @@ impl Pick {
         }
         match self.why {
             Why::Gain if self.target != self.player => best_by(self.legal, |c| junk_key(g, c)),
+            // The attacker trashing a victim's card (Thief): the most valuable.
+            Why::Trash if self.target != self.player => {
+                best_by(self.legal, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
+            }
             Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction | Why::Copy => {
                 best_by(self.legal, |c| g.cost(c) as i32)
             }

@@ -356,6 +356,20 @@ impl<'a> StrategyBots<'a> {
 }
 
 impl Bots for StrategyBots<'_> {
+    /// A seat whose treasure route is "play all" plays its whole hand of
+    /// effect-less Treasures in one engine pass (the engine only asks when no
+    /// Treasure in hand has a play effect).
+    #[inline(always)]
+    fn play_all_treasures(&mut self, _g: &Game, player: u8) -> bool {
+        let w = why_index(Why::PlayTreasure);
+        w.is_some_and(|w| {
+            matches!(
+                self.turn[player as usize % MAX_PLAYERS][w],
+                Route::AllTreasures
+            )
+        })
+    }
+
     #[inline(always)]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
