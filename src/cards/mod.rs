@@ -474,6 +474,19 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// `BIT[id]` = the mask of one card. With more than 64 cards a variable
+/// `1u128 << id` compiles to a two-word shift with branches; a table load is
+/// cheaper on the hot paths (`hand_kinds`, `contains`).
+static BIT: [u128; Card::COUNT] = {
+    let mut t = [0u128; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// A set of card kinds as a 128-bit mask. Used for the legal answers of a
 /// decision, the piles of a kingdom, type filters: no allocation, O(1) tests.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -487,15 +500,15 @@ impl CardSet {
     }
     #[inline]
     pub fn contains(self, c: Card) -> bool {
-        self.0 >> (c as u8) & 1 != 0
+        self.0 & BIT[c as usize] != 0
     }
     #[inline]
     pub fn insert(&mut self, c: Card) {
-        self.0 |= 1u128 << c as u8;
+        self.0 |= BIT[c as usize];
     }
     #[inline]
     pub fn remove(&mut self, c: Card) {
-        self.0 &= !(1u128 << c as u8);
+        self.0 &= !BIT[c as usize];
     }
     #[inline]
     pub fn is_empty(self) -> bool {
