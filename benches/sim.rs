@@ -19,6 +19,7 @@ fn runner(c: &mut Criterion) {
         seed: 1,
         threads: 1,
         progress: false,
+        precision: None,
     };
     let stop = AtomicBool::new(false);
     let pool = sim::pool(1).unwrap();

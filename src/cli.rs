@@ -75,6 +75,64 @@ impl StrategyArgs {
     }
 }
 
+/// Sequential mode and playtest statistics for `sim`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlaytestArgs {
+    /// Sequential mode: stop once every strategy's 95% score interval is
+    /// narrower than ± this (e.g. 0.005); --games is then the maximum.
+    #[arg(long, value_name = "HALF_WIDTH")]
+    precision: Option<f64>,
+    /// Write a self-contained HTML playtest report (charts, no network).
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
+    /// Write every playtest statistic as long-format CSV (results/STATS.md).
+    #[arg(long, value_name = "FILE.csv")]
+    stats: Option<PathBuf>,
+    /// Save the playtest statistics as JSON, for `domsim report` later.
+    #[arg(long, value_name = "FILE.json")]
+    save_stats: Option<PathBuf>,
+}
+
+impl PlaytestArgs {
+    fn wanted(&self) -> bool {
+        self.report.is_some() || self.stats.is_some() || self.save_stats.is_some()
+    }
+    /// Fail before any game is played if an output cannot be written.
+    fn check(&self) -> Result<()> {
+        if let Some(p) = self.precision {
+            if !(p > 0.0 && p < 0.5) {
+                bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
+            }
+        }
+        for path in [&self.report, &self.stats, &self.save_stats]
+            .into_iter()
+            .flatten()
+        {
+            check_out_path(path)?;
+        }
+        Ok(())
+    }
+}
+
+/// An output path must not be a directory and its directory must exist.
+fn check_out_path(path: &std::path::Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("output path {} is a directory", path.display());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {}: directory {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run a scenario file: set up a state, play the given moves with the
@@ -104,6 +162,21 @@ pub enum Command {
         /// Write the table as CSV to this file (atomically).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        playtest: PlaytestArgs,
+    },
+    /// Build the HTML playtest report (and optionally the statistics CSV) from
+    /// statistics saved by `domsim sim --save-stats FILE.json`.
+    Report {
+        /// Statistics saved by `sim --save-stats`.
+        #[arg(value_name = "STATS.json")]
+        input: PathBuf,
+        /// The HTML report to write.
+        #[arg(long, short = 'o', value_name = "FILE.html")]
+        out: PathBuf,
+        /// Also write every statistic as long-format CSV (results/STATS.md).
+        #[arg(long, value_name = "FILE.csv")]
+        csv: Option<PathBuf>,
     },
     /// Round robin: every pair of strategies plays 2-player head-to-head games;
     /// prints and writes a strategy-by-strategy score matrix.
@@ -176,6 +249,7 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out,
+            playtest,
         } => cmd_sim(
             &strategies,
             &kingdom,
@@ -184,7 +258,9 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out.as_deref(),
+            &playtest,
         ),
+        Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
         Command::Matrix {
             strategies,
             kingdom,
@@ -372,6 +448,7 @@ fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
 // ---------------------------------------------------------------------------
 // Verbs
 
+#[allow(clippy::too_many_arguments)]
 fn cmd_sim(
     sa: &StrategyArgs,
     ka: &KingdomArgs,
@@ -380,7 +457,9 @@ fn cmd_sim(
     seed: u64,
     threads: Option<u16>,
     out: Option<&std::path::Path>,
+    pt: &PlaytestArgs,
 ) -> Result<ExitCode> {
+    pt.check()?;
     let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
@@ -395,6 +474,7 @@ fn cmd_sim(
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
+        precision: pt.precision,
     };
     let k = kc.kingdom;
     let compiled = compile(&lineup, &k)?;
@@ -452,6 +532,96 @@ fn cmd_sim(
         file.commit(&bytes)?;
         eprintln!("wrote {}", dest.display());
     }
+    if pt.precision.is_some() {
+        println!(
+            "sequential mode: stopped after {} games (widest 95% half-width {:.4}, target {})",
+            result.completed,
+            result.stats.widest_half_width(),
+            pt.precision.unwrap_or(0.0)
+        );
+    }
+    if pt.wanted() {
+        // A recording pass over the same seed and game count; statistics are
+        // opt-in so plain win-rate runs never pay for them.
+        let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+        let st = crate::stats::playtest(
+            &k,
+            &names,
+            result.completed,
+            seed,
+            threads.unwrap_or(0) as usize,
+            |seats: &[usize]| {
+                let mut order = [0u8; crate::engine::MAX_PLAYERS];
+                for (o, &s) in order.iter_mut().zip(seats) {
+                    *o = s as u8;
+                }
+                compiled.bots(&order[..seats.len()])
+            },
+        );
+        write_playtest(
+            &st,
+            pt.report.as_deref(),
+            pt.stats.as_deref(),
+            pt.save_stats.as_deref(),
+            &format!(
+                "domsim sim: {} games, seed {seed}, kingdom ({}): {}",
+                result.completed,
+                kc.how,
+                k.describe()
+            ),
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write the requested playtest outputs (each atomically).
+fn write_playtest(
+    st: &crate::stats::PlaytestStats,
+    html: Option<&std::path::Path>,
+    csv: Option<&std::path::Path>,
+    json: Option<&std::path::Path>,
+    note: &str,
+) -> Result<()> {
+    if let Some(p) = json {
+        crate::stats::save_json(p, st).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(p) = csv {
+        crate::stats::csv::write_csv(p, st)
+            .with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(p) = html {
+        let opts = crate::stats::html::ReportOptions {
+            title: None,
+            note: Some(note.to_string()),
+            matrix: None,
+        };
+        crate::stats::html::write_html(p, st, &opts)
+            .with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+fn cmd_report(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    csv: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    check_out_path(out)?;
+    if let Some(c) = csv {
+        check_out_path(c)?;
+    }
+    let st = crate::stats::load_json(input)
+        .with_context(|| format!("cannot read statistics from {}", input.display()))?;
+    write_playtest(
+        &st,
+        Some(out),
+        csv,
+        None,
+        &format!("domsim report {}", input.display()),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -483,6 +653,7 @@ fn cmd_matrix(
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
+        precision: None,
     };
     let mut cells = vec![vec![None; n]; n];
     let mut completed = 0;

@@ -21,6 +21,7 @@ fn cfg(games: u64, threads: usize) -> RunConfig {
         seed: 42,
         threads,
         progress: false,
+        precision: None,
     }
 }
 
