@@ -2,6 +2,8 @@
 
 mod base_rules;
 mod cli;
+mod dark_ages;
+mod dark_ages_random;
 mod intrigue_random;
 mod intrigue_strategy;
 mod scenarios;
