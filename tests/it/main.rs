@@ -1,3 +1,4 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod random_play;
 mod scenarios;

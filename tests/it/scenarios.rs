@@ -16,7 +16,10 @@ fn run_file(name: &str) {
     let mut problems = r.failures.clone();
     problems.extend(r.mismatches.iter().cloned());
     if r.unused_answers > 0 {
-        problems.push(format!("{} scripted answers never asked for", r.unused_answers));
+        problems.push(format!(
+            "{} scripted answers never asked for",
+            r.unused_answers
+        ));
     }
     assert!(r.checked > 0, "{name}: no expectation checked");
     assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));

@@ -1,0 +1,90 @@
+//! Random play (DESIGN "Testing" 2 and 3): many complete games over random
+//! base-set kingdoms with 2 to 6 players, every decision random and legal, and
+//! the conservation invariant checked at every decision.
+//!
+//! Each game must end by the rules (no turn cap: `RandomBots` always buys
+//! something when it has $2 or more, so piles run out), never panic, never
+//! break the invariant, and never produce a bot fault (random answers are
+//! drawn from the legal set, so a fault would be an engine bug in how a
+//! question was built).
+
+use domsim::bots::RandomBots;
+use domsim::cards::Set;
+use domsim::engine::{Game, Kingdom};
+
+/// Games per player count; 5 player counts × 20,000 = 100,000 games.
+const GAMES_PER_COUNT: u64 = 20_000;
+/// A new random kingdom every this many games (kingdom setup allocates a
+/// little; the games themselves do not).
+const GAMES_PER_KINGDOM: u64 = 10;
+
+fn random_play(players: usize) {
+    let seed = 0xD0_5100 + players as u64;
+    let mut kingdom = Kingdom::random(players, &[Set::Base], seed).unwrap();
+    let mut g = Game::new(&kingdom, seed, 0);
+    let mut decisions = 0u64;
+    let mut turns = 0u64;
+    for i in 0..GAMES_PER_COUNT {
+        if i % GAMES_PER_KINGDOM == 0 {
+            kingdom = Kingdom::random(players, &[Set::Base], seed ^ (i << 8)).unwrap();
+        }
+        g.reset(&kingdom, seed, i);
+        let mut bots = RandomBots::new(seed ^ i.rotate_left(17), true);
+        let o = g.play_game(&mut bots);
+        let ctx = || {
+            format!(
+                "{players} players, game {i}, kingdom {}",
+                kingdom.describe()
+            )
+        };
+        if let Some(v) = &bots.violation {
+            panic!("invariant broken ({}): {v}", ctx());
+        }
+        if let Err(e) = g.check_invariants() {
+            panic!("invariant broken at the end ({}): {e}", ctx());
+        }
+        assert!(
+            g.fault.is_none(),
+            "bot fault ({}): {}",
+            ctx(),
+            g.fault.unwrap()
+        );
+        assert!(!o.capped, "turn cap reached ({})", ctx());
+        assert!(
+            g.end_condition(),
+            "game over without an end condition ({})",
+            ctx()
+        );
+        assert!(o.winners != 0, "no winner ({})", ctx());
+        decisions += bots.decisions;
+        turns += o.turns.iter().map(|&t| t as u64).sum::<u64>();
+    }
+    // The test is only meaningful if the games were real games.
+    let per_game = decisions / GAMES_PER_COUNT;
+    assert!(per_game > 50, "only {per_game} decisions per game");
+    eprintln!(
+        "random play, {players} players: {GAMES_PER_COUNT} games, {} turns/game, {per_game} decisions/game",
+        turns / GAMES_PER_COUNT
+    );
+}
+
+#[test]
+fn random_play_2_players() {
+    random_play(2);
+}
+#[test]
+fn random_play_3_players() {
+    random_play(3);
+}
+#[test]
+fn random_play_4_players() {
+    random_play(4);
+}
+#[test]
+fn random_play_5_players() {
+    random_play(5);
+}
+#[test]
+fn random_play_6_players() {
+    random_play(6);
+}
