@@ -1,4 +1,6 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod alloc;
+mod determinism;
 mod random_play;
 mod scenarios;
