@@ -2,5 +2,6 @@
 
 mod alloc;
 mod determinism;
+mod golden;
 mod random_play;
 mod scenarios;
