@@ -9,14 +9,42 @@
 //! question was built).
 
 use domsim::bots::RandomBots;
-use domsim::cards::Set;
-use domsim::engine::{Game, Kingdom};
+use domsim::cards::{Card, CardSet, Set};
+use domsim::engine::{Bots, Choose, Event, Game, Kingdom, Pick, Why, YesNo};
 
 /// Games per player count; 5 player counts × 20,000 = 100,000 games.
 const GAMES_PER_COUNT: u64 = 20_000;
 /// A new random kingdom every this many games (kingdom setup allocates a
 /// little; the games themselves do not).
 const GAMES_PER_KINGDOM: u64 = 10;
+
+/// Random bots, plus a record of what the games exercised, so the test can
+/// show that random play reached every card and every kind of question.
+struct Covered {
+    bots: RandomBots,
+    played: CardSet,
+    asked: [bool; 64],
+    yes_no_by: CardSet,
+}
+
+impl Bots for Covered {
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.asked[q.why as usize] = true;
+        self.bots.pick(g, q)
+    }
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        self.yes_no_by.insert(q.by);
+        self.bots.yes_no(g, q)
+    }
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        self.bots.choose(g, q)
+    }
+    fn event(&mut self, _g: &Game, e: Event) {
+        if let Event::Play { card, .. } = e {
+            self.played.insert(card);
+        }
+    }
+}
 
 /// Play `GAMES_PER_COUNT` random games of `players` players over random
 /// kingdoms from `sets`. (When a set's cards are all implemented, add tests
@@ -27,13 +55,23 @@ fn random_play(players: usize, sets: &[Set]) {
     let mut g = Game::new(&kingdom, seed, 0);
     let mut decisions = 0u64;
     let mut turns = 0u64;
+    let mut played = CardSet::EMPTY;
+    let mut asked = [false; 64];
+    let mut yes_no_by = CardSet::EMPTY;
     for i in 0..GAMES_PER_COUNT {
         if i % GAMES_PER_KINGDOM == 0 {
             kingdom = Kingdom::random(players, sets, seed ^ (i << 8)).unwrap();
         }
         g.reset(&kingdom, seed, i);
-        let mut bots = RandomBots::new(seed ^ i.rotate_left(17), true);
-        let o = g.play_game(&mut bots);
+        let mut cov = Covered {
+            bots: RandomBots::new(seed ^ i.rotate_left(17), true),
+            played,
+            asked,
+            yes_no_by,
+        };
+        let o = g.play_game(&mut cov);
+        (played, asked, yes_no_by) = (cov.played, cov.asked, cov.yes_no_by);
+        let bots = cov.bots;
         let ctx = || {
             format!(
                 "{players} players, game {i}, kingdom {}",
@@ -62,9 +100,46 @@ fn random_play(players: usize, sets: &[Set]) {
         decisions += bots.decisions;
         turns += o.turns.iter().map(|&t| t as u64).sum::<u64>();
     }
-    // The test is only meaningful if the games were real games.
+    // The test is only meaningful if the games were real games that reached
+    // every playable card and every kind of question of the sets.
     let per_game = decisions / GAMES_PER_COUNT;
     assert!(per_game > 50, "only {per_game} decisions per game");
+    for &c in Card::ALL {
+        let playable = c.is_action() || c.is_treasure();
+        let in_sets = sets.contains(&c.info().set) || c.info().set == Set::Basic;
+        if playable && in_sets {
+            assert!(
+                played.contains(c),
+                "{players} players: {c} was never played"
+            );
+        }
+    }
+    if sets == [Set::Base] {
+        use Why::*;
+        for w in [
+            PlayAction,
+            PlayTreasure,
+            Buy,
+            Gain,
+            Trash,
+            Discard,
+            Topdeck,
+            PlayTarget,
+            React,
+        ] {
+            assert!(
+                asked[w as usize],
+                "{players} players: never asked to {}",
+                w.name()
+            );
+        }
+        for c in [Card::Chancellor, Card::Library, Card::Spy] {
+            assert!(
+                yes_no_by.contains(c),
+                "{players} players: {c} never asked yes/no"
+            );
+        }
+    }
     eprintln!(
         "random play, {players} players: {GAMES_PER_COUNT} games, {} turns/game, {per_game} decisions/game",
         turns / GAMES_PER_COUNT
