@@ -15,6 +15,10 @@ use std::collections::VecDeque;
 pub struct BigMoney;
 
 impl Bots for BigMoney {
+    #[inline(always)]
+    fn play_all_treasures(&mut self, _g: &Game, _p: u8) -> bool {
+        true
+    }
     #[inline]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         match q.why {
@@ -279,7 +283,7 @@ impl Bots for ScriptedBots {
         ans
     }
 
-    fn choose(&mut self, _g: &Game, q: &Choose) -> u8 {
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let (ans, defaulted) = match self.next(q.player) {
             Some(Answer::Option(n)) if n < q.n => (n, false),
             Some(other) => {
@@ -287,13 +291,25 @@ impl Bots for ScriptedBots {
                     "player {} was asked to choose one of {} options ({}) but the script says '{other}'",
                     q.player, q.n, q.by
                 ));
-                (0, true)
+                (q.default_answer(g), true)
             }
-            None => (0, true),
+            None => (q.default_answer(g), true),
         };
         self.transcript.push(Asked {
             player: q.player,
-            question: format!("{}: choose 0..{}", q.by, q.n),
+            question: {
+                let labels = q.labels();
+                if labels.len() == q.n as usize {
+                    let opts: Vec<String> = labels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| format!("{i} = {l}"))
+                        .collect();
+                    format!("{}: choose one of {}", q.by, opts.join(", "))
+                } else {
+                    format!("{}: choose an option 0 to {}", q.by, q.n.saturating_sub(1))
+                }
+            },
             answer: ans.to_string(),
             defaulted,
         });

@@ -1,13 +1,27 @@
 //! Command-line interface: raw arguments are parsed by clap and validated into
 //! a configuration before anything runs; every user error is reported with
 //! exit status 2 and a message naming the offending value.
+//!
+//! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`.
 
 use crate::engine::{Game, Kingdom};
+use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
-use anyhow::{anyhow, Context, Result};
-use clap::{Parser, Subcommand};
+use crate::sim::logbots::LoggingBots;
+use crate::sim::presets::{Preset, PRESETS};
+use crate::sim::{self, RunConfig};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Exit status of a run stopped by Ctrl-C / SIGTERM (128 + SIGINT).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// The preset used when no kingdom is given.
+pub const DEFAULT_PRESET: &str = "First Game";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -20,6 +34,45 @@ pub struct Cli {
     pub cmd: Command,
 }
 
+/// How the kingdom is chosen (default: the base "First Game" preset).
+#[derive(Args, Debug, Clone, Default)]
+pub struct KingdomArgs {
+    /// The 10 Kingdom cards, comma-separated: --kingdom "Village,Smithy,..."
+    #[arg(long, value_name = "CARDS", conflicts_with_all = ["preset", "random"])]
+    pub kingdom: Option<String>,
+    /// A recommended kingdom from the rulebooks, by English name (see `domsim presets`).
+    #[arg(long, value_name = "NAME", conflicts_with = "random")]
+    pub preset: Option<String>,
+    /// 10 random Kingdom cards from --sets, drawn with --kingdom-seed.
+    #[arg(long)]
+    pub random: bool,
+    /// Card sets for --random, comma-separated (base, intrigue, dark-ages).
+    #[arg(long, value_name = "SETS", default_value = "base", requires = "random")]
+    pub sets: String,
+    /// Seed of the random kingdom (default: the --seed value).
+    #[arg(long, value_name = "N", requires = "random")]
+    pub kingdom_seed: Option<u64>,
+}
+
+/// Which strategies play.
+#[derive(Args, Debug, Clone, Default)]
+pub struct StrategyArgs {
+    /// Strategy files (or `builtin:big-money`), one per seat.
+    #[arg(value_name = "STRATEGY")]
+    pub files: Vec<String>,
+    /// Same as a positional STRATEGY; may be repeated.
+    #[arg(long = "strategy", short = 's', value_name = "FILE")]
+    pub strategy: Vec<String>,
+}
+
+impl StrategyArgs {
+    fn all(&self) -> Vec<String> {
+        let mut v = self.strategy.clone();
+        v.extend(self.files.iter().cloned());
+        v
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run a scenario file: set up a state, play the given moves with the
@@ -28,15 +81,78 @@ pub enum Command {
         /// The scenario file (see README "Scenario notation").
         file: PathBuf,
     },
-    /// Simulate games (built-in Big Money mirror until strategy files land).
+    /// Simulate many games and print a win-rate table (and write it as CSV).
     Sim {
-        #[arg(long, default_value_t = 10_000)]
+        #[command(flatten)]
+        strategies: StrategyArgs,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Players (2–6); default: the number of strategies (2 if fewer).
+        #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: Option<u8>,
+        /// Games to play.
+        #[arg(long, short = 'n', default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
+        /// Run seed: game i is dealt from (seed, i).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, default_value_t = 2)]
-        players: usize,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// Write the table as CSV to this file (atomically).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
     },
+    /// Round robin: every pair of strategies plays 2-player head-to-head games;
+    /// prints and writes a strategy-by-strategy score matrix.
+    Matrix {
+        #[command(flatten)]
+        strategies: StrategyArgs,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Games per pair.
+        #[arg(long, short = 'n', default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Run seed (every pair plays the same deals: game i from (seed, i)).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// Write the matrix as CSV to this file (atomically).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Play one game and print it turn by turn (for debugging a strategy).
+    Log {
+        #[command(flatten)]
+        strategies: StrategyArgs,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Players (2–6); default: the number of strategies (2 if fewer).
+        #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: Option<u8>,
+        /// Run seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Which game of the run to play (same deal and seat order as game
+        /// GAME of `domsim sim` with the same seed and strategies).
+        #[arg(long, default_value_t = 0)]
+        game: u64,
+    },
+    /// Check strategy files against a kingdom without playing.
+    Check {
+        /// Strategy files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Players (2–6).
+        #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: u8,
+    },
+    /// List the recommended kingdoms (presets) and whether they are available.
+    Presets,
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -51,42 +167,474 @@ pub fn run() -> Result<ExitCode> {
     match cli.cmd {
         Command::Scenario { file } => scenario(&file),
         Command::Sim {
+            strategies,
+            kingdom,
+            players,
             games,
             seed,
+            threads,
+            out,
+        } => cmd_sim(
+            &strategies,
+            &kingdom,
             players,
-        } => {
-            let k = Kingdom::from_names(
-                players,
-                &[
-                    "Cellar",
-                    "Market",
-                    "Militia",
-                    "Mine",
-                    "Moat",
-                    "Remodel",
-                    "Smithy",
-                    "Village",
-                    "Woodcutter",
-                    "Workshop",
-                ],
-            )?;
-            let mut wins = vec![0f64; players];
-            let mut g = Game::new(&k, seed, 0);
-            for i in 0..games {
-                g.reset(&k, seed, i);
-                let o = g.play_game(&mut crate::bots::BigMoney);
-                for (p, w) in wins.iter_mut().enumerate() {
-                    if o.won(p) {
-                        *w += 1.0 / o.winner_count() as f64;
-                    }
-                }
-            }
-            for (p, w) in wins.iter().enumerate() {
-                println!("seat {p}: {:.4}", w / games as f64);
-            }
+            games,
+            seed,
+            threads,
+            out.as_deref(),
+        ),
+        Command::Matrix {
+            strategies,
+            kingdom,
+            games,
+            seed,
+            threads,
+            out,
+        } => cmd_matrix(&strategies, &kingdom, games, seed, threads, out.as_deref()),
+        Command::Log {
+            strategies,
+            kingdom,
+            players,
+            seed,
+            game,
+        } => cmd_log(&strategies, &kingdom, players, seed, game),
+        Command::Check {
+            files,
+            kingdom,
+            players,
+        } => cmd_check(&files, &kingdom, players),
+        Command::Presets => {
+            cmd_presets();
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Kingdoms
+
+/// A kingdom and how it was chosen (for the metadata).
+struct KingdomChoice {
+    kingdom: Kingdom,
+    how: String,
+}
+
+fn choose_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<KingdomChoice> {
+    if let Some(list) = &a.kingdom {
+        let names: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let k = Kingdom::from_names(players, &names).map_err(|e| anyhow!("--kingdom: {e}"))?;
+        return Ok(KingdomChoice {
+            kingdom: k,
+            how: "list".into(),
+        });
+    }
+    if a.random {
+        let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
+        if sets.is_empty() {
+            bail!("--sets: no card set given");
+        }
+        let ks = a.kingdom_seed.unwrap_or(seed);
+        let k = Kingdom::random(players, &sets, ks).map_err(|e| anyhow!("--random: {e}"))?;
+        return Ok(KingdomChoice {
+            kingdom: k,
+            how: format!("random sets={} kingdom_seed={ks}", a.sets),
+        });
+    }
+    let name = a.preset.as_deref().unwrap_or(DEFAULT_PRESET);
+    let p = Preset::find(name).map_err(|e| anyhow!("--preset: {e}"))?;
+    let k = p.kingdom(players).map_err(|e| anyhow!("--preset: {e}"))?;
+    Ok(KingdomChoice {
+        kingdom: k,
+        how: format!("preset {}", p.name),
+    })
+}
+
+fn cmd_presets() {
+    for p in PRESETS {
+        let missing = p.missing();
+        let status = if missing.is_empty() {
+            "available".to_string()
+        } else {
+            format!("needs {}", missing.join(", "))
+        };
+        println!("{:<26} {}", p.name, p.cards.join(", "));
+        println!("{:<26} ({}; {status})", "", p.source);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Strategies
+
+/// One strategy, loaded (kingdom-independent).
+#[derive(Clone, Debug)]
+enum Loaded {
+    BigMoney,
+}
+
+/// The strategies given on the command line, loaded.
+struct Lineup {
+    /// Per entrant: who, and the loaded strategy.
+    entrants: Vec<(EntrantInfo, Loaded)>,
+}
+
+/// The built-in strategies, usable as `builtin:NAME` instead of a file.
+const BUILTINS: [&str; 1] = ["big-money"];
+
+fn load_strategy(spec: &str) -> Result<(EntrantInfo, Loaded)> {
+    if let Some(name) = spec.strip_prefix("builtin:") {
+        let key = crate::cards::normalize(name);
+        return match key.as_str() {
+            "bigmoney" => Ok((
+                EntrantInfo {
+                    name: "Big Money (built-in)".into(),
+                    source: "builtin:big-money".into(),
+                    hash: String::new(),
+                },
+                Loaded::BigMoney,
+            )),
+            _ => bail!(
+                "unknown built-in strategy '{name}' (built-ins: {})",
+                BUILTINS.join(", ")
+            ),
+        };
+    }
+    let path = PathBuf::from(spec);
+    if !path.exists() {
+        bail!("strategy file '{spec}' does not exist");
+    }
+    bail!("{spec}: strategy files are not supported by this build yet (use builtin:big-money)")
+}
+
+/// The default lineup of `sim`/`log` without strategies.
+fn default_specs() -> Vec<String> {
+    vec!["builtin:big-money".into(), "builtin:big-money".into()]
+}
+
+impl Lineup {
+    fn load(specs: &[String]) -> Result<Lineup> {
+        let mut entrants: Vec<(EntrantInfo, Loaded)> = Vec::new();
+        for s in specs {
+            entrants.push(load_strategy(s)?);
+        }
+        let mut l = Lineup { entrants };
+        l.uniquify();
+        Ok(l)
+    }
+
+    /// Give repeated names a " #2", " #3"... suffix so rows are distinguishable.
+    fn uniquify(&mut self) {
+        let names: Vec<String> = self.entrants.iter().map(|e| e.0.name.clone()).collect();
+        for (i, (info, _)) in self.entrants.iter_mut().enumerate() {
+            let before = names[..i].iter().filter(|n| **n == names[i]).count();
+            if before > 0 {
+                info.name = format!("{} #{}", names[i], before + 1);
+            }
+        }
+    }
+
+    /// Fill `players` seats: the list is repeated in order if shorter.
+    fn seat(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
+        let specs = if specs.is_empty() {
+            default_specs()
+        } else {
+            specs.to_vec()
+        };
+        let players = match players {
+            Some(p) => p as usize,
+            None => specs.len().clamp(2, 6),
+        };
+        if specs.len() > players {
+            bail!(
+                "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
+                specs.len()
+            );
+        }
+        let filled: Vec<String> = (0..players)
+            .map(|i| specs[i % specs.len()].clone())
+            .collect();
+        Ok((filled, players))
+    }
+
+    fn infos(&self) -> Vec<EntrantInfo> {
+        self.entrants.iter().map(|e| e.0.clone()).collect()
+    }
+
+    /// Compile for `k` and run `f` with a bots factory.
+    fn with_bots<R>(
+        &self,
+        _k: &Kingdom,
+        f: impl FnOnce(&(dyn Fn(&[u8]) -> crate::bots::BigMoney + Sync)) -> R,
+    ) -> Result<R> {
+        for (_, l) in &self.entrants {
+            match l {
+                Loaded::BigMoney => {}
+            }
+        }
+        Ok(f(&|_order: &[u8]| crate::bots::BigMoney))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Interruption
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C and SIGTERM set the stop flag: the runner finishes the games in
+/// progress, starts no new one, and the command reports what was completed.
+fn install_stop_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            // Second signal: give up at once (no output file is written).
+            std::process::exit(EXIT_INTERRUPTED as i32);
+        }
+    });
+}
+
+fn progress_wanted() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
+    let mut m = Meta::default();
+    m.push("domsim_version", version());
+    m.push("command", cmd);
+    m.push("seed", seed);
+    m.push("kingdom", kc.kingdom.describe());
+    m.push("kingdom_source", &kc.how);
+    m
+}
+
+fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
+    for (i, e) in infos.iter().enumerate() {
+        let hash = if e.hash.is_empty() { "-" } else { &e.hash };
+        m.push(
+            &format!("strategy_{}", i + 1),
+            format!("{} | {} | {hash}", e.name, e.source),
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Verbs
+
+fn cmd_sim(
+    sa: &StrategyArgs,
+    ka: &KingdomArgs,
+    players: Option<u8>,
+    games: u64,
+    seed: u64,
+    threads: Option<u16>,
+    out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    let kc = choose_kingdom(ka, players, seed)?;
+    let lineup = Lineup::load(&specs)?;
+    // Create the output's temporary file now: a bad path fails before any game.
+    let file = out.map(AtomicFile::create).transpose()?;
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    install_stop_handler();
+    let cfg = RunConfig {
+        games,
+        seed,
+        threads: threads.unwrap_or(0) as usize,
+        progress: progress_wanted(),
+    };
+    let k = kc.kingdom;
+    let result = lineup.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
+    let infos = lineup.infos();
+    let rows = report::rows(&result.stats, &infos);
+    println!(
+        "{} players, kingdom ({}): {}",
+        players,
+        kc.how,
+        k.describe()
+    );
+    println!(
+        "{} games, seed {seed}; seat orders rotate over all {} permutations\n",
+        result.completed,
+        sim::seat_orders(players).len()
+    );
+    print!("{}", report::sim_table(&rows));
+    println!(
+        "\nscore = win rate with shared wins split (a k-way tie counts 1/k); 95% Wilson interval."
+    );
+    if result.stats.tied_games > 0 || result.stats.capped > 0 {
+        println!(
+            "{} tied game(s), {} game(s) stopped by the turn cap.",
+            result.stats.tied_games, result.stats.capped
+        );
+    }
+    if let Some((i, f)) = &result.stats.first_fault {
+        eprintln!(
+            "warning: {} game(s) had an illegal answer from a bot (replaced by the default); first in game {i}: {f}",
+            result.stats.faults
+        );
+    }
+    if result.interrupted {
+        eprintln!(
+            "interrupted: {} of {games} games completed; the table above covers them; no file written",
+            result.completed
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    if let Some(file) = file {
+        let mut meta = base_meta("sim", seed, &kc);
+        meta.push("players", players);
+        meta.push("games", games);
+        meta.push(
+            "seat_rotation",
+            format!(
+                "game i uses seat order i mod {} of the lexicographic permutations of the strategies",
+                sim::seat_orders(players).len()
+            ),
+        );
+        push_entrants(&mut meta, &infos);
+        let bytes = report::sim_csv(&meta, &rows)?;
+        let dest = file.dest().to_path_buf();
+        file.commit(&bytes)?;
+        eprintln!("wrote {}", dest.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_matrix(
+    sa: &StrategyArgs,
+    ka: &KingdomArgs,
+    games: u64,
+    seed: u64,
+    threads: Option<u16>,
+    out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let specs = sa.all();
+    if specs.len() < 2 {
+        bail!(
+            "a round robin needs at least 2 strategies ({} given)",
+            specs.len()
+        );
+    }
+    let kc = choose_kingdom(ka, 2, seed)?;
+    let all = Lineup::load(&specs)?;
+    let file = out.map(AtomicFile::create).transpose()?;
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    install_stop_handler();
+    let n = all.entrants.len();
+    let k = kc.kingdom;
+    let cfg = RunConfig {
+        games,
+        seed,
+        threads: threads.unwrap_or(0) as usize,
+        progress: progress_wanted(),
+    };
+    let mut cells = vec![vec![None; n]; n];
+    let mut completed = 0;
+    let mut interrupted = false;
+    #[allow(clippy::needless_range_loop)]
+    'pairs: for i in 0..n {
+        for j in i + 1..n {
+            let pair = Lineup {
+                entrants: vec![all.entrants[i].clone(), all.entrants[j].clone()],
+            };
+            if progress_wanted() {
+                eprintln!("{} vs {}", all.entrants[i].0.name, all.entrants[j].0.name);
+            }
+            let r = pair.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
+            completed += r.completed;
+            if r.interrupted {
+                interrupted = true;
+                break 'pairs;
+            }
+            cells[i][j] = Some(r.stats.entrants[0]);
+            cells[j][i] = Some(r.stats.entrants[1]);
+        }
+    }
+    let m = report::Matrix {
+        entrants: all.infos(),
+        cells,
+    };
+    println!("2 players, kingdom ({}): {}", kc.how, k.describe());
+    println!(
+        "{games} games per pair, seed {seed}; cell = row's score against column (ties shared)\n"
+    );
+    print!("{}", m.table());
+    if interrupted {
+        eprintln!(
+            "interrupted: {completed} games completed; unfinished pairs are shown as —; no file written"
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    if let Some(file) = file {
+        let mut meta = base_meta("matrix", seed, &kc);
+        meta.push("players", 2);
+        meta.push("games_per_pair", games);
+        meta.push(
+            "seat_rotation",
+            "each pair: even games row strategy first, odd games column strategy first",
+        );
+        push_entrants(&mut meta, &all.infos());
+        let bytes = m.csv(&meta)?;
+        let dest = file.dest().to_path_buf();
+        file.commit(&bytes)?;
+        eprintln!("wrote {}", dest.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_log(
+    sa: &StrategyArgs,
+    ka: &KingdomArgs,
+    players: Option<u8>,
+    seed: u64,
+    game: u64,
+) -> Result<ExitCode> {
+    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    let kc = choose_kingdom(ka, players, seed)?;
+    let lineup = Lineup::load(&specs)?;
+    let k = kc.kingdom;
+    let orders = sim::seat_orders(players);
+    let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
+    let infos = lineup.infos();
+    let names: Vec<String> = (1..=players).map(|s| format!("P{s}")).collect();
+    let text = lineup.with_bots(&k, |make| {
+        let mut g = Game::new(&k, seed, game);
+        let mut b = LoggingBots::new(make(&order), names.clone());
+        g.play_game(&mut b);
+        b.finish(&g)
+    })?;
+    println!(
+        "Game {game} of seed {seed}, {players} players, kingdom ({}): {}",
+        kc.how,
+        k.describe()
+    );
+    for (s, &e) in order.iter().enumerate() {
+        let info = &infos[e as usize];
+        println!(
+            "  P{} (seat {}): {} [{}]",
+            s + 1,
+            s + 1,
+            info.name,
+            info.source
+        );
+    }
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {
+    let kc = choose_kingdom(ka, players as usize, 1)?;
+    let lineup = Lineup::load(files)?;
+    lineup.with_bots(&kc.kingdom, |_| ())?;
+    for (info, _) in &lineup.entrants {
+        println!("{}: ok ({})", info.source, info.name);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn scenario(file: &PathBuf) -> Result<ExitCode> {

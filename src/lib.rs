@@ -1,12 +1,15 @@
 //! # domsim
 //!
 //! A high-throughput simulator for the card game Dominion: base game (first
-//! edition), with Intrigue (first edition) and Dark Ages planned, played by
+//! edition), Intrigue (first edition) and (in progress) Dark Ages, played by
 //! declarative bots.
 //!
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
+//! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
+//! * [`strategy`] — the strategy language: parse, compile, evaluate;
+//! * [`report`] — console tables and CSV outputs (atomic writes);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 
@@ -14,7 +17,11 @@ pub mod bots;
 pub mod cards;
 pub mod cli;
 pub mod engine;
+pub mod report;
 pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod strategy;
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};

@@ -16,11 +16,36 @@
 //! expect supply: Duchy=6
 //! expect actions: 0
 //! ```
+//!
+//! Additions (backward compatible):
+//! * `strict: yes` — every question a card asks must be answered by the
+//!   script: a question answered by its documented default is a failure (so a
+//!   question the engine should not have asked fails the scenario, just as an
+//!   unused answer does). Turn moves (play an Action, play a Treasure, buy)
+//!   asked during `do: turn` / `do: treasures` are exempt.
+//! * `expect pN.hand+deck: ...` — the union of several zones of one player
+//!   (joined with `+`), compared unordered: e.g. after a shuffle, the cards
+//!   split between hand and deck in an unknown way.
+//!
+//! Turn modifiers (added for Intrigue; all optional, default 0):
+//! * set-up keys `cost_reduction: N` (Bridge resolutions this turn),
+//!   `copper_bonus: N` (Coppersmith), `action_plays: N` (Action play events
+//!   already made this turn, for Conspirator);
+//! * `expect cost_reduction: N`, `expect copper_bonus: N`,
+//!   `expect action_plays: N`;
+//! * `expect cost: Province=6, Gold=4` — current costs (RULES §7);
+//! * `expect fault: TEXT` — a bot answer so far was illegal and its message
+//!   contains TEXT (the engine then used the documented default); the fault
+//!   is cleared, so a scenario can show that an answer is rejected.
+//!
+//! Choose-one answers (Pawn, Steward, Minion, Nobles, Torturer) are option
+//! numbers, e.g. `answers.p1: 1`; their meaning is documented on
+//! [`crate::engine::Choose`].
 
 use crate::bots::{Answer, Asked, ScriptedBots};
 use crate::cards::Card;
 use crate::engine::kingdom::{did_you_mean, MAX_PLAYERS};
-use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError};
+use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError, Why};
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -116,6 +141,12 @@ pub enum Expect {
         zone: ZoneName,
         size: usize,
     },
+    /// The union of several zones of one player, unordered (`pN.a+b`).
+    Zones {
+        player: u8,
+        zones: Vec<ZoneName>,
+        cards: Vec<Card>,
+    },
     Trash(Vec<Card>),
     Supply(Vec<(Card, u8)>),
     Actions(u16),
@@ -127,6 +158,13 @@ pub enum Expect {
     Active(u8),
     /// The previous `do:` step failed with a message containing this text.
     Error(String),
+    CostReduction(u8),
+    CopperBonus(u8),
+    ActionPlays(u16),
+    /// Current costs of cards.
+    Cost(Vec<(Card, u8)>),
+    /// A fault (illegal bot answer) containing this text was recorded.
+    Fault(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +179,8 @@ pub struct Scenario {
     pub game: Game,
     pub bots: ScriptedBots,
     items: Vec<(usize, Item)>,
+    /// `strict: yes`: a defaulted answer to a card's question is a failure.
+    pub strict: bool,
 }
 
 /// What running a scenario produced.
@@ -285,7 +325,11 @@ const KEYS: &[&str] = &[
     "buys",
     "coins",
     "phase",
+    "cost_reduction",
+    "copper_bonus",
+    "action_plays",
     "trash",
+    "strict",
     "do",
     "expect",
     "answers",
@@ -360,12 +404,14 @@ impl Scenario {
         let mut bots = ScriptedBots::new();
         let mut items = Vec::new();
         let mut turns_set = false;
+        let mut strict = false;
 
         for &(line, l) in &lines {
             let (key, vcol, v) = split(line, l)?;
             let key_col = l.len() - l.trim_start().len() + 1;
             match key.as_str() {
                 "players" | "kingdom" | "seed" => {}
+                "strict" => strict = yes_no(&v, line, vcol)?,
                 "supply" => {
                     for (col, t) in parts(&v, vcol) {
                         let Some((name, n)) = t.split_once('=') else {
@@ -401,6 +447,9 @@ impl Scenario {
                 "actions" => game.turn.actions = number(&v, line, vcol)?,
                 "buys" => game.turn.buys = number(&v, line, vcol)?,
                 "coins" => game.turn.coins = number(&v, line, vcol)?,
+                "cost_reduction" => game.turn.cost_reduction = number(&v, line, vcol)?,
+                "copper_bonus" => game.turn.copper_bonus = number(&v, line, vcol)?,
+                "action_plays" => game.turn.action_plays = number(&v, line, vcol)?,
                 "phase" => {
                     game.turn.phase = match v.as_str() {
                         "action" => Phase::Action,
@@ -505,7 +554,12 @@ impl Scenario {
         if game.kingdom.total_cards() + 10 * players > crate::engine::MAX_CARDS * 2 {
             return err(1, 1, "scenario has too many cards");
         }
-        Ok(Scenario { game, bots, items })
+        Ok(Scenario {
+            game,
+            bots,
+            items,
+            strict,
+        })
     }
 
     /// Run the steps and check the expectations. `Err` for a step that the
@@ -539,6 +593,21 @@ impl Scenario {
                         )),
                     }
                 }
+                Item::Expect(Expect::Fault(text)) => {
+                    if let Some((l, e)) = last_error.take() {
+                        return err(l, 1, format!("illegal move: {e}"));
+                    }
+                    checked += 1;
+                    match self.game.fault.take() {
+                        Some(f) if f.to_string().contains(text.as_str()) => {}
+                        Some(f) => failures.push(format!(
+                            "line {line}: expected a fault containing '{text}', got '{f}'"
+                        )),
+                        None => failures.push(format!(
+                            "line {line}: expected an illegal answer ('{text}'), but every answer was legal"
+                        )),
+                    }
+                }
                 Item::Expect(e) => {
                     if let Some((l, e)) = last_error.take() {
                         return err(l, 1, format!("illegal move: {e}"));
@@ -556,6 +625,17 @@ impl Scenario {
         }
         if let Some(f) = self.game.fault {
             failures.push(format!("illegal scripted answer: {f}"));
+        }
+        if self.strict {
+            let exempt = [Why::PlayAction, Why::PlayTreasure, Why::Buy];
+            for a in self.bots.transcript.iter().filter(|a| a.defaulted) {
+                if !exempt.iter().any(|w| a.question.starts_with(w.name())) {
+                    failures.push(format!(
+                        "strict: player {} was asked \"{}\" and the script had no answer",
+                        a.player, a.question
+                    ));
+                }
+            }
         }
         if let Err(e) = self.game.check_invariants() {
             failures.push(format!("internal invariant broken: {e}"));
@@ -673,6 +753,20 @@ fn parse_expect(
             Expect::Supply(out)
         }
         "actions" => Expect::Actions(number(v, line, vcol)?),
+        "cost_reduction" => Expect::CostReduction(number(v, line, vcol)?),
+        "copper_bonus" => Expect::CopperBonus(number(v, line, vcol)?),
+        "action_plays" => Expect::ActionPlays(number(v, line, vcol)?),
+        "fault" => Expect::Fault(v.trim().to_string()),
+        "cost" => {
+            let mut out = Vec::new();
+            for (col, t) in parts(v, vcol) {
+                let Some((name, n)) = t.split_once('=') else {
+                    return err(line, col, format!("expected 'Card=cost', found '{t}'"));
+                };
+                out.push((card_at(name.trim(), line, col)?, number(n, line, col)?));
+            }
+            Expect::Cost(out)
+        }
         "buys" => Expect::Buys(number(v, line, vcol)?),
         "coins" => Expect::Coins(number(v, line, vcol)?),
         "over" => Expect::Over(yes_no(v, line, vcol)?),
@@ -690,6 +784,24 @@ fn parse_expect(
             let player = player_index(ps, players, line, kcol)?;
             if rest == "vp" {
                 return Ok(Expect::Vp(player, number(v, line, vcol)?));
+            }
+            if rest.contains('+') {
+                let mut zones = Vec::new();
+                for z in rest.trim_end_matches('~').split('+') {
+                    let Some(zone) = ZoneName::parse(z) else {
+                        return err(
+                            line,
+                            kcol + ps.len() + 1,
+                            format!("unknown zone '{z}' (expected hand, deck, discard, play or aside)"),
+                        );
+                    };
+                    zones.push(zone);
+                }
+                return Ok(Expect::Zones {
+                    player,
+                    zones,
+                    cards: card_list(v, line, vcol)?,
+                });
             }
             let (zs, size) = match rest.strip_suffix(".size") {
                 Some(z) => (z, true),
@@ -725,7 +837,7 @@ fn parse_expect(
             return err(
                 line,
                 kcol,
-                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.vp, trash, supply, actions, buys, coins, over, winners, active or error)"),
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
             )
         }
     })
@@ -780,6 +892,27 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
             *size as i64,
             zone_cards(g.player(*player), *zone).len() as i64,
         ),
+        Expect::Zones {
+            player,
+            zones,
+            cards,
+        } => {
+            let mut got = Vec::new();
+            for &z in zones {
+                got.extend(zone_cards(g.player(*player), z));
+            }
+            if sorted(cards.clone()) == sorted(got.clone()) {
+                Ok(())
+            } else {
+                let zn: Vec<&str> = zones.iter().map(|z| z.name()).collect();
+                Err(format!(
+                    "p{player}.{}: expected [{}], got [{}]",
+                    zn.join("+"),
+                    names(cards),
+                    names(&got)
+                ))
+            }
+        }
         Expect::Trash(cards) => {
             let got: Vec<Card> = g.trash.iter().collect();
             if sorted(cards.clone()) == sorted(got.clone()) {
@@ -813,7 +946,16 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
                 Err(format!("winners: expected {w:?}, got {got:?}"))
             }
         }
-        Expect::Error(_) => Ok(()),
+        Expect::CostReduction(n) => eq("cost_reduction", *n as i64, g.turn.cost_reduction as i64),
+        Expect::CopperBonus(n) => eq("copper_bonus", *n as i64, g.turn.copper_bonus as i64),
+        Expect::ActionPlays(n) => eq("action_plays", *n as i64, g.turn.action_plays as i64),
+        Expect::Cost(list) => {
+            for &(c, n) in list {
+                eq(&format!("cost of {c}"), n as i64, g.cost(c) as i64)?;
+            }
+            Ok(())
+        }
+        Expect::Error(_) | Expect::Fault(_) => Ok(()),
     }
 }
 
@@ -855,6 +997,7 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
         "buys": g.turn.buys,
         "coins": g.turn.coins,
         "cost_reduction": g.turn.cost_reduction,
+        "copper_bonus": g.turn.copper_bonus,
         "action_plays": g.turn.action_plays,
         "supply": supply,
         "empty_piles": g.empty_piles,

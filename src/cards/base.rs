@@ -135,7 +135,7 @@ pub fn gain_up_to<B: Bots>(
     filter: CardSet,
     dest: Dest,
 ) -> Option<Card> {
-    let legal = g.gainable(filter, |cost| cost <= max);
+    let legal = g.gainable_up_to(filter, max as u16);
     let c = g.pick(b, p, Why::Gain, Some(by), legal, false)?;
     g.gain(b, p, c, dest).then_some(c)
 }

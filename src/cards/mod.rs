@@ -7,9 +7,11 @@
 //!
 //! Vanilla bonuses (+Cards, +Actions, +Buys, +$) are pure data applied by the
 //! engine before a card's own effect; a card with `effect: true` additionally has
-//! a handler in [`base`] dispatched by an exhaustive `match` (a jump table).
+//! a handler in [`base`] or [`intrigue`] dispatched by an exhaustive `match` (a
+//! jump table).
 
 pub mod base;
+pub mod intrigue;
 
 use std::fmt;
 
@@ -250,6 +252,32 @@ card_table! {
     Witch = "Witch", cost 5, [ACTION | ATTACK], Base, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Woodcutter = "Woodcutter", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +1 buys +2 coins, value 0, vp 0, effect false;
     Workshop = "Workshop", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // ---- Intrigue, first edition ----
+    Baron = "Baron", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Bridge = "Bridge", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +1 buys +1 coins, value 0, vp 0, effect true;
+    Conspirator = "Conspirator", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Coppersmith = "Coppersmith", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Courtyard = "Courtyard", cost 2, [ACTION], Intrigue, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Duke = "Duke", cost 5, [VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    GreatHall = "Great Hall", cost 3, [ACTION | VICTORY], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 1, effect false;
+    Harem = "Harem", cost 6, [TREASURE | VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 2, vp 2, effect false;
+    Ironworks = "Ironworks", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Masquerade = "Masquerade", cost 3, [ACTION], Intrigue, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    MiningVillage = "Mining Village", cost 4, [ACTION], Intrigue, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Minion = "Minion", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Nobles = "Nobles", cost 6, [ACTION | VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 2, effect true;
+    Pawn = "Pawn", cost 2, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Saboteur = "Saboteur", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Scout = "Scout", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SecretChamber = "Secret Chamber", cost 2, [ACTION | REACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    ShantyTown = "Shanty Town", cost 3, [ACTION], Intrigue, Kingdom, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Steward = "Steward", cost 3, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Swindler = "Swindler", cost 3, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Torturer = "Torturer", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    TradingPost = "Trading Post", cost 5, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Tribute = "Tribute", cost 5, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Upgrade = "Upgrade", cost 5, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    WishingWell = "Wishing Well", cost 3, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
 }
 
 const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
@@ -424,6 +452,43 @@ impl CardSet {
         }
         CardSet(m)
     }
+    /// Every card whose printed cost is at most `x` (computed at compile time).
+    pub const fn printed_cost_at_most(x: u8) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].cost <= x {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    /// `COST_AT_MOST[x]`: cards with printed cost ≤ x, for x in 0..=16 (a
+    /// lookup replaces a scan of the Supply when asking what is affordable).
+    pub const COST_AT_MOST: [CardSet; 17] = {
+        let mut t = [CardSet(0); 17];
+        let mut x = 0;
+        while x < 17 {
+            t[x] = CardSet::printed_cost_at_most(x as u8);
+            x += 1;
+        }
+        t
+    };
+    /// Treasures with a "when you play this" effect (their play order may matter).
+    pub const TREASURES_WITH_EFFECT: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & Types::TREASURE.0 != 0 && TABLE[i].effect {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
+    /// Cards that can be worth VP at game end (Victory and Curse types).
+    pub const SCORING: CardSet = CardSet::of_type(Types(Types::VICTORY.0 | Types::CURSE.0));
     pub const ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
     pub const TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
     pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
@@ -497,9 +562,33 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         ThroneRoom => base::throne_room(g, b, ctx),
         Witch => base::witch(g, b, ctx),
         Workshop => base::workshop(g, b, ctx),
+        // Intrigue
+        Baron => intrigue::baron(g, b, ctx),
+        Bridge => intrigue::bridge(g, b, ctx),
+        Conspirator => intrigue::conspirator(g, b, ctx),
+        Coppersmith => intrigue::coppersmith(g, b, ctx),
+        Courtyard => intrigue::courtyard(g, b, ctx),
+        Ironworks => intrigue::ironworks(g, b, ctx),
+        Masquerade => intrigue::masquerade(g, b, ctx),
+        MiningVillage => intrigue::mining_village(g, b, ctx),
+        Minion => intrigue::minion(g, b, ctx),
+        Nobles => intrigue::nobles(g, b, ctx),
+        Pawn => intrigue::pawn(g, b, ctx),
+        Saboteur => intrigue::saboteur(g, b, ctx),
+        Scout => intrigue::scout(g, b, ctx),
+        SecretChamber => intrigue::secret_chamber(g, b, ctx),
+        ShantyTown => intrigue::shanty_town(g, b, ctx),
+        Steward => intrigue::steward(g, b, ctx),
+        Swindler => intrigue::swindler(g, b, ctx),
+        Torturer => intrigue::torturer(g, b, ctx),
+        TradingPost => intrigue::trading_post(g, b, ctx),
+        Tribute => intrigue::tribute(g, b, ctx),
+        Upgrade => intrigue::upgrade(g, b, ctx),
+        WishingWell => intrigue::wishing_well(g, b, ctx),
         // Vanilla cards and cards without a play effect.
         Copper | Silver | Gold | Estate | Duchy | Province | Curse | Festival | Gardens
-        | Laboratory | Market | Moat | Smithy | Village | Woodcutter => {}
+        | Laboratory | Market | Moat | Smithy | Village | Woodcutter | Duke | GreatHall | Harem => {
+        }
     }
 }
 
@@ -507,15 +596,25 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Returns true if `v` is now unaffected by that Attack play.
 #[inline]
 pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacker: u8) -> bool {
-    let _ = (g, b, v, attacker);
-    matches!(r, Card::Moat)
+    let _ = attacker;
+    match r {
+        Card::Moat => true,
+        Card::SecretChamber => {
+            intrigue::secret_chamber_react(g, b, v);
+            false
+        }
+        _ => false,
+    }
 }
 
-/// VP of one copy of `c` owned by `pl` at game end (Gardens: ⌊owned / 10⌋).
+/// VP of one copy of `c` owned by `pl` at game end (Gardens: ⌊owned / 10⌋;
+/// Duke: Duchies owned). Great Hall (1), Harem (2) and Nobles (2) have fixed
+/// VP in the table.
 #[inline]
 pub fn vp_of(c: Card, pl: &Player) -> i16 {
     match c {
         Card::Gardens => (pl.owned_total / 10) as i16,
+        Card::Duke => pl.owned[Card::Duchy as usize] as i16,
         _ => c.info().vp as i16,
     }
 }
@@ -537,6 +636,48 @@ mod tests {
                 .count(),
             25
         );
+    }
+
+    #[test]
+    fn intrigue_cards_in_the_table() {
+        let intrigue: Vec<Card> = Card::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.info().set == Set::Intrigue)
+            .collect();
+        assert_eq!(intrigue.len(), 25);
+        // Ids stay dense and Intrigue follows the base set.
+        let first = intrigue[0] as usize;
+        assert_eq!(first, Card::Workshop as usize + 1);
+        for (i, c) in intrigue.iter().enumerate() {
+            assert_eq!(*c as usize, first + i);
+        }
+        // Multi-type cards carry every type.
+        assert!(Card::GreatHall.is_action() && Card::GreatHall.is_victory());
+        assert!(Card::Nobles.is_action() && Card::Nobles.is_victory());
+        assert!(Card::Harem.is_treasure() && Card::Harem.is_victory());
+        assert!(CardSet::REACTIONS.contains(Card::SecretChamber));
+        for c in [Card::Minion, Card::Saboteur, Card::Swindler, Card::Torturer] {
+            assert!(CardSet::ATTACKS.contains(c), "{c}");
+        }
+        // Victory-type Kingdom piles are 8 / 12.
+        let size = |c: Card, n| c.info().pile.size(n, c.is_victory());
+        for c in [Card::Duke, Card::GreatHall, Card::Harem, Card::Nobles] {
+            assert_eq!([2, 3, 5, 6].map(|n| size(c, n)), [8, 12, 12, 12], "{c}");
+        }
+        assert_eq!([2, 6].map(|n| size(Card::Baron, n)), [10, 10]);
+        assert_eq!(Card::from_name("secret_chamber"), Some(Card::SecretChamber));
+        assert_eq!(Card::suggest("Wishing Wel"), Some(Card::WishingWell));
+    }
+
+    #[test]
+    fn vp_of_intrigue_cards() {
+        let mut pl = Player::new();
+        pl.owned[Card::Duchy as usize] = 3;
+        assert_eq!(vp_of(Card::Duke, &pl), 3);
+        assert_eq!(vp_of(Card::GreatHall, &pl), 1);
+        assert_eq!(vp_of(Card::Harem, &pl), 2);
+        assert_eq!(vp_of(Card::Nobles, &pl), 2);
     }
 
     #[test]

@@ -42,8 +42,16 @@ pub enum Why {
     Topdeck,
     /// Play a card from hand through another card (Throne Room's target).
     PlayTarget,
-    /// Use a Reaction from hand against an Attack (Moat). Optional.
+    /// Use a Reaction from hand against an Attack (Moat, Secret Chamber). Optional.
     React,
+    /// Name a card (Wishing Well). `legal` is every card (RULES §5: any name).
+    Name,
+    /// Pass a card from hand to the player on the left (Masquerade).
+    Pass,
+    /// Put revealed cards back on top of the deck, one pick at a time: each
+    /// picked card goes on top of the deck now, so the **last** pick ends up
+    /// as the top card (Scout). Not asked when only one kind is left.
+    Order,
 }
 
 impl Why {
@@ -58,6 +66,9 @@ impl Why {
             Why::Topdeck => "put a card on your deck",
             Why::PlayTarget => "choose a card to play",
             Why::React => "reveal a Reaction",
+            Why::Name => "name a card",
+            Why::Pass => "pass a card to the left",
+            Why::Order => "put a revealed card on your deck (last pick on top)",
         }
     }
 }
@@ -81,39 +92,143 @@ pub struct Pick {
 
 impl Pick {
     /// The documented default answer:
-    /// * optional picks answer none, except `PlayTreasure` (play every
-    ///   Treasure, most valuable first) and `React` (always reveal);
-    /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal card;
-    /// * mandatory `Trash`/`Discard`/`Topdeck` give up the cheapest legal card,
-    ///   preferring Curse, then Victory cards, then the rest.
+    /// * optional picks answer none, except
+    ///   - `PlayTreasure`: play every Treasure, most valuable first;
+    ///   - `React`: always reveal (lowest id first: Moat before Secret Chamber);
+    ///   - `Trash` by Masquerade: trash a Curse if one is in hand, else none;
+    ///   - `Discard` by Secret Chamber (its Action): discard junk — a Curse or
+    ///     a Victory-only card — one at a time, then stop;
+    ///   - `Gain` by Saboteur (the victim's replacement): the most expensive
+    ///     legal card other than Curse (none if only Curse is legal);
+    /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
+    ///   card — except a `Gain` chosen for *another* player (`target !=
+    ///   player`: Swindler), which gives the worst card by the junk rule below;
+    /// * mandatory `Trash`/`Discard`/`Topdeck`/`Pass`/`Order` give up the
+    ///   cheapest legal card, preferring Curse, then Victory-only cards, then
+    ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
+    ///   and the best card on top. `Topdeck` by Courtyard first puts back an
+    ///   Action card the player cannot play any more (no actions left; the
+    ///   most expensive one), else follows the junk rule. `Topdeck` by Secret
+    ///   Chamber (its reaction) puts back the cheapest card that is neither
+    ///   junk nor Secret Chamber, else Secret Chamber, else junk (keeping the
+    ///   Reaction in hand for later Attacks and junk for a discard attack);
+    /// * `Name` (Wishing Well): the most likely top card by known deck
+    ///   composition. The kinds in a player's draw pile are exactly what he
+    ///   owns minus his hand, play area, set-aside cards and discard pile (all
+    ///   known to him), so this is the kind with the most copies in his draw
+    ///   pile; with an empty draw pile the next card comes from a shuffle of
+    ///   the discard pile, so its most common kind. Copper if both are empty.
     ///
     /// Ties are broken by card id (table order), so defaults are deterministic.
     pub fn default_answer(&self, g: &Game) -> Option<Card> {
         if self.optional {
-            return match self.why {
-                Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
-                Why::React => self.legal.first(),
+            return match (self.why, self.by) {
+                (Why::PlayTreasure, _) => best_by(self.legal, |c| c.info().value as i32),
+                (Why::React, _) => self.legal.first(),
+                (Why::Trash, Some(Card::Masquerade)) => {
+                    self.legal.contains(Card::Curse).then_some(Card::Curse)
+                }
+                (Why::Discard, Some(Card::SecretChamber)) => {
+                    best_by(self.legal.and(junk_cards()), |c| junk_key(g, c))
+                }
+                (Why::Gain, Some(Card::Saboteur)) => {
+                    best_by(self.legal.minus(CardSet::one(Card::Curse)), |c| {
+                        g.cost(c) as i32
+                    })
+                }
                 _ => None,
             };
         }
         match self.why {
+            Why::Gain if self.target != self.player => best_by(self.legal, |c| junk_key(g, c)),
             Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction => {
                 best_by(self.legal, |c| g.cost(c) as i32)
             }
             Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
             Why::React => self.legal.first(),
-            Why::Trash | Why::Discard | Why::Topdeck => best_by(self.legal, |c| {
-                let junk = if c == Card::Curse {
-                    2
-                } else if c.is_victory() && !c.is_action() && !c.is_treasure() {
-                    1
+            Why::Topdeck
+                if self.by == Some(Card::Courtyard)
+                    && g.turn.actions == 0
+                    && !self.legal.and(CardSet::ACTIONS).is_empty() =>
+            {
+                best_by(self.legal.and(CardSet::ACTIONS), |c| g.cost(c) as i32)
+            }
+            Why::Topdeck if self.by == Some(Card::SecretChamber) => {
+                // Keep Secret Chamber in hand for the next Attack, and put
+                // back cheap useful cards rather than junk (junk is what a
+                // discard attack takes anyway, and junk on top is drawn next turn).
+                let keep = CardSet::one(Card::SecretChamber);
+                let useful = self.legal.minus(junk_cards()).minus(keep);
+                let pool = if !useful.is_empty() {
+                    useful
+                } else if self.legal.contains(Card::SecretChamber) {
+                    keep
                 } else {
-                    0
+                    self.legal
                 };
-                junk * 100 - g.cost(c) as i32
-            }),
+                best_by(pool, |c| junk_key(g, c))
+            }
+            Why::Trash | Why::Discard | Why::Topdeck | Why::Pass | Why::Order => {
+                best_by(self.legal, |c| junk_key(g, c))
+            }
+            Why::Name => {
+                let a = most_likely_top(g, self.player);
+                if self.legal.contains(a) {
+                    Some(a)
+                } else {
+                    self.legal.first()
+                }
+            }
         }
     }
+}
+
+/// Curse and Victory-only cards: what a player is happy to be rid of.
+fn junk_cards() -> CardSet {
+    let mut s = CardSet::EMPTY;
+    for &c in Card::ALL {
+        if c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure()) {
+            s.insert(c);
+        }
+    }
+    s
+}
+
+/// The junk rule's key: Curse first, then Victory-only cards, then cheapest.
+fn junk_key(g: &Game, c: Card) -> i32 {
+    let junk = if c == Card::Curse {
+        2
+    } else if c.is_victory() && !c.is_action() && !c.is_treasure() {
+        1
+    } else {
+        0
+    };
+    junk * 100 - g.cost(c) as i32
+}
+
+/// Wishing Well's default name (see [`Pick::default_answer`]): the most
+/// common kind in `p`'s draw pile, or in his discard pile if the draw pile is
+/// empty; Copper if both are empty. No allocation.
+pub fn most_likely_top(g: &Game, p: u8) -> Card {
+    let pl = g.player(p);
+    let zone = if pl.deck.is_empty() {
+        &pl.discard
+    } else {
+        &pl.deck
+    };
+    let mut counts = [0u16; Card::COUNT];
+    for c in zone.iter() {
+        counts[c as usize] += 1;
+    }
+    let mut best = Card::Copper;
+    let mut most = 0;
+    for (i, &n) in counts.iter().enumerate() {
+        if n > most {
+            most = n;
+            best = Card::ALL[i];
+        }
+    }
+    best
 }
 
 /// The legal card maximizing `key`; ties go to the lowest id.
@@ -129,6 +244,9 @@ pub fn best_by(s: CardSet, key: impl Fn(Card) -> i32) -> Option<Card> {
 }
 
 /// A may-instruction. The meaning of "yes" depends on `by`:
+/// * Baron: discard an Estate (`card`) for +$4 instead of gaining one
+///   (default: yes);
+/// * Mining Village: trash it for +$2 (default: no);
 /// * Chancellor: put your deck into your discard pile (default: yes);
 /// * Library: set aside the drawn Action `card` (default: yes if the player
 ///   has no actions left, else no);
@@ -146,7 +264,7 @@ pub struct YesNo {
 impl YesNo {
     pub fn default_answer(&self, g: &Game) -> bool {
         match self.by {
-            Card::Chancellor => true,
+            Card::Chancellor | Card::Baron => true,
             Card::Library => g.turn.actions == 0,
             Card::Spy => {
                 let junk = self.card.is_some_and(|c| {
@@ -163,12 +281,65 @@ impl YesNo {
     }
 }
 
-/// Choose one option of `n` (0-based). Default: option 0.
+/// Choose one option of `n` (0-based). What the options mean, per card, and
+/// the documented default ([`Choose::default_answer`]):
+/// * **Pawn** (`n = 6`): the pair of different options, both fixed before
+///   either is carried out: 0 = +1 Card +1 Action, 1 = +1 Card +1 Buy,
+///   2 = +1 Card +$1, 3 = +1 Action +1 Buy, 4 = +1 Action +$1, 5 = +1 Buy +$1
+///   (see [`PAWN_PAIRS`]). Default 0.
+/// * **Steward** (`n = 3`): 0 = +2 Cards, 1 = +$2, 2 = trash 2 cards from
+///   hand. Default 0.
+/// * **Minion** (`n = 2`): 0 = +$2, 1 = discard your hand, +4 Cards, and
+///   each other player with 5+ cards does the same. Default 1 if the
+///   player holds 2 cards or fewer, else 0.
+/// * **Nobles** (`n = 2`): 0 = +3 Cards, 1 = +2 Actions. Default 1 if the
+///   player has no actions left and holds an Action card, else 0.
+/// * **Torturer** (asked of each victim, `n = 2`): 0 = discard 2 cards,
+///   1 = gain a Curse into hand. Default 1 if the Curse pile is empty (it then
+///   does nothing), else 0.
+/// * any other card: default 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choose {
     pub player: u8,
     pub by: Card,
     pub n: u8,
+}
+
+/// Pawn's option pairs, indexed by the [`Choose`] answer. Option ids:
+/// 0 = +1 Card, 1 = +1 Action, 2 = +1 Buy, 3 = +$1.
+pub const PAWN_PAIRS: [(u8, u8); 6] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+
+impl Choose {
+    /// Short labels of the options, indexed by answer (empty for a card with
+    /// no documented options).
+    pub fn labels(&self) -> &'static [&'static str] {
+        match self.by {
+            Card::Pawn => &[
+                "+1 Card +1 Action",
+                "+1 Card +1 Buy",
+                "+1 Card +$1",
+                "+1 Action +1 Buy",
+                "+1 Action +$1",
+                "+1 Buy +$1",
+            ],
+            Card::Steward => &["+2 Cards", "+$2", "trash 2 cards"],
+            Card::Minion => &["+$2", "discard hand, +4 Cards (attack)"],
+            Card::Nobles => &["+3 Cards", "+2 Actions"],
+            Card::Torturer => &["discard 2 cards", "gain a Curse into hand"],
+            _ => &[],
+        }
+    }
+
+    pub fn default_answer(&self, g: &Game) -> u8 {
+        let pl = g.player(self.player);
+        let a = match self.by {
+            Card::Minion => u8::from(pl.hand.len() <= 2),
+            Card::Nobles => u8::from(g.turn.actions == 0 && pl.hand.iter().any(|c| c.is_action())),
+            Card::Torturer => u8::from(g.pile(Card::Curse) == 0),
+            _ => 0,
+        };
+        a.min(self.n.saturating_sub(1))
+    }
 }
 
 /// Something that happened, for logs (`domsim log`) and statistics. Bots that
@@ -193,9 +364,18 @@ pub enum Event {
 pub trait Bots {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card>;
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool;
+    /// Batched Treasure play: return true to play **every** Treasure in hand
+    /// now, instead of being asked `PlayTreasure` one card at a time. Asked at
+    /// the start of the Buy phase only when no Treasure in hand has a play
+    /// effect (so order cannot matter). Default: false (ask card by card).
+    #[inline(always)]
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        let _ = (g, player);
+        false
+    }
+    /// Default: the documented [`Choose::default_answer`].
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
-        let _ = (g, q);
-        0
+        q.default_answer(g)
     }
     #[inline(always)]
     fn event(&mut self, g: &Game, e: Event) {
@@ -204,14 +384,27 @@ pub trait Bots {
 }
 
 /// A fault: an illegal answer from a bot (a bug in the bot, or a bad script).
+/// `choice` is set for an illegal [`Choose`] answer (then `pick` is unused
+/// and describes nothing: `why` = `Name`, empty `legal`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fault {
     pub pick: Pick,
     pub answer: Option<Card>,
+    /// An illegal option number and the question it answered.
+    pub choice: Option<(Choose, u8)>,
 }
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some((q, a)) = self.choice {
+            return write!(
+                f,
+                "player {} answered option {a} to \"choose one\" for {}; legal options: 0..{}",
+                q.player,
+                q.by,
+                q.n.saturating_sub(1)
+            );
+        }
         let by = self
             .pick
             .by

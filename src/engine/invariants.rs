@@ -67,6 +67,18 @@ impl Game {
             .iter()
             .filter(|&c| self.supply[c as usize] == 0)
             .count() as u8;
+        let nonempty: crate::cards::CardSet = self
+            .kingdom
+            .supply
+            .iter()
+            .filter(|&c| self.supply[c as usize] > 0)
+            .collect();
+        if nonempty != self.nonempty {
+            return Err(format!(
+                "cached non-empty piles {:?} but {:?} are non-empty",
+                self.nonempty, nonempty
+            ));
+        }
         if empty != self.empty_piles {
             return Err(format!(
                 "cached empty piles {} but {empty} are empty",

@@ -13,7 +13,7 @@ pub mod state;
 pub mod turn;
 pub mod zone;
 
-pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo};
+pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo, PAWN_PAIRS};
 pub use kingdom::{Kingdom, SetupError, MAX_PLAYERS};
 pub use rng::GameRng;
 pub use state::{Game, Outcome, Phase, Player, TurnState};
@@ -65,6 +65,7 @@ impl Game {
             supply: [0; Card::COUNT],
             trash: CardVec::new(),
             empty_piles: 0,
+            nonempty: CardSet::EMPTY,
             active: 0,
             turn: TurnState::START,
             turns_taken: [0; MAX_PLAYERS],
@@ -95,7 +96,15 @@ impl Game {
         self.capped = false;
         self.fault = None;
         self.next_uid = 0;
-        self.recount_totals();
+        for (t, &n) in self.total.iter_mut().zip(kingdom.pile_size.iter()) {
+            *t = n as u16;
+        }
+        self.nonempty = kingdom.supply;
+        self.empty_piles = kingdom
+            .supply
+            .iter()
+            .filter(|&c| kingdom.pile_size[c as usize] == 0)
+            .count() as u8;
     }
 
     /// Starting decks (7 Copper, 3 Estate), shuffled, 5 drawn (RULES §3.3).
@@ -117,7 +126,9 @@ impl Game {
                 pl.hand.push(c);
             }
         }
-        self.recount_totals();
+        let n = self.n() as u16;
+        self.total[Card::Copper as usize] += 7 * n;
+        self.total[Card::Estate as usize] += 3 * n;
     }
 
     /// Recompute the setup totals from the current zones and Supply (called at
@@ -137,6 +148,12 @@ impl Game {
             }
         }
         self.total = total;
+        self.nonempty = self
+            .kingdom
+            .supply
+            .iter()
+            .filter(|&c| self.supply[c as usize] > 0)
+            .collect();
         self.empty_piles = self
             .kingdom
             .supply
@@ -189,21 +206,39 @@ impl Game {
     #[inline]
     pub fn gainable(&self, filter: CardSet, ok: impl Fn(u8) -> bool) -> CardSet {
         let mut s = CardSet::EMPTY;
-        for c in self.kingdom.supply.and(filter).iter() {
-            if self.supply[c as usize] > 0 && ok(self.cost(c)) {
+        for c in self.nonempty.and(filter).iter() {
+            if ok(self.cost(c)) {
                 s.insert(c);
             }
         }
         s
     }
 
+    /// Supply piles that are non-empty, in `filter`, and currently cost at
+    /// most `max` — O(1): current cost ≤ max ⇔ printed cost ≤ max + reduction.
+    #[inline]
+    pub fn gainable_up_to(&self, filter: CardSet, max: u16) -> CardSet {
+        let limit = (max + self.turn.cost_reduction as u16).min(16) as usize;
+        self.nonempty.and(filter).and(CardSet::COST_AT_MOST[limit])
+    }
+
+    /// Put a card back on its Supply pile (keeps the empty-pile caches right).
+    pub fn return_to_pile(&mut self, c: Card) {
+        if self.supply[c as usize] == 0 {
+            self.empty_piles -= 1;
+            self.nonempty.insert(c);
+        }
+        self.supply[c as usize] += 1;
+    }
+
     /// Victory points of seat `p` over every card it owns (RULES §15).
     pub fn vp(&self, p: u8) -> i32 {
         let pl = &self.players[p as usize];
         let mut vp = 0i32;
-        for (i, &n) in pl.owned.iter().enumerate() {
+        for c in self.kingdom.in_game.and(CardSet::SCORING).iter() {
+            let n = pl.owned[c as usize];
             if n > 0 {
-                vp += n as i32 * crate::cards::vp_of(Card::ALL[i], pl) as i32;
+                vp += n as i32 * crate::cards::vp_of(c, pl) as i32;
             }
         }
         vp
@@ -262,10 +297,39 @@ impl Game {
             a
         } else {
             if self.fault.is_none() {
-                self.fault = Some(Fault { pick: q, answer: a });
+                self.fault = Some(Fault {
+                    pick: q,
+                    answer: a,
+                    choice: None,
+                });
             }
             q.default_answer(self)
         }
+    }
+
+    /// Ask a [`Choose`]. An answer `>= q.n` is recorded as a fault and
+    /// replaced by the default.
+    #[inline]
+    pub fn ask_choose<B: Bots>(&mut self, b: &mut B, q: Choose) -> u8 {
+        let a = b.choose(self, &q);
+        if a < q.n {
+            return a;
+        }
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                pick: Pick {
+                    player: q.player,
+                    why: Why::Name,
+                    by: Some(q.by),
+                    legal: CardSet::EMPTY,
+                    optional: false,
+                    target: q.player,
+                },
+                answer: None,
+                choice: Some((q, a)),
+            });
+        }
+        q.default_answer(self)
     }
 
     #[inline]
@@ -305,7 +369,9 @@ impl Game {
     fn reshuffle<B: Bots>(&mut self, b: &mut B, p: u8) {
         let pl = &mut self.players[p as usize];
         debug_assert!(pl.deck.is_empty());
-        std::mem::swap(&mut pl.deck, &mut pl.discard);
+        // Copy only the cards (a CardVec swap would move the whole capacity).
+        pl.deck.extend_from(pl.discard.as_slice());
+        pl.discard.clear();
         self.rng.shuffle(pl.deck.as_mut_slice());
         b.event(self, Event::Shuffle { player: p });
     }
@@ -367,6 +433,7 @@ impl Game {
         self.supply[c as usize] -= 1;
         if self.supply[c as usize] == 0 {
             self.empty_piles += 1;
+            self.nonempty.remove(c);
         }
         self.receive(b, p, c, dest);
         true

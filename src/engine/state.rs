@@ -4,7 +4,7 @@ use super::decision::Fault;
 use super::kingdom::{Kingdom, MAX_PLAYERS};
 use super::rng::GameRng;
 use super::zone::{CardVec, MAX_CARDS};
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 
 /// A player's zones. Deck and discard keep their top as the **last** element.
 #[derive(Clone)]
@@ -124,6 +124,8 @@ pub struct Game {
     pub trash: CardVec,
     /// Cached: Supply piles that are empty.
     pub empty_piles: u8,
+    /// Cached: Supply piles that are not empty.
+    pub nonempty: CardSet,
     /// Seat whose turn it is.
     pub active: u8,
     pub turn: TurnState,

@@ -95,6 +95,14 @@ impl Game {
     pub fn treasure_step<B: Bots>(&mut self, b: &mut B) {
         let p = self.active;
         self.turn.phase = Phase::Buy;
+        if self
+            .hand_kinds(p, CardSet::TREASURES_WITH_EFFECT)
+            .is_empty()
+            && b.play_all_treasures(self, p)
+        {
+            self.play_all_treasures(b, p);
+            return;
+        }
         loop {
             let legal = self.hand_kinds(p, CardSet::TREASURES);
             if legal.is_empty() {
@@ -112,8 +120,7 @@ impl Game {
         if self.turn.buys == 0 {
             return CardSet::EMPTY;
         }
-        let coins = self.turn.coins;
-        self.gainable(CardSet::all(), |cost| cost as u16 <= coins)
+        self.gainable_up_to(CardSet::all(), self.turn.coins)
     }
 
     /// Let the active player buy until he stops or runs out of buys.
@@ -149,7 +156,11 @@ impl Game {
             self.over = true;
             self.capped = true;
         }
-        self.active = (a + 1) % self.kingdom.players;
+        self.active = if a + 1 == self.kingdom.players {
+            0
+        } else {
+            a + 1
+        };
     }
 
     // ---------------------------------------------------------------------
@@ -227,6 +238,36 @@ impl Game {
 
     // ---------------------------------------------------------------------
     // Mechanisms
+
+    /// Play every Treasure in `p`'s hand in one pass (none has a play effect).
+    fn play_all_treasures<B: Bots>(&mut self, b: &mut B, p: u8) {
+        let first = self.players[p as usize].play.len();
+        let pl = &mut self.players[p as usize];
+        let mut kept = 0;
+        let mut coins = 0u16;
+        for i in 0..pl.hand.len() {
+            let c = pl.hand.as_slice()[i];
+            if c.is_treasure() {
+                let j = pl.play.len();
+                pl.play.push(c);
+                pl.play_uid[j] = self.next_uid;
+                self.next_uid = self.next_uid.wrapping_add(1);
+                coins += c.info().value as u16;
+                if c == Card::Copper {
+                    coins += self.turn.copper_bonus as u16;
+                }
+            } else {
+                pl.hand.as_mut_slice()[kept] = c;
+                kept += 1;
+            }
+        }
+        pl.hand.truncate(kept);
+        self.turn.coins += coins;
+        for i in first..self.players[p as usize].play.len() {
+            let c = self.players[p as usize].play.as_slice()[i];
+            b.event(self, Event::Play { player: p, card: c });
+        }
+    }
 
     fn play_treasure_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         if let Some(uid) = self.hand_to_play(p, c) {
@@ -338,15 +379,26 @@ impl Game {
                 let Some(r) = self.pick(b, v, Why::React, None, legal, true) else {
                     break;
                 };
-                if let Some(u) = used.iter_mut().find(|u| u.0 == Some(r)) {
-                    u.1 += 1;
-                } else if let Some(u) = used.iter_mut().find(|u| u.0.is_none()) {
-                    *u = (Some(r), 1);
+                let slot = match used.iter().position(|u| u.0 == Some(r)) {
+                    Some(i) => i,
+                    None => used.iter().position(|u| u.0.is_none()).unwrap_or(0),
+                };
+                if used[slot].0 != Some(r) {
+                    used[slot] = (Some(r), 0);
                 }
+                used[slot].1 += 1;
                 b.event(self, Event::React { player: v, card: r });
+                let before = self.players[v as usize].hand.count(r);
                 if crate::cards::react_to_attack(self, b, v, r, attacker) {
                     immune |= 1 << v;
                 }
+                // A Reaction may move copies of itself out of the hand (Secret
+                // Chamber putting itself back on the deck). The copies that
+                // left are taken to be used ones, so a fresh copy still in
+                // hand stays usable (one use per physical card, RULES §10).
+                let after = self.players[v as usize].hand.count(r);
+                let gone = before.saturating_sub(after).min(used[slot].1 as usize);
+                used[slot].1 -= gone as u8;
             }
         }
         immune

@@ -41,6 +41,13 @@ impl CardVec {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// Keep only the first `n` cards.
+    #[inline]
+    pub fn truncate(&mut self, n: usize) {
+        if n < self.len as usize {
+            self.len = n as u16;
+        }
+    }
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;

@@ -1,7 +1,12 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
 mod alloc;
+mod base_rules;
+mod cli;
 mod determinism;
 mod golden;
+mod intrigue_random;
 mod random_play;
 mod scenarios;
+mod sim;
+mod stats;

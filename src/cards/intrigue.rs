@@ -1,0 +1,646 @@
+//! Effects of the Intrigue (first edition) Kingdom cards (CARDS.md §2).
+//!
+//! Vanilla bonuses (+Cards, +Actions, +Buys, +$ from the table) have already
+//! been applied by the engine, and for an Attack the reaction window has been
+//! held (`ctx.immune`), before these run. Cross-card rules live in the engine:
+//! current costs ([`Game::cost`], Bridge), Copper's value (`copper_bonus`,
+//! Coppersmith), action play events (`action_plays`, Conspirator), the
+//! reaction window (Secret Chamber next to Moat), set-aside cards that never
+//! join a shuffle (`aside`: Scout, Saboteur, Tribute, Swindler).
+//!
+//! No handler allocates: selections are sequences of picks, per-player
+//! choices are fixed arrays on the stack.
+
+use crate::cards::base::gain_up_to;
+use crate::cards::{Card, CardSet};
+use crate::engine::{
+    Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo, MAX_PLAYERS, PAWN_PAIRS,
+};
+
+#[inline]
+fn immune(ctx: PlayCtx, v: u8) -> bool {
+    ctx.immune >> v & 1 != 0
+}
+
+/// Whether the played instance `uid` is still in `p`'s play area.
+#[inline]
+fn in_play(g: &Game, p: u8, uid: u16) -> bool {
+    let pl = g.player(p);
+    pl.play_uid[..pl.play.len()].contains(&uid)
+}
+
+/// Discard `p`'s whole hand (Minion).
+fn discard_hand<B: Bots>(g: &mut Game, b: &mut B, p: u8) {
+    while let Some(c) = g.players[p as usize].hand.last() {
+        g.discard_from_hand(b, p, c);
+    }
+}
+
+/// Reveal up to `n` cards from the top of `p`'s deck into his set-aside zone
+/// (shuffling the discard pile, which never contains them, if needed).
+/// Returns the index in `aside` where the revealed cards start.
+fn reveal_top<B: Bots>(g: &mut Game, b: &mut B, p: u8, n: u8) -> usize {
+    let start = g.players[p as usize].aside.len();
+    for _ in 0..n {
+        let Some(c) = g.take_top(b, p) else { break };
+        g.players[p as usize].aside.push(c);
+        b.event(g, Event::Reveal { player: p, card: c });
+    }
+    start
+}
+
+/// The kinds among `p`'s set-aside cards from index `start` on.
+fn aside_kinds(g: &Game, p: u8, start: usize) -> CardSet {
+    g.player(p).aside.as_slice()[start..]
+        .iter()
+        .copied()
+        .collect()
+}
+
+/// Trash up to `n` cards from `p`'s hand, one mandatory pick each; returns
+/// how many were trashed.
+fn trash_n<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
+    let mut done = 0;
+    for _ in 0..n {
+        let legal = g.hand_kinds(p, CardSet::all());
+        let Some(c) = g.pick(b, p, Why::Trash, Some(by), legal, false) else {
+            break;
+        };
+        if g.trash_from_hand(b, p, c) {
+            done += 1;
+        }
+    }
+    done
+}
+
+/// Baron (+1 Buy from the table): you may discard an Estate for +$4;
+/// otherwise you must gain an Estate (if any are left).
+pub fn baron<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    if g.players[p as usize].hand.contains(Card::Estate) {
+        let q = YesNo {
+            player: p,
+            by: Card::Baron,
+            card: Some(Card::Estate),
+            target: p,
+        };
+        if g.ask_yes_no(b, q) && g.discard_from_hand(b, p, Card::Estate) {
+            g.turn.coins += 4;
+            return;
+        }
+    }
+    g.gain(b, p, Card::Estate, Dest::Discard);
+}
+
+/// Bridge (+1 Buy +$1 from the table): every card costs $1 less this turn
+/// (cumulative; floored at 0 by [`Game::cost`]).
+pub fn bridge<B: Bots>(g: &mut Game, _b: &mut B, _ctx: PlayCtx) {
+    g.turn.cost_reduction = g.turn.cost_reduction.saturating_add(1);
+}
+
+/// Conspirator (+$2 from the table): +1 Card +1 Action if this is at least
+/// the third Action play event this turn (counted by the engine in `resolve`).
+pub fn conspirator<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    if g.turn.action_plays >= 3 {
+        g.draw(b, ctx.player, 1);
+        g.turn.actions += 1;
+    }
+}
+
+/// Coppersmith: each Copper played this turn gives $1 more (cumulative).
+pub fn coppersmith<B: Bots>(g: &mut Game, _b: &mut B, _ctx: PlayCtx) {
+    g.turn.copper_bonus = g.turn.copper_bonus.saturating_add(1);
+}
+
+/// Courtyard (+3 Cards from the table): put a card from hand on your deck.
+pub fn courtyard<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let legal = g.hand_kinds(p, CardSet::all());
+    if let Some(c) = g.pick(b, p, Why::Topdeck, Some(Card::Courtyard), legal, false) {
+        g.topdeck_from_hand(b, p, c);
+    }
+}
+
+/// Ironworks: gain a card costing up to $4; +1 Action / +$1 / +1 Card for
+/// each of its types Action / Treasure / Victory.
+pub fn ironworks<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let Some(c) = gain_up_to(g, b, p, Card::Ironworks, 4, CardSet::all(), Dest::Discard) else {
+        return;
+    };
+    if c.is_action() {
+        g.turn.actions += 1;
+    }
+    if c.is_treasure() {
+        g.turn.coins += 1;
+    }
+    if c.is_victory() {
+        g.draw(b, p, 1);
+    }
+}
+
+/// Masquerade (+2 Cards from the table): every player picks a card from his
+/// hand (all picks made before any card moves), then all pass at once to the
+/// left; ownership moves with the card. A player with an empty hand passes
+/// nothing but still receives (RULES §17.10). Then you may trash a card.
+pub fn masquerade<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let n = g.kingdom.players;
+    let mut passed: [Option<Card>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+    for i in 0..n {
+        let v = (p + i) % n;
+        let legal = g.hand_kinds(v, CardSet::all());
+        passed[v as usize] = g.pick(b, v, Why::Pass, Some(Card::Masquerade), legal, false);
+    }
+    let n = n as usize;
+    for (v, slot) in passed.iter_mut().enumerate().take(n) {
+        if let Some(c) = *slot {
+            let pl = &mut g.players[v];
+            if pl.hand.take_one(c) {
+                pl.owned[c as usize] -= 1;
+                pl.owned_total -= 1;
+            } else {
+                *slot = None;
+            }
+        }
+    }
+    for (v, slot) in passed.iter().enumerate().take(n) {
+        if let Some(c) = *slot {
+            let pl = &mut g.players[(v + 1) % n];
+            pl.hand.push(c);
+            pl.owned[c as usize] += 1;
+            pl.owned_total += 1;
+        }
+    }
+    let legal = g.hand_kinds(p, CardSet::all());
+    if let Some(c) = g.pick(b, p, Why::Trash, Some(Card::Masquerade), legal, true) {
+        g.trash_from_hand(b, p, c);
+    }
+}
+
+/// Mining Village (+1 Card +2 Actions from the table): you may trash it (if
+/// it is still in play: lose-track, so only once under Throne Room) for +$2.
+pub fn mining_village<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    if !in_play(g, p, ctx.uid) {
+        return;
+    }
+    let q = YesNo {
+        player: p,
+        by: Card::MiningVillage,
+        card: Some(Card::MiningVillage),
+        target: p,
+    };
+    if g.ask_yes_no(b, q) && g.trash_from_play(b, p, ctx.uid) {
+        g.turn.coins += 2;
+    }
+}
+
+/// Minion (+1 Action from the table): +$2, or discard your hand and draw 4,
+/// and so does every unprotected other player holding 5 or more cards.
+pub fn minion<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let q = Choose {
+        player: p,
+        by: Card::Minion,
+        n: 2,
+    };
+    if g.ask_choose(b, q) == 0 {
+        g.turn.coins += 2;
+        return;
+    }
+    discard_hand(g, b, p);
+    g.draw(b, p, 4);
+    for v in g.others(p) {
+        if immune(ctx, v) || g.players[v as usize].hand.len() < 5 {
+            continue;
+        }
+        discard_hand(g, b, v);
+        g.draw(b, v, 4);
+    }
+}
+
+/// Nobles: +3 Cards or +2 Actions.
+pub fn nobles<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let q = Choose {
+        player: ctx.player,
+        by: Card::Nobles,
+        n: 2,
+    };
+    if g.ask_choose(b, q) == 0 {
+        g.draw(b, ctx.player, 3);
+    } else {
+        g.turn.actions += 2;
+    }
+}
+
+/// Pawn: two different options among +1 Card, +1 Action, +1 Buy, +$1, both
+/// chosen (one [`Choose`] over the 6 pairs) before either is carried out.
+pub fn pawn<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let q = Choose {
+        player: ctx.player,
+        by: Card::Pawn,
+        n: PAWN_PAIRS.len() as u8,
+    };
+    let (x, y) = PAWN_PAIRS[g.ask_choose(b, q) as usize];
+    for o in [x, y] {
+        match o {
+            0 => {
+                g.draw(b, ctx.player, 1);
+            }
+            1 => g.turn.actions += 1,
+            2 => g.turn.buys += 1,
+            _ => g.turn.coins += 1,
+        }
+    }
+}
+
+/// Saboteur: each unprotected victim, in turn order, reveals cards until one
+/// costs $3 or more (current cost); it is trashed and he may gain a card
+/// costing up to $2 less; the other revealed cards are discarded. Revealed
+/// cards wait aside, out of any shuffle.
+pub fn saboteur<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    for v in g.others(ctx.player) {
+        if immune(ctx, v) {
+            continue;
+        }
+        let start = g.players[v as usize].aside.len();
+        let mut hit = None;
+        while let Some(c) = g.take_top(b, v) {
+            g.players[v as usize].aside.push(c);
+            b.event(g, Event::Reveal { player: v, card: c });
+            if g.cost(c) >= 3 {
+                hit = Some(c);
+                break;
+            }
+        }
+        if let Some(c) = hit {
+            let limit = g.cost(c) - 2;
+            g.trash_from_aside(b, v, c);
+            let legal = g.gainable(CardSet::all(), |cost| cost <= limit);
+            if let Some(x) = g.pick(b, v, Why::Gain, Some(Card::Saboteur), legal, true) {
+                g.gain(b, v, x, Dest::Discard);
+            }
+        }
+        g.discard_aside(b, v, start);
+    }
+}
+
+/// Scout (+1 Action from the table): reveal the top 4 cards; Victory cards go
+/// to hand; the others go back on top in the order the player picks them
+/// ([`Why::Order`]: each pick goes on top, the last pick ends up on top).
+pub fn scout<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let start = reveal_top(g, b, p, 4);
+    let mut i = start;
+    while i < g.players[p as usize].aside.len() {
+        let pl = &mut g.players[p as usize];
+        let c = pl.aside.get(i).unwrap_or(Card::Copper);
+        if c.is_victory() {
+            pl.aside.remove(i);
+            pl.hand.push(c);
+        } else {
+            i += 1;
+        }
+    }
+    put_back_in_order(g, b, p, start, Card::Scout);
+}
+
+/// Put `p`'s set-aside cards from `start` on back on his deck, one pick at a
+/// time (forced picks are not asked).
+fn put_back_in_order<B: Bots>(g: &mut Game, b: &mut B, p: u8, start: usize, by: Card) {
+    while g.players[p as usize].aside.len() > start {
+        let legal = aside_kinds(g, p, start);
+        let c = if legal.len() == 1 {
+            legal.first()
+        } else {
+            g.pick(b, p, Why::Order, Some(by), legal, false)
+        };
+        let Some(c) = c else { break };
+        let pl = &mut g.players[p as usize];
+        let Some(j) = pl.aside.as_slice()[start..].iter().position(|&x| x == c) else {
+            break;
+        };
+        pl.aside.remove(start + j);
+        pl.deck.push(c);
+        b.event(g, Event::Topdeck { player: p, card: c });
+    }
+}
+
+/// Secret Chamber as an Action: discard any number of cards, +$1 each.
+pub fn secret_chamber<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    loop {
+        let legal = g.hand_kinds(p, CardSet::all());
+        let Some(c) = g.pick(b, p, Why::Discard, Some(Card::SecretChamber), legal, true) else {
+            break;
+        };
+        if !g.discard_from_hand(b, p, c) {
+            break;
+        }
+        g.turn.coins += 1;
+    }
+}
+
+/// Secret Chamber as a Reaction (from [`crate::cards::react_to_attack`]):
+/// +2 Cards, then put 2 cards from hand on top of the deck, one pick at a
+/// time (the second pick ends up on top). It does not protect.
+pub fn secret_chamber_react<B: Bots>(g: &mut Game, b: &mut B, v: u8) {
+    g.draw(b, v, 2);
+    for _ in 0..2 {
+        let legal = g.hand_kinds(v, CardSet::all());
+        let Some(c) = g.pick(b, v, Why::Topdeck, Some(Card::SecretChamber), legal, false) else {
+            break;
+        };
+        g.topdeck_from_hand(b, v, c);
+    }
+}
+
+/// Shanty Town (+2 Actions from the table): reveal your hand; with no Action
+/// card in it (Action–Victory cards count), +2 Cards.
+pub fn shanty_town<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    for i in 0..g.players[p as usize].hand.len() {
+        let c = g.players[p as usize].hand.get(i).unwrap_or(Card::Copper);
+        b.event(g, Event::Reveal { player: p, card: c });
+    }
+    if g.hand_kinds(p, CardSet::ACTIONS).is_empty() {
+        g.draw(b, p, 2);
+    }
+}
+
+/// Steward: +2 Cards, or +$2, or trash 2 cards from hand (as many as held).
+pub fn steward<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let q = Choose {
+        player: p,
+        by: Card::Steward,
+        n: 3,
+    };
+    match g.ask_choose(b, q) {
+        0 => {
+            g.draw(b, p, 2);
+        }
+        1 => g.turn.coins += 2,
+        _ => {
+            trash_n(g, b, p, Card::Steward, 2);
+        }
+    }
+}
+
+/// Swindler (+$2 from the table): each unprotected victim, in turn order,
+/// trashes his top card (shuffling if needed) and gains a card with the same
+/// current cost that **you** choose (a [`Pick`] asked of you, `target` = the
+/// victim).
+pub fn swindler<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    for v in g.others(p) {
+        if immune(ctx, v) {
+            continue;
+        }
+        let Some(c) = g.take_top(b, v) else { continue };
+        g.players[v as usize].aside.push(c);
+        b.event(g, Event::Reveal { player: v, card: c });
+        let cost = g.cost(c);
+        g.trash_from_aside(b, v, c);
+        let legal = g.gainable(CardSet::all(), |x| x == cost);
+        let q = Pick {
+            player: p,
+            why: Why::Gain,
+            by: Some(Card::Swindler),
+            legal,
+            optional: false,
+            target: v,
+        };
+        if let Some(x) = g.ask(b, q) {
+            g.gain(b, v, x, Dest::Discard);
+        }
+    }
+}
+
+/// Torturer (+3 Cards from the table): each unprotected victim, in turn
+/// order, chooses: discard 2 cards, or gain a Curse into his hand.
+pub fn torturer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    for v in g.others(ctx.player) {
+        if immune(ctx, v) {
+            continue;
+        }
+        let q = Choose {
+            player: v,
+            by: Card::Torturer,
+            n: 2,
+        };
+        if g.ask_choose(b, q) == 0 {
+            for _ in 0..2 {
+                let legal = g.hand_kinds(v, CardSet::all());
+                let Some(c) = g.pick(b, v, Why::Discard, Some(Card::Torturer), legal, false) else {
+                    break;
+                };
+                g.discard_from_hand(b, v, c);
+            }
+        } else {
+            g.gain(b, v, Card::Curse, Dest::Hand);
+        }
+    }
+}
+
+/// Trading Post: trash 2 cards from hand; if you trashed 2, gain a Silver
+/// into your hand.
+pub fn trading_post<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    if trash_n(g, b, p, Card::TradingPost, 2) == 2 {
+        g.gain(b, p, Card::Silver, Dest::Hand);
+    }
+}
+
+/// Tribute: the player on your left reveals his top 2 cards and discards
+/// them; for each differently named one: Action → +2 Actions, Treasure →
+/// +$2, Victory → +2 Cards (every matching type). Not an Attack.
+pub fn tribute<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let l = (p + 1) % g.kingdom.players;
+    let start = reveal_top(g, b, l, 2);
+    let names = aside_kinds(g, l, start);
+    g.discard_aside(b, l, start);
+    for c in names.iter() {
+        if c.is_action() {
+            g.turn.actions += 2;
+        }
+        if c.is_treasure() {
+            g.turn.coins += 2;
+        }
+        if c.is_victory() {
+            g.draw(b, p, 2);
+        }
+    }
+}
+
+/// Upgrade (+1 Card +1 Action from the table): trash a card from hand
+/// (mandatory), gain a card costing exactly $1 more (current costs).
+pub fn upgrade<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let legal = g.hand_kinds(p, CardSet::all());
+    let Some(t) = g.pick(b, p, Why::Trash, Some(Card::Upgrade), legal, false) else {
+        return;
+    };
+    let target = g.cost(t) + 1;
+    g.trash_from_hand(b, p, t);
+    let legal = g.gainable(CardSet::all(), |cost| cost == target);
+    if let Some(x) = g.pick(b, p, Why::Gain, Some(Card::Upgrade), legal, false) {
+        g.gain(b, p, x, Dest::Discard);
+    }
+}
+
+/// Wishing Well (+1 Card +1 Action from the table): name a card, reveal the
+/// top card of your deck; if it is the named card, put it into your hand.
+pub fn wishing_well<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    let p = ctx.player;
+    let named = g
+        .pick(
+            b,
+            p,
+            Why::Name,
+            Some(Card::WishingWell),
+            CardSet::all(),
+            false,
+        )
+        .unwrap_or(Card::Copper);
+    if !g.ensure_top(b, p) {
+        return;
+    }
+    let Some(top) = g.players[p as usize].deck.last() else {
+        return;
+    };
+    b.event(
+        g,
+        Event::Reveal {
+            player: p,
+            card: top,
+        },
+    );
+    if top == named {
+        let pl = &mut g.players[p as usize];
+        pl.deck.pop();
+        pl.hand.push(top);
+        b.event(
+            g,
+            Event::Draw {
+                player: p,
+                card: top,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameRng, Kingdom};
+
+    /// Answers every question with its default, except `choose` (fixed).
+    struct FixedChoice(u8);
+    impl Bots for FixedChoice {
+        fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+            q.default_answer(g)
+        }
+        fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+            q.default_answer(g)
+        }
+        fn choose(&mut self, _g: &Game, _q: &Choose) -> u8 {
+            self.0
+        }
+    }
+
+    fn game(cards: &[Card]) -> Game {
+        let k = Kingdom::with_piles(2, cards).unwrap();
+        Game::empty(&k, GameRng::for_game(1, 0))
+    }
+
+    #[test]
+    fn illegal_choice_is_a_fault_and_falls_back_to_the_default() {
+        let mut g = game(&[Card::Steward]);
+        for _ in 0..3 {
+            g.players[0].deck.push(Card::Silver);
+        }
+        g.players[0].hand.push(Card::Steward);
+        g.recount_totals();
+        g.try_play_action(&mut FixedChoice(7), Card::Steward)
+            .unwrap();
+        let f = g.fault.expect("fault recorded");
+        assert_eq!(
+            f.choice.map(|(q, a)| (q.by, q.n, a)),
+            Some((Card::Steward, 3, 7))
+        );
+        assert!(f.to_string().contains("option 7"), "{f}");
+        // Default for Steward: +2 Cards.
+        assert_eq!(g.players[0].hand.len(), 2);
+        g.check_invariants().unwrap();
+    }
+
+    #[test]
+    fn choose_defaults() {
+        let mut g = game(&[Card::Minion, Card::Nobles, Card::Torturer]);
+        let q = |by, n| Choose { player: 0, by, n };
+        // Pawn and Steward: option 0.
+        assert_eq!(q(Card::Pawn, 6).default_answer(&g), 0);
+        assert_eq!(q(Card::Steward, 3).default_answer(&g), 0);
+        // Minion: redraw with 2 cards or fewer, else +$2.
+        g.players[0].hand.push(Card::Copper);
+        assert_eq!(q(Card::Minion, 2).default_answer(&g), 1);
+        for _ in 0..3 {
+            g.players[0].hand.push(Card::Copper);
+        }
+        assert_eq!(q(Card::Minion, 2).default_answer(&g), 0);
+        // Nobles: +2 Actions only when out of actions with an Action in hand.
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 0);
+        g.turn.actions = 0;
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 0);
+        g.players[0].hand.push(Card::Minion);
+        assert_eq!(q(Card::Nobles, 2).default_answer(&g), 1);
+        // Torturer: discard, unless the Curse pile is empty.
+        assert_eq!(q(Card::Torturer, 2).default_answer(&g), 0);
+        g.supply[Card::Curse as usize] = 0;
+        assert_eq!(q(Card::Torturer, 2).default_answer(&g), 1);
+    }
+
+    #[test]
+    fn choose_labels_match_the_option_counts() {
+        for (by, n) in [
+            (Card::Pawn, PAWN_PAIRS.len()),
+            (Card::Steward, 3),
+            (Card::Minion, 2),
+            (Card::Nobles, 2),
+            (Card::Torturer, 2),
+        ] {
+            let q = Choose {
+                player: 0,
+                by,
+                n: n as u8,
+            };
+            assert_eq!(q.labels().len(), n, "{by}");
+        }
+    }
+
+    #[test]
+    fn pawn_pairs_are_the_six_different_pairs() {
+        let mut seen = std::collections::HashSet::new();
+        for (a, b) in PAWN_PAIRS {
+            assert!(a < b && b < 4);
+            seen.insert((a, b));
+        }
+        assert_eq!(seen.len(), 6);
+    }
+
+    #[test]
+    fn wishing_well_default_name() {
+        use crate::engine::decision::most_likely_top;
+        let mut g = game(&[Card::WishingWell]);
+        assert_eq!(most_likely_top(&g, 0), Card::Copper);
+        g.players[0].discard.push(Card::Estate);
+        assert_eq!(most_likely_top(&g, 0), Card::Estate);
+        for c in [Card::Silver, Card::Gold, Card::Gold] {
+            g.players[0].deck.push(c);
+        }
+        assert_eq!(most_likely_top(&g, 0), Card::Gold);
+    }
+}

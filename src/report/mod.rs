@@ -1,0 +1,430 @@
+//! Outputs of the simulator: console tables and CSV files.
+//!
+//! * CSV files start with `# key: value` comment lines (seed, version,
+//!   kingdom, strategy files and their hashes, ...) followed by a header row
+//!   and the data rows. Readers skip them with `comment='#'` (pandas) or
+//!   `ReaderBuilder::comment(Some(b'#'))` (Rust csv). Nothing in the file
+//!   depends on the thread count or the time of the run, so the same command
+//!   gives byte-identical files.
+//! * Files are written atomically: [`AtomicFile`] creates a temporary file in
+//!   the destination's directory up front (so an unwritable destination fails
+//!   before any game is played) and renames it over the destination only when
+//!   everything was written; on error or interruption the temporary file is
+//!   removed and the destination is untouched.
+//!
+//! Columns are documented in `results/README.md`; [`SIM_COLUMNS`] is the
+//! header of `domsim sim` and never changes order.
+
+use crate::engine::MAX_PLAYERS;
+use crate::sim::{wilson, EntrantStats, Stats};
+use anyhow::{anyhow, Context, Result};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Header of the `domsim sim` CSV.
+pub const SIM_COLUMNS: [&str; 23] = [
+    "strategy",
+    "source",
+    "source_hash",
+    "games",
+    "wins",
+    "ties",
+    "shared_wins",
+    "losses",
+    "win_rate",
+    "win_rate_lo",
+    "win_rate_hi",
+    "score",
+    "score_lo",
+    "score_hi",
+    "avg_vp",
+    "avg_turns",
+    "seat1_score",
+    "seat2_score",
+    "seat3_score",
+    "seat4_score",
+    "seat5_score",
+    "seat6_score",
+    "capped_games",
+];
+
+/// Who an entrant is, for reports.
+#[derive(Clone, Debug)]
+pub struct EntrantInfo {
+    /// Display name (unique within a run; a repeated strategy gets " #2"...).
+    pub name: String,
+    /// Strategy file path, or `builtin:NAME`.
+    pub source: String,
+    /// Hash of the strategy source (hex), empty for built-ins.
+    pub hash: String,
+}
+
+/// `# key: value` lines recorded at the top of every output.
+#[derive(Clone, Debug, Default)]
+pub struct Meta(pub Vec<(String, String)>);
+
+impl Meta {
+    pub fn push(&mut self, k: &str, v: impl ToString) {
+        let v = v.to_string().replace(['\n', '\r'], " ");
+        self.0.push((k.to_string(), v));
+    }
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for (k, v) in &self.0 {
+            s.push_str(&format!("# {k}: {v}\n"));
+        }
+        s
+    }
+}
+
+fn f6(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+fn ratio(a: f64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a / b as f64
+    }
+}
+
+/// One row of the `sim` table, computed from an entrant's stats.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub info: EntrantInfo,
+    pub s: EntrantStats,
+    pub players: usize,
+}
+
+impl Row {
+    pub fn win_rate(&self) -> f64 {
+        ratio(self.s.wins as f64, self.s.games)
+    }
+    pub fn score(&self) -> f64 {
+        ratio(self.s.score_wins(), self.s.games)
+    }
+    pub fn seat_score(&self, seat: usize) -> f64 {
+        ratio(
+            self.s.seat_units[seat] as f64 / crate::sim::WIN_UNITS as f64,
+            self.s.seat_games[seat],
+        )
+    }
+    pub fn avg_vp(&self) -> f64 {
+        ratio(self.s.vp_sum as f64, self.s.games)
+    }
+    pub fn avg_turns(&self) -> f64 {
+        ratio(self.s.turns_sum as f64, self.s.games)
+    }
+
+    fn csv_record(&self) -> Vec<String> {
+        let s = &self.s;
+        let (wl, wh) = wilson(s.wins as f64, s.games);
+        let (sl, sh) = wilson(s.score_wins(), s.games);
+        let mut r = vec![
+            self.info.name.clone(),
+            self.info.source.clone(),
+            self.info.hash.clone(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            s.ties.to_string(),
+            f6(s.shared_wins()),
+            s.losses.to_string(),
+            f6(self.win_rate()),
+            f6(wl),
+            f6(wh),
+            f6(self.score()),
+            f6(sl),
+            f6(sh),
+            f6(self.avg_vp()),
+            f6(self.avg_turns()),
+        ];
+        for seat in 0..MAX_PLAYERS {
+            r.push(if seat < self.players {
+                f6(self.seat_score(seat))
+            } else {
+                String::new()
+            });
+        }
+        r.push(s.capped.to_string());
+        r
+    }
+}
+
+/// The rows of a run, one per entrant, in entrant order.
+pub fn rows(stats: &Stats, entrants: &[EntrantInfo]) -> Vec<Row> {
+    entrants
+        .iter()
+        .enumerate()
+        .map(|(i, info)| Row {
+            info: info.clone(),
+            s: stats.entrants[i],
+            players: entrants.len(),
+        })
+        .collect()
+}
+
+/// The `sim` CSV: meta lines, header, rows.
+pub fn sim_csv(meta: &Meta, rows: &[Row]) -> Result<Vec<u8>> {
+    let mut out = meta.render().into_bytes();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(SIM_COLUMNS)?;
+    for r in rows {
+        w.write_record(r.csv_record())?;
+    }
+    out.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+    Ok(out)
+}
+
+/// Format a table with right-aligned columns (the first left-aligned).
+pub fn format_table(header: &[String], body: &[Vec<String>]) -> String {
+    let cols = header.len();
+    let mut width = vec![0; cols];
+    for row in std::iter::once(header).chain(body.iter().map(|r| r.as_slice())) {
+        for (i, c) in row.iter().enumerate().take(cols) {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let mut s = String::new();
+    for row in std::iter::once(header).chain(body.iter().map(|r| r.as_slice())) {
+        let mut line = String::new();
+        for (i, c) in row.iter().enumerate().take(cols) {
+            let pad = width[i] - c.chars().count();
+            if i == 0 {
+                line.push_str(c);
+                line.push_str(&" ".repeat(pad));
+            } else {
+                line.push_str("  ");
+                line.push_str(&" ".repeat(pad));
+                line.push_str(c);
+            }
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The readable console table of a `sim` run.
+pub fn sim_table(rows: &[Row]) -> String {
+    let players = rows.first().map_or(0, |r| r.players);
+    let mut header: Vec<String> = [
+        "strategy",
+        "games",
+        "score",
+        "95% CI",
+        "wins",
+        "ties",
+        "losses",
+        "avg VP",
+        "avg turns",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for seat in 0..players {
+        header.push(format!("seat {}", seat + 1));
+    }
+    header.push("capped".into());
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            let (lo, hi) = wilson(r.s.score_wins(), r.s.games);
+            let mut v = vec![
+                r.info.name.clone(),
+                r.s.games.to_string(),
+                pct(r.score()),
+                format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi),
+                r.s.wins.to_string(),
+                r.s.ties.to_string(),
+                r.s.losses.to_string(),
+                format!("{:.2}", r.avg_vp()),
+                format!("{:.2}", r.avg_turns()),
+            ];
+            for seat in 0..players {
+                v.push(pct(r.seat_score(seat)));
+            }
+            v.push(r.s.capped.to_string());
+            v
+        })
+        .collect();
+    format_table(&header, &body)
+}
+
+/// A round robin: `cells[i][j]` = stats of strategy `i` in its head-to-head
+/// games against strategy `j` (None on the diagonal).
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    pub entrants: Vec<EntrantInfo>,
+    pub cells: Vec<Vec<Option<EntrantStats>>>,
+}
+
+impl Matrix {
+    pub fn score(&self, i: usize, j: usize) -> Option<f64> {
+        self.cells[i][j].map(|s| ratio(s.score_wins(), s.games))
+    }
+    /// Mean score of `i` over all its opponents.
+    pub fn mean(&self, i: usize) -> f64 {
+        let v: Vec<f64> = (0..self.entrants.len())
+            .filter_map(|j| self.score(i, j))
+            .collect();
+        if v.is_empty() {
+            0.0
+        } else {
+            v.iter().sum::<f64>() / v.len() as f64
+        }
+    }
+
+    /// Matrix CSV: `strategy`, one column per opponent (by name, in the
+    /// order given), `mean_score`. Cell = row's score against column.
+    pub fn csv(&self, meta: &Meta) -> Result<Vec<u8>> {
+        let mut out = meta.render().into_bytes();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut h = vec!["strategy".to_string()];
+        h.extend(self.entrants.iter().map(|e| e.name.clone()));
+        h.push("mean_score".into());
+        w.write_record(&h)?;
+        for i in 0..self.entrants.len() {
+            let mut r = vec![self.entrants[i].name.clone()];
+            for j in 0..self.entrants.len() {
+                r.push(self.score(i, j).map(f6).unwrap_or_default());
+            }
+            r.push(f6(self.mean(i)));
+            w.write_record(&r)?;
+        }
+        out.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+        Ok(out)
+    }
+
+    /// Console table: the matrix (row's score vs column, %), then the mean.
+    pub fn table(&self) -> String {
+        let n = self.entrants.len();
+        let mut header = vec!["row vs column".to_string()];
+        header.extend((1..=n).map(|j| format!("#{j}")));
+        header.push("mean".into());
+        let body: Vec<Vec<String>> = (0..n)
+            .map(|i| {
+                let mut v = vec![format!("#{} {}", i + 1, self.entrants[i].name)];
+                for j in 0..n {
+                    v.push(self.score(i, j).map(pct).unwrap_or_else(|| "—".into()));
+                }
+                v.push(pct(self.mean(i)));
+                v
+            })
+            .collect();
+        format_table(&header, &body)
+    }
+}
+
+/// A file written atomically: a temporary file next to the destination,
+/// renamed over it by [`AtomicFile::commit`]; removed if dropped uncommitted.
+pub struct AtomicFile {
+    dest: PathBuf,
+    tmp: PathBuf,
+    file: Option<File>,
+}
+
+impl AtomicFile {
+    /// Check the destination and create the temporary file now, so that an
+    /// unwritable destination is reported before any work is done.
+    pub fn create(dest: &Path) -> Result<AtomicFile> {
+        if dest.as_os_str().is_empty() {
+            return Err(anyhow!("output path is empty"));
+        }
+        if dest.is_dir() {
+            return Err(anyhow!(
+                "output path '{}' is a directory; give a file name",
+                dest.display()
+            ));
+        }
+        let name = dest
+            .file_name()
+            .ok_or_else(|| anyhow!("output path '{}' has no file name", dest.display()))?;
+        let dir = match dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(anyhow!(
+                "cannot write '{}': directory '{}' does not exist",
+                dest.display(),
+                dir.display()
+            ));
+        }
+        let tmp = dir.join(format!(
+            ".{}.tmp{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let file =
+            File::create(&tmp).with_context(|| format!("cannot write '{}'", dest.display()))?;
+        Ok(AtomicFile {
+            dest: dest.to_path_buf(),
+            tmp,
+            file: Some(file),
+        })
+    }
+
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// Write `bytes`, flush to disk and rename over the destination.
+    pub fn commit(mut self, bytes: &[u8]) -> Result<()> {
+        let mut f = self.file.take().expect("uncommitted file is open");
+        f.write_all(bytes)
+            .and_then(|_| f.sync_all())
+            .with_context(|| format!("cannot write '{}'", self.tmp.display()))?;
+        drop(f);
+        std::fs::rename(&self.tmp, &self.dest)
+            .with_context(|| format!("cannot write '{}'", self.dest.display()))?;
+        self.tmp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.tmp.as_os_str().is_empty() {
+            self.file.take();
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_file_commits_or_vanishes() {
+        let dir = std::env::temp_dir().join(format!("domsim-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dest = dir.join("out.csv");
+        let f = AtomicFile::create(&dest).unwrap();
+        drop(f);
+        assert!(
+            std::fs::read_dir(&dir).unwrap().next().is_none(),
+            "temp removed"
+        );
+        let f = AtomicFile::create(&dest).unwrap();
+        f.commit(b"a,b\n").unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"a,b\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        assert!(AtomicFile::create(&dir).is_err());
+        assert!(AtomicFile::create(&dir.join("nope/x.csv")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn header_is_stable() {
+        let h = SIM_COLUMNS;
+        assert_eq!(h[0], "strategy");
+        assert_eq!(h[22], "capped_games");
+    }
+}

@@ -1,0 +1,228 @@
+//! A logging adaptor for `domsim log`: wraps any [`Bots`], forwards every
+//! decision unchanged and writes a human-readable, turn-by-turn account of the
+//! game from the engine's [`Event`]s.
+//!
+//! Consecutive events of the same kind by the same player are joined on one
+//! line ("draws Copper, Copper, Estate"). The five cards drawn in Cleanup are
+//! not listed: they are shown as the hand at the start of that player's next
+//! turn.
+
+use crate::cards::Card;
+use crate::engine::{Bots, Choose, Event, Game, Pick, Why, YesNo};
+use std::fmt::Write;
+
+/// Wraps `inner`, recording a log in `out`.
+pub struct LoggingBots<B> {
+    pub inner: B,
+    pub out: String,
+    names: Vec<String>,
+    /// Pending line: (player, verb, cards).
+    pending: Option<(u8, &'static str, Vec<Card>)>,
+    bought: bool,
+}
+
+impl<B: Bots> LoggingBots<B> {
+    /// `names[seat]` labels each seat in the log.
+    pub fn new(inner: B, names: Vec<String>) -> Self {
+        LoggingBots {
+            inner,
+            out: String::new(),
+            names,
+            pending: None,
+            bought: false,
+        }
+    }
+
+    fn name(&self, p: u8) -> &str {
+        self.names.get(p as usize).map_or("?", |s| s.as_str())
+    }
+
+    fn flush(&mut self) {
+        if let Some((p, verb, cards)) = self.pending.take() {
+            let list = join_cards(&cards);
+            let name = self.name(p).to_string();
+            let _ = writeln!(self.out, "    {name} {verb} {list}");
+        }
+    }
+
+    fn add(&mut self, p: u8, verb: &'static str, c: Card) {
+        if let Some((pp, v, cards)) = &mut self.pending {
+            if *pp == p && *v == verb {
+                cards.push(c);
+                return;
+            }
+        }
+        self.flush();
+        self.pending = Some((p, verb, vec![c]));
+    }
+
+    fn line(&mut self, s: String) {
+        self.flush();
+        let _ = writeln!(self.out, "    {s}");
+    }
+
+    /// Write the final scores and winners; returns the whole log.
+    pub fn finish(mut self, g: &Game) -> String {
+        // Cleanup draws of the last turn are not shown.
+        if matches!(self.pending, Some((_, "draws", _))) {
+            self.pending = None;
+        }
+        self.flush();
+        let o = g.outcome();
+        let mut out = std::mem::take(&mut self.out);
+        let _ = writeln!(
+            out,
+            "\nGame over{}.",
+            if o.capped { " (turn cap reached)" } else { "" }
+        );
+        for p in 0..g.n() {
+            let pl = g.player(p as u8);
+            let mut deck: Vec<(Card, u8)> = Card::ALL
+                .iter()
+                .map(|&c| (c, pl.owns(c)))
+                .filter(|&(_, n)| n > 0)
+                .collect();
+            deck.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+            let deck: Vec<String> = deck.iter().map(|(c, n)| format!("{n} {c}")).collect();
+            let _ = writeln!(
+                out,
+                "  {}: {} VP in {} turns{} — {}",
+                self.names.get(p).map_or("?", |s| s.as_str()),
+                o.vp[p],
+                o.turns[p],
+                if o.won(p) {
+                    if o.winner_count() > 1 {
+                        " (shared win)"
+                    } else {
+                        " (winner)"
+                    }
+                } else {
+                    ""
+                },
+                deck.join(", ")
+            );
+        }
+        if let Some(f) = &g.fault {
+            let _ = writeln!(out, "  ILLEGAL ANSWER (replaced by the default): {f}");
+        }
+        out
+    }
+}
+
+fn join_cards(cards: &[Card]) -> String {
+    // "Copper x3, Estate" keeps hands short while preserving order of first appearance.
+    let mut parts: Vec<(Card, usize)> = Vec::new();
+    for &c in cards {
+        match parts.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, n)) => *n += 1,
+            None => parts.push((c, 1)),
+        }
+    }
+    parts
+        .iter()
+        .map(|&(c, n)| {
+            if n > 1 {
+                format!("{c} x{n}")
+            } else {
+                c.name().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl<B: Bots> Bots for LoggingBots<B> {
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        let a = self.inner.pick(g, q);
+        if q.why == Why::Buy && a.is_none() && !self.bought {
+            self.line(format!(
+                "{} buys nothing (${} available)",
+                self.name(q.player),
+                g.turn.coins
+            ));
+        }
+        if q.why == Why::Buy && a.is_some() && !self.bought {
+            self.line(format!(
+                "{} has ${} and {} buy(s)",
+                self.name(q.player),
+                g.turn.coins,
+                g.turn.buys
+            ));
+        }
+        a
+    }
+
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        let a = self.inner.yes_no(g, q);
+        let about = q
+            .card
+            .map(|c| format!(" about {c} of {}", self.name(q.target)))
+            .unwrap_or_default();
+        self.line(format!(
+            "{} answers {} to {}{about}",
+            self.name(q.player),
+            if a { "yes" } else { "no" },
+            q.by
+        ));
+        a
+    }
+
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        let a = self.inner.choose(g, q);
+        self.line(format!(
+            "{} chooses option {} of {} for {}",
+            self.name(q.player),
+            a + 1,
+            q.n,
+            q.by
+        ));
+        a
+    }
+
+    fn event(&mut self, g: &Game, e: Event) {
+        self.inner.event(g, e);
+        match e {
+            Event::TurnStart { player, turn } => {
+                // Pending draws are the previous player's Cleanup draw.
+                if matches!(self.pending, Some((_, "draws", _))) {
+                    self.pending = None;
+                }
+                self.flush();
+                self.bought = false;
+                let hand: Vec<Card> = g.player(player).hand.iter().collect();
+                let name = self.name(player).to_string();
+                let vp: Vec<String> = (0..g.n()).map(|p| g.vp(p as u8).to_string()).collect();
+                let _ = writeln!(
+                    self.out,
+                    "\nTurn {turn} — {} (VP {})\n    hand: {}",
+                    name,
+                    vp.join("/"),
+                    join_cards(&hand)
+                );
+            }
+            Event::Play { player, card } => self.add(player, "plays", card),
+            Event::Buy { player, card } => {
+                self.bought = true;
+                self.add(player, "buys", card);
+            }
+            Event::Gain { player, card } => {
+                // A bought card's gain is implied by the buy.
+                if let Some((p, "buys", cards)) = &self.pending {
+                    if *p == player && cards.last() == Some(&card) {
+                        return;
+                    }
+                }
+                self.add(player, "gains", card)
+            }
+            Event::Trash { player, card } => self.add(player, "trashes", card),
+            Event::Discard { player, card } => self.add(player, "discards", card),
+            Event::Reveal { player, card } => self.add(player, "reveals", card),
+            Event::Topdeck { player, card } => self.add(player, "puts on deck", card),
+            Event::React { player, card } => self.add(player, "reacts with", card),
+            Event::Shuffle { player } => {
+                self.line(format!("{} shuffles", self.name(player)));
+            }
+            Event::Draw { player, card } => self.add(player, "draws", card),
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! The simulator: runs many games of one kingdom in parallel and accumulates
+//! mergeable statistics.
+//!
+//! * **Entrants.** A run has exactly one entrant per seat (`players`
+//!   entrants). An entrant is "a strategy in this run"; the same strategy file
+//!   given twice is two entrants, reported on two rows.
+//! * **Seat rotation.** Game `i` seats the entrants in the seat order of rank
+//!   `i mod n!` among all `n!` permutations of the entrants, in lexicographic
+//!   order ([`seat_orders`]): seat `s` (0 = first player) is played by entrant
+//!   `order[s]`. A run whose game count is a multiple of `n!` (2, 6, 24, 120,
+//!   720 for 2–6 players) plays every seat order exactly equally often;
+//!   otherwise the first `games mod n!` orders get one game more.
+//! * **Determinism.** Game `i` is dealt by `Game::reset(&kingdom, seed, i)`:
+//!   its randomness depends only on `(seed, i)`, never on which thread plays
+//!   it. Every accumulator is an integer (a shared win of a `k`-way tie is
+//!   `60/k` units of 1/60 of a win, exact for `k` ≤ 6), so merging partial
+//!   results in any order gives bit-identical totals: the output is the same
+//!   whatever `--threads`.
+//! * **Interruption.** The runner plays games in blocks; a stop flag (set by
+//!   Ctrl-C / SIGTERM) is checked before every game. Games not yet started
+//!   are skipped, games in progress finish, and [`RunResult::completed`] says
+//!   how many games were played.
+
+pub mod logbots;
+pub mod presets;
+
+use crate::engine::{Bots, Game, Kingdom, Outcome, MAX_PLAYERS};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Units of a win: a `k`-way shared win is `WIN_UNITS / k` units, exact for k ≤ 6.
+pub const WIN_UNITS: u64 = 60;
+
+/// Games per scheduling block (between progress updates and stop checks).
+const BLOCK: u64 = 1 << 14;
+
+/// Every permutation of `0..n`, in lexicographic order (`n` ≤ 6: at most 720).
+pub fn seat_orders(n: usize) -> Vec<[u8; MAX_PLAYERS]> {
+    assert!((1..=MAX_PLAYERS).contains(&n));
+    let mut out = Vec::new();
+    let mut cur = [0u8; MAX_PLAYERS];
+    for (i, c) in cur.iter_mut().enumerate() {
+        *c = i as u8;
+    }
+    loop {
+        out.push(cur);
+        // Next lexicographic permutation of cur[..n].
+        let a = &mut cur[..n];
+        let Some(i) = (0..n.saturating_sub(1)).rev().find(|&i| a[i] < a[i + 1]) else {
+            break;
+        };
+        let j = (i + 1..n).rev().find(|&j| a[j] > a[i]).unwrap_or(i + 1);
+        a.swap(i, j);
+        a[i + 1..].reverse();
+    }
+    out
+}
+
+/// Results of one entrant, accumulated over games. All integers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EntrantStats {
+    /// Games played.
+    pub games: u64,
+    /// Games won alone.
+    pub wins: u64,
+    /// Games whose win was shared with other players.
+    pub ties: u64,
+    /// Sum over tied games of `WIN_UNITS / k` (k = players sharing the win).
+    pub tie_units: u64,
+    /// Games neither won nor tied.
+    pub losses: u64,
+    /// Sum of final VP.
+    pub vp_sum: i64,
+    /// Sum of turns taken.
+    pub turns_sum: u64,
+    /// Games played from each seat.
+    pub seat_games: [u64; MAX_PLAYERS],
+    /// Win units (`WIN_UNITS` per outright win, `WIN_UNITS / k` per tie) from each seat.
+    pub seat_units: [u64; MAX_PLAYERS],
+    /// Games that hit the turn cap.
+    pub capped: u64,
+}
+
+impl EntrantStats {
+    /// Wins with ties counted as shared, in units.
+    pub fn win_units(&self) -> u64 {
+        self.wins * WIN_UNITS + self.tie_units
+    }
+    /// Sum of the shares of tied games (Σ 1/k).
+    pub fn shared_wins(&self) -> f64 {
+        self.tie_units as f64 / WIN_UNITS as f64
+    }
+    /// Wins with ties counted as shared (wins + Σ 1/k).
+    pub fn score_wins(&self) -> f64 {
+        self.win_units() as f64 / WIN_UNITS as f64
+    }
+    fn merge(&mut self, o: &EntrantStats) {
+        self.games += o.games;
+        self.wins += o.wins;
+        self.ties += o.ties;
+        self.tie_units += o.tie_units;
+        self.losses += o.losses;
+        self.vp_sum += o.vp_sum;
+        self.turns_sum += o.turns_sum;
+        for s in 0..MAX_PLAYERS {
+            self.seat_games[s] += o.seat_games[s];
+            self.seat_units[s] += o.seat_units[s];
+        }
+        self.capped += o.capped;
+    }
+}
+
+/// Results of a run: per entrant, plus game-level counters. Mergeable
+/// (`merge` is associative and commutative, so thread count is irrelevant).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Games played.
+    pub games: u64,
+    /// Games whose win was shared.
+    pub tied_games: u64,
+    /// Games that hit the turn cap.
+    pub capped: u64,
+    /// Games in which some bot gave an illegal answer.
+    pub faults: u64,
+    /// The lowest game index with a fault, and the fault.
+    pub first_fault: Option<(u64, String)>,
+    pub entrants: [EntrantStats; MAX_PLAYERS],
+}
+
+impl Stats {
+    /// Account one finished game: seat `s` was played by entrant `order[s]`.
+    pub fn record(&mut self, order: &[u8], o: &Outcome) {
+        let n = o.players as usize;
+        self.games += 1;
+        let k = o.winner_count() as u64;
+        if k > 1 {
+            self.tied_games += 1;
+        }
+        if o.capped {
+            self.capped += 1;
+        }
+        for (s, &who) in order.iter().enumerate().take(n) {
+            let e = &mut self.entrants[who as usize];
+            e.games += 1;
+            e.seat_games[s] += 1;
+            e.vp_sum += o.vp[s] as i64;
+            e.turns_sum += o.turns[s] as u64;
+            if o.capped {
+                e.capped += 1;
+            }
+            if o.won(s) {
+                let units = WIN_UNITS / k;
+                if k == 1 {
+                    e.wins += 1;
+                } else {
+                    e.ties += 1;
+                    e.tie_units += units;
+                }
+                e.seat_units[s] += units;
+            } else {
+                e.losses += 1;
+            }
+        }
+    }
+
+    pub fn merge(mut self, o: Stats) -> Stats {
+        self.games += o.games;
+        self.tied_games += o.tied_games;
+        self.capped += o.capped;
+        self.faults += o.faults;
+        self.first_fault = match (self.first_fault.take(), o.first_fault) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        for (a, b) in self.entrants.iter_mut().zip(o.entrants.iter()) {
+            a.merge(b);
+        }
+        self
+    }
+}
+
+/// How to run.
+#[derive(Clone, Copy, Debug)]
+pub struct RunConfig {
+    pub games: u64,
+    pub seed: u64,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Show a progress bar (the caller decides: only on a terminal).
+    pub progress: bool,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub stats: Stats,
+    /// Games played (less than asked when interrupted).
+    pub completed: u64,
+    pub interrupted: bool,
+}
+
+/// Build a rayon pool with `threads` workers (0 = one per core).
+pub fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
+}
+
+/// Play `cfg.games` games of `kingdom`, with `make(order)` giving the bots of
+/// one game (seat `s` played by entrant `order[s]`). See the module doc for
+/// seat rotation, determinism and interruption.
+pub fn run<B, F>(kingdom: &Kingdom, cfg: &RunConfig, make: F, stop: &AtomicBool) -> RunResult
+where
+    B: Bots,
+    F: Fn(&[u8]) -> B + Sync,
+{
+    let n = kingdom.n();
+    let orders = seat_orders(n);
+    let bar = if cfg.progress {
+        let b = indicatif::ProgressBar::new(cfg.games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut total = Stats::default();
+    let mut start = 0u64;
+    while start < cfg.games && !stop.load(Ordering::Relaxed) {
+        let end = (start + BLOCK).min(cfg.games);
+        let part = (start..end)
+            .into_par_iter()
+            .fold(
+                || Box::new((Game::new(kingdom, cfg.seed, 0), Stats::default())),
+                |mut acc, i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return acc;
+                    }
+                    let order = &orders[(i % orders.len() as u64) as usize][..n];
+                    let mut bots = make(order);
+                    let (g, st) = &mut *acc;
+                    g.reset(kingdom, cfg.seed, i);
+                    let o = g.play_game(&mut bots);
+                    st.record(order, &o);
+                    if let Some(f) = &g.fault {
+                        st.faults += 1;
+                        if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
+                            st.first_fault = Some((i, f.to_string()));
+                        }
+                    }
+                    acc
+                },
+            )
+            .map(|acc| acc.1)
+            .reduce(Stats::default, Stats::merge);
+        total = total.merge(part);
+        bar.set_position(total.games);
+        start = end;
+    }
+    bar.finish_and_clear();
+    let completed = total.games;
+    RunResult {
+        stats: total,
+        completed,
+        interrupted: completed < cfg.games,
+    }
+}
+
+/// Wilson score interval for `successes` out of `n` at 95% (z = 1.96).
+/// `successes` may be fractional (ties counted as shared): the interval is
+/// then the usual approximation with that effective count.
+pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = (successes / n).clamp(0.0, 1.0);
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_are_all_permutations() {
+        for n in 1..=6 {
+            let o = seat_orders(n);
+            let fact: usize = (1..=n).product();
+            assert_eq!(o.len(), fact);
+            let mut v: Vec<Vec<u8>> = o.iter().map(|p| p[..n].to_vec()).collect();
+            let sorted = v.clone();
+            v.sort();
+            assert_eq!(v, sorted, "lexicographic");
+            v.dedup();
+            assert_eq!(v.len(), fact, "distinct");
+        }
+        assert_eq!(&seat_orders(3)[1][..3], &[0, 2, 1]);
+    }
+
+    fn outcome(vp: &[i32], turns: &[u16], winners: u8) -> Outcome {
+        let mut o = Outcome {
+            players: vp.len() as u8,
+            vp: [0; MAX_PLAYERS],
+            turns: [0; MAX_PLAYERS],
+            winners,
+            capped: false,
+        };
+        o.vp[..vp.len()].copy_from_slice(vp);
+        o.turns[..turns.len()].copy_from_slice(turns);
+        o
+    }
+
+    #[test]
+    fn tie_accounting() {
+        let mut s = Stats::default();
+        // Seat 0 = entrant 1, seat 1 = entrant 2, seat 2 = entrant 0; seats 0 and 2 tie.
+        s.record(&[1, 2, 0], &outcome(&[10, 5, 10], &[12, 12, 12], 0b101));
+        // Entrant 2 wins alone from seat 0.
+        s.record(&[2, 0, 1], &outcome(&[30, 5, 10], &[12, 12, 11], 0b001));
+        assert_eq!(s.games, 2);
+        assert_eq!(s.tied_games, 1);
+        let e = &s.entrants;
+        assert_eq!((e[0].wins, e[0].ties, e[0].losses), (0, 1, 1));
+        assert_eq!((e[1].wins, e[1].ties, e[1].losses), (0, 1, 1));
+        assert_eq!((e[2].wins, e[2].ties, e[2].losses), (1, 0, 1));
+        assert_eq!(e[0].score_wins(), 0.5);
+        assert_eq!(e[2].score_wins(), 1.0);
+        assert_eq!(e[0].seat_units[2], 30);
+        assert_eq!(e[2].seat_units[0], 60);
+        assert_eq!(e[1].vp_sum, 20);
+        let total: u64 = e.iter().map(|x| x.win_units()).sum();
+        assert_eq!(total, 2 * WIN_UNITS, "one win per game in total");
+    }
+
+    #[test]
+    fn merge_is_order_independent() {
+        let mut a = Stats::default();
+        a.record(&[0, 1], &outcome(&[3, 3], &[5, 5], 0b11));
+        let mut b = Stats::default();
+        b.record(&[1, 0], &outcome(&[3, 9], &[5, 4], 0b10));
+        assert_eq!(a.clone().merge(b.clone()), b.merge(a));
+    }
+
+    #[test]
+    fn wilson_bounds() {
+        let (lo, hi) = wilson(50.0, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+        assert_eq!(wilson(0.0, 0), (0.0, 1.0));
+        let (lo, _) = wilson(0.0, 10);
+        assert_eq!(lo, 0.0);
+    }
+}

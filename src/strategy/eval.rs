@@ -1,0 +1,426 @@
+//! Evaluation: answering the engine's questions from a [`Compiled`]
+//! strategy. Nothing here allocates: conditions run on a fixed-size stack,
+//! lists are ranges of a flat entry array, routing is a table lookup.
+
+use super::ast::{BinOp, Fun, Var};
+use super::compile::{why_index, CEntry, Code, Compiled, Op, Route, Subj, STACK};
+use crate::cards::{vp_of, Card, CardSet};
+use crate::engine::decision::best_by;
+use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
+
+/// The legal card with the highest current cost (ties: lowest id).
+#[inline]
+fn best_by_cost(g: &Game, s: CardSet) -> Option<Card> {
+    best_by(s, |c| g.cost(c) as i32)
+}
+
+/// Count of `s` in a zone.
+#[inline]
+fn zone_count(z: &crate::engine::CardVec, s: Subj) -> i32 {
+    match s {
+        Subj::Card(c) => z.count(c) as i32,
+        Subj::Mask(m) => z.iter().filter(|&c| m.contains(c)).count() as i32,
+    }
+}
+
+#[inline]
+fn sum_by(s: Subj, f: impl Fn(Card) -> i32) -> i32 {
+    match s {
+        Subj::Card(c) => f(c),
+        Subj::Mask(m) => m.iter().map(f).sum(),
+    }
+}
+
+impl Compiled {
+    /// Total money of seat `me`: Treasure values plus printed +$ of Actions.
+    fn total_money(&self, g: &Game, me: u8) -> i32 {
+        let pl = &g.players[me as usize];
+        let mut t = 0i32;
+        for c in self.money.iter() {
+            let i = c.info();
+            t += pl.owned[c as usize] as i32 * (i.value as i32 + i.coins as i32);
+        }
+        t
+    }
+
+    /// Evaluate a number or condition (conditions are 0/1).
+    pub(crate) fn eval(&self, code: Code, g: &Game, me: u8) -> i32 {
+        let mut st = [0i32; STACK];
+        let mut sp = 0usize;
+        let ops = &self.code[code.start as usize..(code.start + code.len) as usize];
+        for op in ops {
+            match *op {
+                Op::Const(v) => {
+                    st[sp] = v;
+                    sp += 1;
+                }
+                Op::Var(v) => {
+                    st[sp] = var(self, v, g, me);
+                    sp += 1;
+                }
+                Op::Fun(f, s) => {
+                    st[sp] = fun(f, s, g, me);
+                    sp += 1;
+                }
+                Op::Neg => st[sp - 1] = st[sp - 1].wrapping_neg(),
+                Op::Not => st[sp - 1] = (st[sp - 1] == 0) as i32,
+                Op::Bin(b) => {
+                    sp -= 1;
+                    let (l, r) = (st[sp - 1], st[sp]);
+                    st[sp - 1] = match b {
+                        BinOp::Add => l.wrapping_add(r),
+                        BinOp::Sub => l.wrapping_sub(r),
+                        BinOp::Mul => l.wrapping_mul(r),
+                        BinOp::Div => l.checked_div(r).unwrap_or(0),
+                        BinOp::Mod => l.checked_rem(r).unwrap_or(0),
+                        BinOp::Lt => (l < r) as i32,
+                        BinOp::Le => (l <= r) as i32,
+                        BinOp::Gt => (l > r) as i32,
+                        BinOp::Ge => (l >= r) as i32,
+                        BinOp::Eq => (l == r) as i32,
+                        BinOp::Ne => (l != r) as i32,
+                        BinOp::And => (l != 0 && r != 0) as i32,
+                        BinOp::Or => (l != 0 || r != 0) as i32,
+                    };
+                }
+            }
+        }
+        if sp == 0 {
+            1
+        } else {
+            st[sp - 1]
+        }
+    }
+
+    #[inline]
+    fn holds(&self, code: Code, g: &Game, me: u8) -> bool {
+        code.len == 0 || self.eval(code, g, me) != 0
+    }
+
+    #[inline]
+    fn entries(&self, list: u16) -> &[CEntry] {
+        let (s, n) = self.lists[list as usize];
+        &self.entries[s as usize..(s + n) as usize]
+    }
+
+    /// First applicable entry of `list` for pick `q`. `None`: nothing
+    /// applies, or a `none` entry applied.
+    fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+        let me = q.player;
+        for e in self.entries(list) {
+            match e.target {
+                None => {
+                    if self.holds(e.cond, g, me) {
+                        return None;
+                    }
+                }
+                Some(Subj::Card(c)) => {
+                    if q.legal.contains(c)
+                        && self.holds(e.cond, g, me)
+                        && !(safety && self.unsafe_gain(g, me, c))
+                    {
+                        return Some(c);
+                    }
+                }
+                Some(Subj::Mask(m)) => {
+                    let mut legal = q.legal.and(m);
+                    if legal.is_empty() || !self.holds(e.cond, g, me) {
+                        continue;
+                    }
+                    // The engine's default choice among the matching cards.
+                    while !legal.is_empty() {
+                        let sub = Pick {
+                            legal,
+                            optional: false,
+                            ..*q
+                        };
+                        let c = sub.default_answer(g)?;
+                        if !(safety && self.unsafe_gain(g, me, c)) {
+                            return Some(c);
+                        }
+                        legal.remove(c);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether some entry of a yes/no list matches `card`.
+    fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
+        for e in self.entries(list) {
+            let hit = match e.target {
+                None => true,
+                Some(Subj::Card(c)) => c == card,
+                Some(Subj::Mask(m)) => m.contains(card),
+            };
+            if hit && self.holds(e.cond, g, me) {
+                return e.target.is_some();
+            }
+        }
+        false
+    }
+
+    /// The built-in safety rules: would gaining `c` now lose the game (it
+    /// ends the game with me behind), or hand the game to an opponent (the
+    /// penultimate Province rule)?
+    pub(crate) fn unsafe_gain(&self, g: &Game, me: u8, c: Card) -> bool {
+        if !(self.safe_ending || self.penultimate_province) {
+            return false;
+        }
+        let left = g.supply[c as usize];
+        let ends = left == 1 && (c == Card::Province || g.empty_piles + 1 >= g.kingdom.end_piles);
+        let ppr = self.penultimate_province && c == Card::Province && left == 2;
+        let end_check = self.safe_ending && ends;
+        if !end_check && !ppr {
+            return false;
+        }
+        // My VP after the gain (variable-VP cards may change too).
+        let mut pl = g.players[me as usize].clone();
+        pl.owned[c as usize] += 1;
+        pl.owned_total += 1;
+        let mut mine = 0i32;
+        for (i, &n) in pl.owned.iter().enumerate() {
+            if n > 0 {
+                mine += n as i32 * vp_of(Card::ALL[i], &pl) as i32;
+            }
+        }
+        let my_turns = g.turns_taken[me as usize];
+        let mut best = i32::MIN;
+        let mut lose_tie = false;
+        for o in g.others(me) {
+            let v = g.vp(o);
+            if v > best {
+                best = v;
+                lose_tie = false;
+            }
+            if v == best && g.turns_taken[o as usize] < my_turns {
+                lose_tie = true;
+            }
+        }
+        if end_check && (mine < best || (mine == best && lose_tie)) {
+            return true;
+        }
+        // The opponent could take the last Province (+6) and tie or win.
+        ppr && best + 6 >= mine
+    }
+}
+
+fn var(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
+    let pl = &g.players[me as usize];
+    match v {
+        Var::Coins => g.turn.coins as i32,
+        Var::Actions => g.turn.actions as i32,
+        Var::Buys => g.turn.buys as i32,
+        Var::Turn => g.turns_taken[me as usize] as i32,
+        Var::Cards => pl.owned_total as i32,
+        Var::TotalMoney => s.total_money(g, me),
+        Var::MoneyDensity => {
+            let n = pl.owned_total as i32;
+            if n == 0 {
+                0
+            } else {
+                s.total_money(g, me) * 100 / n
+            }
+        }
+        Var::HandSize => pl.hand.len() as i32,
+        Var::HandMoney => pl.hand.iter().map(|c| c.info().value as i32).sum(),
+        Var::DrawPileSize => pl.deck.len() as i32,
+        Var::DiscardSize => pl.discard.len() as i32,
+        Var::EmptyPiles => g.empty_piles as i32,
+        Var::GainsToEnd => gains_to_end(g),
+        Var::Vp => g.vp(me),
+        Var::VpLead => g.vp(me) - best_opp_vp(g, me),
+        Var::OppVp => best_opp_vp(g, me),
+        Var::Players => g.kingdom.players as i32,
+        Var::ActionPlays => g.turn.action_plays as i32,
+    }
+}
+
+fn best_opp_vp(g: &Game, me: u8) -> i32 {
+    g.others(me).map(|o| g.vp(o)).max().unwrap_or(0)
+}
+
+/// Fewest gains that end the game: the Provinces left, or the sum of the
+/// smallest non-empty Supply piles still needed to reach the pile limit.
+pub(crate) fn gains_to_end(g: &Game) -> i32 {
+    let need = g.kingdom.end_piles.saturating_sub(g.empty_piles) as usize;
+    let prov = g.supply[Card::Province as usize] as i32;
+    if need == 0 || prov == 0 {
+        return 0;
+    }
+    // The `need` smallest non-empty piles (need ≤ 4).
+    let mut small = [u8::MAX; 4];
+    for c in g.kingdom.supply.iter() {
+        let n = g.supply[c as usize];
+        if n == 0 {
+            continue;
+        }
+        let mut v = n;
+        for s in small.iter_mut().take(need.min(4)) {
+            if v < *s {
+                std::mem::swap(&mut v, s);
+            }
+        }
+    }
+    let piles: i32 = small
+        .iter()
+        .take(need.min(4))
+        .map(|&s| if s == u8::MAX { 0 } else { s as i32 })
+        .sum();
+    prov.min(piles)
+}
+
+fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
+    let pl = &g.players[me as usize];
+    match f {
+        Fun::Count => sum_by(s, |c| pl.owned[c as usize] as i32),
+        Fun::Hand => zone_count(&pl.hand, s),
+        Fun::InPlay => zone_count(&pl.play, s),
+        Fun::DrawPile => zone_count(&pl.deck, s),
+        Fun::DiscardPile => zone_count(&pl.discard, s),
+        Fun::Supply => sum_by(s, |c| g.supply[c as usize] as i32),
+        Fun::Trashed => zone_count(&g.trash, s),
+        Fun::Opp => g
+            .others(me)
+            .map(|o| sum_by(s, |c| g.players[o as usize].owned[c as usize] as i32))
+            .max()
+            .unwrap_or(0),
+        Fun::OppTotal => g
+            .others(me)
+            .map(|o| sum_by(s, |c| g.players[o as usize].owned[c as usize] as i32))
+            .sum(),
+        Fun::Cost => match s {
+            Subj::Card(c) => g.cost(c) as i32,
+            Subj::Mask(_) => 0,
+        },
+    }
+}
+
+/// The bots of one game: seat `i` is played by `seats[i]`.
+#[derive(Clone, Copy)]
+pub struct StrategyBots<'a> {
+    seats: [&'a Compiled; MAX_PLAYERS],
+}
+
+impl<'a> StrategyBots<'a> {
+    /// Seat `i` is played by `seats[i]`. Panics if `seats` is empty or has
+    /// more than [`MAX_PLAYERS`] entries.
+    pub fn new(seats: &[&'a Compiled]) -> Self {
+        assert!(
+            !seats.is_empty() && seats.len() <= MAX_PLAYERS,
+            "1 to {MAX_PLAYERS} strategies"
+        );
+        StrategyBots {
+            seats: std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0])),
+        }
+    }
+
+    #[inline]
+    fn seat(&self, p: u8) -> &'a Compiled {
+        self.seats[p as usize % MAX_PLAYERS]
+    }
+}
+
+impl Bots for StrategyBots<'_> {
+    #[inline]
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        let s = self.seat(q.player);
+        let Some(w) = why_index(q.why) else {
+            return q.default_answer(g);
+        };
+        if q.why == Why::React {
+            return react(s, g, q);
+        }
+        let by = q.by.map_or(0, |c| c as usize + 1);
+        let route = s.pick[by][w];
+        let ans = match route {
+            Route::List(l) => {
+                let safety = matches!(q.why, Why::Buy | Why::Gain);
+                s.scan(l, g, q, safety)
+            }
+            Route::AllTreasures => {
+                if q.legal.and(s.effect_treasures).is_empty() {
+                    // Order cannot matter: the cheapest id is as good as any.
+                    return q.legal.first();
+                }
+                return q.default_answer(g);
+            }
+            Route::DefaultPlay => {
+                let villages: CardSet = q.legal.iter().filter(|c| c.info().actions > 0).collect();
+                let from = if villages.is_empty() {
+                    q.legal
+                } else {
+                    villages
+                };
+                best_by_cost(g, from)
+            }
+            Route::Costliest(min) => {
+                let ok: CardSet = q.legal.iter().filter(|&c| g.cost(c) >= min).collect();
+                best_by_cost(g, ok)
+            }
+            Route::Nothing | Route::Engine | Route::Value(_) => {
+                if route == Route::Nothing && q.optional {
+                    return None;
+                }
+                return q.default_answer(g);
+            }
+        };
+        match ans {
+            Some(c) => Some(c),
+            None if q.optional => None,
+            None => q.default_answer(g),
+        }
+    }
+
+    #[inline]
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        let s = self.seat(q.player);
+        let by = q.by as usize;
+        let route = if q.target == q.player || q.card.is_none() {
+            s.yes_own[by]
+        } else {
+            s.yes_other[by]
+        };
+        match route {
+            Route::Value(code) => s.eval(code, g, q.player) != 0,
+            Route::List(l) => match q.card {
+                Some(c) => s.matches(l, g, q.player, c),
+                None => q.default_answer(g),
+            },
+            _ => q.default_answer(g),
+        }
+    }
+
+    #[inline]
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        let s = self.seat(q.player);
+        match s.choose[q.by as usize] {
+            Route::Value(code) => {
+                let v = s.eval(code, g, q.player);
+                if (0..q.n as i32).contains(&v) {
+                    v as u8
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Reveal which Reaction? Each legal Reaction in id order: its `reveal`
+/// condition, or yes by default.
+fn react(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
+    for c in q.legal.iter() {
+        match s.react[c as usize] {
+            Route::Value(code) => {
+                if s.eval(code, g, q.player) != 0 {
+                    return Some(c);
+                }
+            }
+            _ => return Some(c),
+        }
+    }
+    None
+}

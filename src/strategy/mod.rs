@@ -1,0 +1,252 @@
+//! The strategy language: a bot as a short declarative text file.
+//!
+//! ```text
+//! # Smithy Big Money
+//! extends: big_money_ultimate.dom
+//! buy:
+//!     Province if total_money >= 18
+//!     Gold
+//!     Smithy max 1
+//!     Silver
+//! ```
+//!
+//! Pipeline: [`parse`]/[`load`] (text → [`Strategy`], with `extends`
+//! resolved and card names already turned into card ids) →
+//! [`Strategy::compile`] against a [`Kingdom`] (→ [`Compiled`]: flat arrays of
+//! entries and condition bytecode, per-question routing tables, warnings for
+//! cards not in the kingdom) → [`StrategyBots`] answering the engine's
+//! questions without allocating.
+//!
+//! Why a custom line-based language rather than TOML/YAML: a strategy is a few
+//! priority lists whose entries carry conditions; in TOML each entry would be
+//! a quoted string with a condition language inside it anyway, errors would
+//! point at the string rather than at the offending word, and the file would
+//! read like configuration rather than like the strategy articles players
+//! write ("buy Province if …, else Gold, else Silver"). One header per line
+//! (`buy:`), one entry per line (`Gold if coins >= 6`), `#` comments: every
+//! error has a precise line and column. The full reference is
+//! `strategies/README.md`.
+
+mod ast;
+mod compile;
+mod eval;
+pub mod options;
+mod parse;
+
+pub use ast::{Entry, Expr, ListKind, Pos, Subject};
+pub use compile::Compiled;
+pub use eval::StrategyBots;
+
+use crate::engine::Kingdom;
+use ast::{Key, ListDef, ValueDef};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A parse, load or compile error, positioned in a strategy file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategyError {
+    pub file: String,
+    /// 1-based line (0 when the error is about the file as a whole).
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    pub msg: String,
+    /// The offending line, quoted under the message.
+    pub source_line: String,
+    /// Width of the underlined text.
+    pub width: usize,
+}
+
+impl fmt::Display for StrategyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.msg);
+        }
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.msg)?;
+        if !self.source_line.trim().is_empty() {
+            let num = self.line.to_string();
+            let pad = " ".repeat(num.len());
+            let lead: String = self
+                .source_line
+                .chars()
+                .take(self.col.saturating_sub(1))
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            write!(
+                f,
+                "\n{pad} |\n{num} | {}\n{pad} | {lead}{}",
+                self.source_line.trim_end(),
+                "^".repeat(self.width.max(1))
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for StrategyError {}
+
+/// A parsed strategy, `extends` resolved. Kingdom-independent; compile it
+/// with [`Strategy::compile`] for each kingdom.
+#[derive(Clone, Debug)]
+pub struct Strategy {
+    /// The `name:` setting, else the file name without extension.
+    pub name: String,
+    /// FNV-1a hash of the text of every file involved (this file and what it
+    /// extends), for reproducibility records.
+    pub source_hash: u64,
+    /// Every file involved; `Pos::file` indexes this.
+    pub files: Vec<String>,
+    pub(crate) lists: Vec<ListDef>,
+    pub(crate) values: Vec<ValueDef>,
+    /// Don't buy/gain the card that ends the game when that loses it.
+    pub safe_ending: bool,
+    /// Penultimate Province rule.
+    pub penultimate_province: bool,
+}
+
+impl Strategy {
+    /// Compile against a kingdom. Returns the compiled bot and warnings
+    /// (entries naming cards that cannot appear in this kingdom are ignored
+    /// with a warning).
+    pub fn compile(&self, k: &Kingdom) -> Result<(Compiled, Vec<String>), StrategyError> {
+        compile::compile(self, k)
+    }
+
+    /// Whether the strategy has a list for `kind` (tests, `check`).
+    pub fn has_list(&self, kind: ListKind) -> bool {
+        self.lists.iter().any(|l| l.key == Key::List(kind))
+    }
+
+    /// The entries of a general list, if given.
+    pub fn list(&self, kind: ListKind) -> Option<&[Entry]> {
+        self.lists
+            .iter()
+            .find(|l| l.key == Key::List(kind))
+            .map(|l| l.entries.as_slice())
+    }
+}
+
+fn fnv1a(h: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *h ^= b as u64;
+        *h = h.wrapping_mul(0x100_0000_01b3);
+    }
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+fn file_error(file: &str, msg: String) -> StrategyError {
+    StrategyError {
+        file: file.to_string(),
+        line: 0,
+        col: 0,
+        msg,
+        source_line: String::new(),
+        width: 1,
+    }
+}
+
+/// Read a strategy file (and what it extends).
+pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| file_error(&name, format!("cannot read the strategy file: {e}")))?;
+    parse(&text, &name)
+}
+
+/// Parse a strategy from text; `file` names it in errors, and `extends`
+/// paths are resolved relative to its directory.
+pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
+    let mut st = Strategy {
+        name: String::new(),
+        source_hash: FNV_START,
+        files: Vec::new(),
+        lists: Vec::new(),
+        values: Vec::new(),
+        safe_ending: true,
+        penultimate_province: true,
+    };
+    let mut stack = Vec::new();
+    let name = resolve(text, file, &mut stack, &mut st)?;
+    st.name = name.unwrap_or_else(|| {
+        Path::new(file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| file.to_string())
+    });
+    Ok(st)
+}
+
+/// Parse `text` into `st`, its base first; returns the effective `name:`.
+fn resolve(
+    text: &str,
+    file: &str,
+    stack: &mut Vec<PathBuf>,
+    st: &mut Strategy,
+) -> Result<Option<String>, StrategyError> {
+    let me = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
+    stack.push(me);
+    let fidx = st.files.len() as u16;
+    st.files.push(file.to_string());
+    fnv1a(&mut st.source_hash, text.as_bytes());
+    fnv1a(&mut st.source_hash, &[0]);
+    let ast = parse::parse_file(text, file, fidx)?;
+    if let Some((rel, pos)) = &ast.extends {
+        let base = Path::new(file).parent().unwrap_or(Path::new("")).join(rel);
+        let pos_err = |msg: String| {
+            let line = text.lines().nth(pos.line as usize - 1).unwrap_or("");
+            StrategyError {
+                file: file.to_string(),
+                line: pos.line as usize,
+                col: pos.col as usize,
+                msg,
+                source_line: line.to_string(),
+                width: rel.chars().count(),
+            }
+        };
+        let canon = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
+        if let Some(i) = stack.iter().position(|p| *p == canon) {
+            let chain: Vec<String> = stack[i..]
+                .iter()
+                .chain(std::iter::once(&canon))
+                .map(|p| file_base(&p.display().to_string()))
+                .collect();
+            return Err(pos_err(format!("extends cycle: {}", chain.join(" → "))));
+        }
+        let btext = std::fs::read_to_string(&base).map_err(|e| {
+            pos_err(format!(
+                "cannot read '{}' (extends is relative to this file): {e}",
+                base.display()
+            ))
+        })?;
+        resolve(&btext, &base.display().to_string(), stack, st)?;
+    }
+    // Override the base key by key.
+    for l in ast.lists {
+        st.lists.retain(|x| x.key != l.key);
+        st.values.retain(|x| x.key != l.key);
+        st.lists.push(l);
+    }
+    for v in ast.values {
+        st.lists.retain(|x| x.key != v.key);
+        st.values.retain(|x| x.key != v.key);
+        st.values.push(v);
+    }
+    if let Some(b) = ast.safe_ending {
+        st.safe_ending = b;
+    }
+    if let Some(b) = ast.penultimate_province {
+        st.penultimate_province = b;
+    }
+    stack.pop();
+    // The name is never inherited: a file is named by its own `name:` or
+    // its file name.
+    Ok(ast.name)
+}
+
+fn file_base(f: &str) -> String {
+    Path::new(f)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| f.to_string())
+}

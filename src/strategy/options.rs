@@ -1,0 +1,344 @@
+//! The per-card option table and the condition vocabulary.
+//!
+//! Every card that asks its player a question has one row per question in
+//! [`OPTIONS`]: the option's name as written in a strategy file
+//! (`<Card> <option>:`), which engine question it answers, what kind of value
+//! it takes, and where the answer comes from when the file does not say
+//! (`fallback`). A later card set adds its options by adding rows here; the
+//! parser, compiler, evaluator and documentation checks all read this table.
+
+use super::ast::{Fun, ListKind, Var};
+use crate::cards::Card;
+use crate::engine::Why;
+
+/// Which engine question an option answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// A [`crate::engine::Pick`] asked with `by == Some(card)`.
+    Pick(Why),
+    /// A [`crate::engine::YesNo`] about the asker's own card (or no card).
+    YesNoOwn,
+    /// A [`crate::engine::YesNo`] about another player's card.
+    YesNoOther,
+    /// A [`crate::engine::Pick`] with `Why::React`: reveal this Reaction?
+    React,
+    /// A [`crate::engine::Choose`]: which option (0-based).
+    Choose,
+}
+
+/// What value an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A priority list of cards (a section).
+    List,
+    /// A condition on one line: `yes`, `no`, or a comparison.
+    Bool,
+    /// A number on one line (the option index of a `Choose`).
+    Int,
+}
+
+/// Where an answer comes from when the strategy has no list for the option.
+/// The first source that exists decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src {
+    /// A general list of the strategy (`trash:`, `gain:`...).
+    General(ListKind),
+    /// The built-in list of the same name in [`BUILTIN`].
+    Builtin,
+    /// The most expensive legal card costing at least this much (else none
+    /// if the question is optional).
+    Costliest(u8),
+}
+
+/// One row of the option table.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionSpec {
+    pub card: Card,
+    pub name: &'static str,
+    pub question: Question,
+    pub kind: Kind,
+    /// Tried in order when the file has no `<Card> <name>` entry; if none
+    /// exists, the engine's documented default answers.
+    pub fallback: &'static [Src],
+    /// What the option means (README reference).
+    pub doc: &'static str,
+    /// The default, in words (README reference).
+    pub default_doc: &'static str,
+}
+
+use ListKind as L;
+use Src::*;
+
+/// Every per-card option. Keyed by (card, name); at most one row per
+/// (card, question).
+pub static OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        card: Card::Bureaucrat,
+        name: "topdeck",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[General(L::Topdeck)],
+        doc: "when attacked: which Victory card to put on your deck",
+        default_doc: "the `topdeck` list, else the cheapest Victory card",
+    },
+    OptionSpec {
+        card: Card::Cellar,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "cards to discard (one at a time, then draw as many)",
+        default_doc: "Curse and Victory cards",
+    },
+    OptionSpec {
+        card: Card::Chancellor,
+        name: "discard_deck",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "put your deck into your discard pile?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Chapel,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash), Builtin],
+        doc: "cards to trash (up to 4, one at a time)",
+        default_doc: "the `trash` list, else Curse, Estate, Copper while total_money > 6",
+    },
+    OptionSpec {
+        card: Card::Feast,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $5)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Library,
+        name: "set_aside",
+        question: Question::YesNoOwn,
+        kind: Kind::List,
+        fallback: &[],
+        doc: "drawn Action cards to set aside (matched entry = set aside)",
+        default_doc: "set aside any Action when no actions are left, else keep it",
+    },
+    OptionSpec {
+        card: Card::Militia,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[General(L::Discard)],
+        doc: "when attacked: cards to discard down to 3",
+        default_doc: "the `discard` list, else Curse, Victory cards, then the cheapest",
+    },
+    OptionSpec {
+        card: Card::Mine,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "the Treasure to trash (upgrade)",
+        default_doc: "Silver if Gold is left, else Copper if Silver is left, else the cheapest",
+    },
+    OptionSpec {
+        card: Card::Mine,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the Treasure to gain into hand",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Moat,
+        name: "reveal",
+        question: Question::React,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "reveal Moat against an Attack?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Remodel,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "the card to trash",
+        default_doc:
+            "the `trash` list, else Curse, then the cheapest Victory card, then the cheapest",
+    },
+    OptionSpec {
+        card: Card::Remodel,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $2 more)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Spy,
+        name: "discard_mine",
+        question: Question::YesNoOwn,
+        kind: Kind::List,
+        fallback: &[],
+        doc: "your own revealed cards to discard (matched entry = discard)",
+        default_doc: "discard Curse and Victory-only cards, keep the rest",
+    },
+    OptionSpec {
+        card: Card::Spy,
+        name: "discard_theirs",
+        question: Question::YesNoOther,
+        kind: Kind::List,
+        fallback: &[],
+        doc: "opponents' revealed cards to discard (matched entry = discard)",
+        default_doc: "discard everything but Curse and Victory-only cards",
+    },
+    OptionSpec {
+        card: Card::Thief,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[Costliest(0)],
+        doc: "which of a victim's revealed Treasures to trash",
+        default_doc: "the most expensive",
+    },
+    OptionSpec {
+        card: Card::Thief,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[Costliest(1)],
+        doc: "which trashed Treasures to gain (one at a time)",
+        default_doc: "every one costing $1 or more (not Copper), most expensive first",
+    },
+    OptionSpec {
+        card: Card::ThroneRoom,
+        name: "play",
+        question: Question::Pick(Why::PlayTarget),
+        kind: Kind::List,
+        fallback: &[General(L::Play)],
+        doc: "the Action to play twice",
+        default_doc: "the `play` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Workshop,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $4)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+];
+
+/// Built-in lists used by `Src::Builtin`, written in the language itself.
+pub const BUILTIN: &str = "\
+Cellar discard:
+    Curse
+    Victory
+Chapel trash:
+    Curse
+    Estate
+    Copper if total_money > 6
+Mine trash:
+    Silver if supply(Gold) > 0
+    Copper if supply(Silver) > 0
+";
+
+/// The option row for `card` and option `name`, if any.
+pub fn find_option(card: Card, name: &str) -> Option<usize> {
+    OPTIONS
+        .iter()
+        .position(|o| o.card == card && o.name.eq_ignore_ascii_case(name))
+}
+
+/// Variables of the condition vocabulary with their meaning.
+pub static VARS: &[(&str, Var, &str)] = &[
+    ("coins", Var::Coins, "coins available now (this turn)"),
+    ("actions", Var::Actions, "actions left now (this turn)"),
+    ("buys", Var::Buys, "buys left now (this turn)"),
+    ("turn", Var::Turn, "my turn number (1 on my first turn)"),
+    ("cards", Var::Cards, "total cards I own"),
+    (
+        "total_money",
+        Var::TotalMoney,
+        "coins of all my Treasures plus the printed +$ of my Actions",
+    ),
+    (
+        "money_density",
+        Var::MoneyDensity,
+        "total_money per card, in hundredths (120 = $1.20 per card)",
+    ),
+    ("hand_size", Var::HandSize, "cards in my hand"),
+    (
+        "hand_money",
+        Var::HandMoney,
+        "coin value of the Treasures in my hand",
+    ),
+    ("draw_pile_size", Var::DrawPileSize, "cards in my draw pile"),
+    ("discard_size", Var::DiscardSize, "cards in my discard pile"),
+    ("empty_piles", Var::EmptyPiles, "empty Supply piles"),
+    (
+        "gains_to_end",
+        Var::GainsToEnd,
+        "fewest gains that would end the game (Provinces left, or the smallest piles to empty)",
+    ),
+    ("vp", Var::Vp, "my victory points"),
+    ("vp_lead", Var::VpLead, "my VP minus the best opponent's VP"),
+    ("opp_vp", Var::OppVp, "the best opponent's VP"),
+    ("players", Var::Players, "number of players"),
+    (
+        "action_plays",
+        Var::ActionPlays,
+        "Action plays this turn (Throne Room counts the doubled card twice)",
+    ),
+];
+
+/// Functions of the vocabulary: `name(Card)` or `name(Type)`.
+pub static FUNS: &[(&str, Fun, &str)] = &[
+    (
+        "count",
+        Fun::Count,
+        "cards I own (deck, hand, discard, in play: everywhere)",
+    ),
+    ("hand", Fun::Hand, "cards in my hand"),
+    ("in_play", Fun::InPlay, "cards in my play area"),
+    ("draw_pile", Fun::DrawPile, "cards in my draw pile"),
+    ("discard_pile", Fun::DiscardPile, "cards in my discard pile"),
+    ("supply", Fun::Supply, "cards left in the Supply pile(s)"),
+    ("trashed", Fun::Trashed, "cards in the trash"),
+    ("opp", Fun::Opp, "the most any single opponent owns"),
+    (
+        "opp_total",
+        Fun::OppTotal,
+        "what all opponents own together",
+    ),
+    (
+        "cost",
+        Fun::Cost,
+        "current cost of a card (a card, not a type)",
+    ),
+];
+
+/// Header keys that are not lists or card options.
+pub const SETTINGS: &[&str] = &[
+    "name",
+    "extends",
+    "safety",
+    "safe_ending",
+    "penultimate_province",
+];
+
+/// Every keyword a header may start with (for suggestions).
+pub fn header_words() -> impl Iterator<Item = &'static str> {
+    SETTINGS
+        .iter()
+        .copied()
+        .chain(ListKind::ALL.iter().map(|l| l.name()))
+}

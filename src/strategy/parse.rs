@@ -1,0 +1,841 @@
+//! The parser: one file's text → [`FileAst`]. Line-based: a line with a `:`
+//! is a header (setting, list start, or one-line option), any other
+//! non-blank line is an entry of the list opened last. `#` starts a comment.
+
+use super::ast::*;
+use super::options::{self, Kind, FUNS, OPTIONS, SETTINGS, VARS};
+use super::StrategyError;
+use crate::cards::{edit_distance, normalize, Card, Types};
+
+/// One parsed file, before `extends` is resolved.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FileAst {
+    pub name: Option<String>,
+    pub extends: Option<(String, Pos)>,
+    pub lists: Vec<ListDef>,
+    pub values: Vec<ValueDef>,
+    pub safe_ending: Option<bool>,
+    pub penultimate_province: Option<bool>,
+}
+
+/// Error context of one line.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    file: &'a str,
+    fidx: u16,
+    no: usize,
+    text: &'a str,
+}
+
+impl<'a> Line<'a> {
+    fn col(&self, i: usize) -> usize {
+        self.text[..i.min(self.text.len())].chars().count() + 1
+    }
+    fn pos(&self, i: usize) -> Pos {
+        Pos {
+            file: self.fidx,
+            line: self.no as u32,
+            col: self.col(i) as u32,
+        }
+    }
+    fn err(&self, i: usize, len: usize, msg: impl Into<String>) -> StrategyError {
+        StrategyError {
+            file: self.file.to_string(),
+            line: self.no,
+            col: self.col(i),
+            msg: msg.into(),
+            source_line: self.text.to_string(),
+            width: len.max(1),
+        }
+    }
+}
+
+fn did_you_mean(s: Option<&str>) -> String {
+    match s {
+        Some(n) => format!(" (did you mean '{n}'?)"),
+        None => String::new(),
+    }
+}
+
+/// The closest of `words` to `w`, if reasonably close.
+pub(crate) fn nearest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
+    let key = normalize(w);
+    let mut best: Option<(usize, &str)> = None;
+    for c in words {
+        let d = edit_distance(&key, &normalize(c));
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.filter(|&(d, c)| d <= 2.max(c.len() / 3) && d < key.len().max(1))
+        .map(|(_, c)| c)
+}
+
+/// A card or a type name. Cards win over types (Curse is both).
+pub(crate) fn subject(name: &str) -> Result<Subject, String> {
+    if let Some(c) = Card::from_name(name) {
+        return Ok(Subject::Card(c));
+    }
+    let key = normalize(name);
+    for (n, t) in Types::NAMES {
+        let nk = normalize(n);
+        if key == nk || key == format!("{nk}s") {
+            return Ok(Subject::Type(t));
+        }
+    }
+    let sugg = Card::suggest(name)
+        .map(|c| c.name())
+        .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
+    Err(format!(
+        "unknown card or type '{}'{}",
+        name.trim(),
+        did_you_mean(sugg)
+    ))
+}
+
+fn is_word_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '\'' || c == '-'
+}
+
+const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
+const MAX_NESTING: usize = 48;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ty {
+    Int,
+    Bool,
+}
+
+/// A cursor over one line, parsing entries and expressions.
+struct Cur<'a> {
+    ln: Line<'a>,
+    s: &'a str,
+    i: usize,
+    end: usize,
+    depth: usize,
+}
+
+type R<T> = Result<T, StrategyError>;
+
+impl<'a> Cur<'a> {
+    fn new(ln: Line<'a>, start: usize, end: usize) -> Self {
+        Cur {
+            ln,
+            s: ln.text,
+            i: start,
+            end,
+            depth: 0,
+        }
+    }
+    fn peek(&self) -> Option<char> {
+        self.s[self.i..self.end].chars().next()
+    }
+    fn ws(&mut self) {
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() {
+                self.i += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+    }
+    fn at_end(&mut self) -> bool {
+        self.ws();
+        self.i >= self.end
+    }
+    /// The word at the cursor without consuming it.
+    fn peek_word(&mut self) -> Option<&'a str> {
+        self.ws();
+        let rest = &self.s[self.i..self.end];
+        let mut it = rest.char_indices();
+        match it.next() {
+            Some((_, c)) if is_word_start(c) => {}
+            _ => return None,
+        }
+        let n = rest
+            .char_indices()
+            .find(|&(_, c)| !is_word_char(c))
+            .map_or(rest.len(), |(k, _)| k);
+        Some(&rest[..n])
+    }
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.peek_word() == Some(w) {
+            self.i += w.len();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat(&mut self, tok: &str) -> bool {
+        self.ws();
+        if self.s[self.i..self.end].starts_with(tok) {
+            self.i += tok.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// The text of the next token-ish thing, for "unexpected" messages.
+    fn next_text(&mut self) -> (usize, &'a str) {
+        self.ws();
+        let rest = &self.s[self.i..self.end];
+        let n = rest
+            .char_indices()
+            .find(|&(_, c)| c.is_whitespace())
+            .map_or(rest.len(), |(k, _)| k);
+        (
+            self.i,
+            &rest[..n.max(rest.chars().next().map_or(0, |c| c.len_utf8()))],
+        )
+    }
+    fn unexpected(&mut self, what: &str) -> StrategyError {
+        if self.at_end() {
+            return self
+                .ln
+                .err(self.end, 1, format!("expected {what}, found end of line"));
+        }
+        let (i, t) = self.next_text();
+        self.ln.err(
+            i,
+            t.chars().count(),
+            format!("expected {what}, found '{t}'"),
+        )
+    }
+
+    // ---- expressions ----
+
+    fn expr(&mut self, want: Ty) -> R<Expr> {
+        self.ws();
+        let start = self.i;
+        let (e, ty) = self.or()?;
+        if ty != want {
+            let len = self.s[start..self.i].trim_end().chars().count();
+            let msg = match want {
+                Ty::Bool => "expected a condition (a comparison such as 'coins >= 6', or yes/no), found a number",
+                Ty::Int => "expected a number, found a condition",
+            };
+            return Err(self.ln.err(start, len, msg));
+        }
+        Ok(e)
+    }
+
+    fn want(&self, ty: Ty, want: Ty, at: usize, end: usize) -> R<()> {
+        if ty == want {
+            return Ok(());
+        }
+        let len = self.s[at..end].trim_end().chars().count();
+        Err(self.ln.err(
+            at,
+            len,
+            match want {
+                Ty::Int => "expected a number here, found a condition",
+                Ty::Bool => {
+                    "expected a condition here (and/or/not combine comparisons), found a number"
+                }
+            },
+        ))
+    }
+
+    fn or(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        let (mut l, mut lt) = self.and()?;
+        while self.eat_word("or") {
+            self.want(lt, Ty::Bool, at, self.i)?;
+            self.ws();
+            let rat = self.i;
+            let (r, rt) = self.and()?;
+            self.want(rt, Ty::Bool, rat, self.i)?;
+            l = Expr::Bin(BinOp::Or, Box::new(l), Box::new(r));
+            lt = Ty::Bool;
+        }
+        Ok((l, lt))
+    }
+
+    fn and(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        let (mut l, mut lt) = self.not()?;
+        while self.eat_word("and") {
+            self.want(lt, Ty::Bool, at, self.i)?;
+            self.ws();
+            let rat = self.i;
+            let (r, rt) = self.not()?;
+            self.want(rt, Ty::Bool, rat, self.i)?;
+            l = Expr::Bin(BinOp::And, Box::new(l), Box::new(r));
+            lt = Ty::Bool;
+        }
+        Ok((l, lt))
+    }
+
+    fn not(&mut self) -> R<(Expr, Ty)> {
+        if self.eat_word("not") {
+            self.ws();
+            let at = self.i;
+            self.nest(at)?;
+            let (e, t) = self.not()?;
+            self.depth -= 1;
+            self.want(t, Ty::Bool, at, self.i)?;
+            return Ok((Expr::Not(Box::new(e)), Ty::Bool));
+        }
+        self.cmp()
+    }
+
+    fn cmp(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        let (l, lt) = self.sum()?;
+        self.ws();
+        let ops = [
+            ("<=", BinOp::Le),
+            (">=", BinOp::Ge),
+            ("==", BinOp::Eq),
+            ("!=", BinOp::Ne),
+            ("<", BinOp::Lt),
+            (">", BinOp::Gt),
+            ("=", BinOp::Eq),
+        ];
+        for (tok, op) in ops {
+            if self.eat(tok) {
+                self.want(lt, Ty::Int, at, self.i - tok.len())?;
+                self.ws();
+                let rat = self.i;
+                let (r, rt) = self.sum()?;
+                self.want(rt, Ty::Int, rat, self.i)?;
+                return Ok((Expr::Bin(op, Box::new(l), Box::new(r)), Ty::Bool));
+            }
+        }
+        Ok((l, lt))
+    }
+
+    fn sum(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        let (mut l, mut lt) = self.prod()?;
+        loop {
+            let op = if self.eat("+") {
+                BinOp::Add
+            } else if self.eat("-") {
+                BinOp::Sub
+            } else {
+                break;
+            };
+            self.want(lt, Ty::Int, at, self.i - 1)?;
+            self.ws();
+            let rat = self.i;
+            let (r, rt) = self.prod()?;
+            self.want(rt, Ty::Int, rat, self.i)?;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
+            lt = Ty::Int;
+        }
+        Ok((l, lt))
+    }
+
+    fn prod(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        let (mut l, mut lt) = self.unary()?;
+        loop {
+            let op = if self.eat("*") {
+                BinOp::Mul
+            } else if self.eat("/") {
+                BinOp::Div
+            } else if self.eat("%") {
+                BinOp::Mod
+            } else {
+                break;
+            };
+            self.want(lt, Ty::Int, at, self.i - 1)?;
+            self.ws();
+            let rat = self.i;
+            let (r, rt) = self.unary()?;
+            self.want(rt, Ty::Int, rat, self.i)?;
+            l = Expr::Bin(op, Box::new(l), Box::new(r));
+            lt = Ty::Int;
+        }
+        Ok((l, lt))
+    }
+
+    fn nest(&mut self, at: usize) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(self.ln.err(at, 1, "expression nested too deeply"));
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        if self.eat("-") {
+            self.nest(at)?;
+            self.ws();
+            let rat = self.i;
+            let (e, t) = self.unary()?;
+            self.depth -= 1;
+            self.want(t, Ty::Int, rat, self.i)?;
+            return Ok((Expr::Neg(Box::new(e)), Ty::Int));
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> R<(Expr, Ty)> {
+        self.ws();
+        let at = self.i;
+        if self.eat("(") {
+            self.nest(at)?;
+            let r = self.or()?;
+            self.depth -= 1;
+            if !self.eat(")") {
+                return Err(self.unexpected("')'"));
+            }
+            return Ok(r);
+        }
+        if let Some(c) = self.peek() {
+            if c.is_ascii_digit() {
+                let rest = &self.s[self.i..self.end];
+                let n = rest
+                    .char_indices()
+                    .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
+                    .map_or(rest.len(), |(k, _)| k);
+                let lit = &rest[..n];
+                self.i += n;
+                return match lit.parse::<i32>() {
+                    Ok(v) => Ok((Expr::Int(v), Ty::Int)),
+                    Err(_) => Err(self.ln.err(
+                        at,
+                        lit.chars().count(),
+                        format!("'{lit}' is not a whole number (only integers are allowed; money_density is in hundredths)"),
+                    )),
+                };
+            }
+        }
+        let Some(w) = self.peek_word() else {
+            return Err(self.unexpected("a number, a name or '('"));
+        };
+        self.i += w.len();
+        let lw = w.to_ascii_lowercase();
+        match lw.as_str() {
+            "yes" | "true" => return Ok((Expr::Bool(true), Ty::Bool)),
+            "no" | "false" => return Ok((Expr::Bool(false), Ty::Bool)),
+            _ => {}
+        }
+        if let Some(&(_, f, _)) = FUNS.iter().find(|(n, _, _)| *n == lw) {
+            self.ws();
+            if !self.eat("(") {
+                return Err(self.ln.err(
+                    at,
+                    w.len(),
+                    format!("'{w}' needs a card or type in parentheses, e.g. {w}(Copper)"),
+                ));
+            }
+            let start = self.i;
+            let Some(close) = self.s[self.i..self.end].find(')') else {
+                return Err(self.ln.err(start, 1, "missing ')'"));
+            };
+            let name = &self.s[start..self.i + close];
+            let name_at = start + (name.len() - name.trim_start().len());
+            if name.trim().is_empty() {
+                return Err(self.ln.err(start, 1, format!("'{w}' needs a card or type")));
+            }
+            let sub =
+                subject(name).map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?;
+            if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
+                return Err(self.ln.err(
+                    name_at,
+                    name.trim().chars().count(),
+                    "cost() needs a card, not a type",
+                ));
+            }
+            self.i += close + 1;
+            return Ok((Expr::Fun(f, sub), Ty::Int));
+        }
+        if let Some(&(_, v, _)) = VARS.iter().find(|(n, _, _)| *n == lw) {
+            self.ws();
+            if self.peek() == Some('(') {
+                return Err(self.ln.err(at, w.len(), format!("'{w}' takes no argument")));
+            }
+            return Ok((Expr::Var(v), Ty::Int));
+        }
+        let words = VARS
+            .iter()
+            .map(|v| v.0)
+            .chain(FUNS.iter().map(|f| f.0))
+            .chain(["and", "or", "not", "yes", "no"]);
+        let mut msg = format!("unknown name '{w}'{}", did_you_mean(nearest(w, words)));
+        if Card::from_name(w).is_some() {
+            msg = format!("'{w}' is a card; use count({w}), hand({w}), supply({w})...");
+        }
+        Err(self.ln.err(at, w.chars().count(), msg))
+    }
+
+    // ---- entries ----
+
+    /// `Card [max N] [keep N] [if cond]` or `none [if cond]`, up to a ',' or
+    /// the end of the line.
+    fn entry(&mut self) -> R<Entry> {
+        self.ws();
+        let start = self.i;
+        let pos = self.ln.pos(start);
+        // The name: words up to a keyword, ',' or the end.
+        let mut name_end = start;
+        loop {
+            self.ws();
+            let rest = &self.s[self.i..self.end];
+            let n = rest
+                .char_indices()
+                .find(|&(_, c)| !is_name_char(c))
+                .map_or(rest.len(), |(k, _)| k);
+            if n == 0 {
+                break;
+            }
+            let w = &rest[..n];
+            if ENTRY_KEYWORDS.contains(&w.to_ascii_lowercase().as_str()) {
+                break;
+            }
+            self.i += n;
+            name_end = self.i;
+        }
+        let name = &self.s[start..name_end];
+        if name.is_empty() {
+            return Err(self.unexpected("a card name"));
+        }
+        let target = if name.eq_ignore_ascii_case("none") {
+            None
+        } else {
+            Some(subject(name).map_err(|m| self.ln.err(start, name.chars().count(), m))?)
+        };
+        let mut cond: Option<Expr> = None;
+        let add = |cond: &mut Option<Expr>, e: Expr| {
+            *cond = Some(match cond.take() {
+                None => e,
+                Some(c) => Expr::Bin(BinOp::And, Box::new(c), Box::new(e)),
+            })
+        };
+        loop {
+            let kw_at = {
+                self.ws();
+                self.i
+            };
+            let cmp = if self.eat_word("max") {
+                BinOp::Lt
+            } else if self.eat_word("keep") {
+                BinOp::Gt
+            } else {
+                break;
+            };
+            let Some(t) = target else {
+                return Err(self.ln.err(kw_at, 4, "'none' takes no count limit"));
+            };
+            self.ws();
+            let nat = self.i;
+            let rest = &self.s[self.i..self.end];
+            let n = rest
+                .char_indices()
+                .find(|&(_, c)| !c.is_ascii_digit())
+                .map_or(rest.len(), |(k, _)| k);
+            let num: i32 = rest[..n].parse().map_err(|_| {
+                let (i, t) = self.next_text();
+                self.ln.err(
+                    i.max(nat),
+                    t.chars().count(),
+                    "expected a whole number after max/keep",
+                )
+            })?;
+            self.i += n;
+            add(
+                &mut cond,
+                Expr::Bin(
+                    cmp,
+                    Box::new(Expr::Fun(Fun::Count, t)),
+                    Box::new(Expr::Int(num)),
+                ),
+            );
+        }
+        if self.eat_word("if") {
+            let e = self.expr(Ty::Bool)?;
+            add(&mut cond, e);
+        }
+        self.ws();
+        if !(self.at_end() || self.peek() == Some(',')) {
+            return Err(self.unexpected("'if', 'max', 'keep', ',' or the end of the line"));
+        }
+        Ok(Entry { pos, target, cond })
+    }
+}
+
+/// Parse a comma-separated list of entries from `start` to the line's end.
+fn entries(ln: Line, start: usize, out: &mut Vec<Entry>) -> R<()> {
+    let mut c = Cur::new(ln, start, ln.text.len());
+    loop {
+        out.push(c.entry()?);
+        if c.at_end() {
+            return Ok(());
+        }
+        if !c.eat(",") {
+            return Err(c.unexpected("','"));
+        }
+    }
+}
+
+fn on_off(ln: Line, at: usize, v: &str) -> R<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(ln.err(
+            at,
+            v.trim().chars().count(),
+            format!("expected 'on' or 'off', found '{}'", v.trim()),
+        )),
+    }
+}
+
+/// What a header key is.
+enum Head {
+    Setting(&'static str),
+    Key(Key),
+}
+
+fn head(ln: Line, at: usize, key: &str) -> R<Head> {
+    let k = key.trim();
+    let lk = k.to_ascii_lowercase();
+    if let Some(s) = SETTINGS.iter().find(|s| **s == lk) {
+        return Ok(Head::Setting(s));
+    }
+    if let Some(l) = ListKind::ALL.iter().find(|l| l.name() == lk) {
+        return Ok(Head::Key(Key::List(*l)));
+    }
+    let len = k.chars().count();
+    // `<Card> <option>`: the option is the last word.
+    if let Some(sp) = k.rfind(char::is_whitespace) {
+        let (cname, oname) = (k[..sp].trim(), k[sp..].trim());
+        match Card::from_name(cname) {
+            Some(card) => {
+                if let Some(i) = options::find_option(card, oname) {
+                    return Ok(Head::Key(Key::Opt(i as u16)));
+                }
+                let names: Vec<&str> = OPTIONS
+                    .iter()
+                    .filter(|o| o.card == card)
+                    .map(|o| o.name)
+                    .collect();
+                let at_opt = at + (key.len() - key.trim_start().len()) + sp + 1;
+                if names.is_empty() {
+                    return Err(ln.err(
+                        at,
+                        len,
+                        format!("{card} asks no questions, so it has no options"),
+                    ));
+                }
+                return Err(ln.err(
+                    at_opt,
+                    oname.chars().count(),
+                    format!(
+                        "{card} has no option '{oname}'{} (its options: {})",
+                        did_you_mean(nearest(oname, names.iter().copied())),
+                        names.join(", ")
+                    ),
+                ));
+            }
+            None => {
+                if let Some(s) = Card::suggest(cname) {
+                    return Err(ln.err(
+                        at,
+                        cname.chars().count(),
+                        format!("unknown card '{cname}' (did you mean '{s}'?)"),
+                    ));
+                }
+            }
+        }
+    }
+    if Card::from_name(k).is_some() {
+        return Err(ln.err(
+            at,
+            len,
+            format!("'{k}:' needs an option name, e.g. '{k} <option>:' (see strategies/README.md)"),
+        ));
+    }
+    Err(ln.err(
+        at,
+        len,
+        format!(
+            "unknown setting or list '{k}'{}",
+            did_you_mean(nearest(k, options::header_words()))
+        ),
+    ))
+}
+
+/// Parse one file.
+pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
+    let mut ast = FileAst::default();
+    // The list being filled: index into ast.lists.
+    let mut current: Option<usize> = None;
+    let mut seen: Vec<(Key, usize)> = Vec::new();
+    let mut seen_settings: Vec<(&str, usize)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let code = raw.split('#').next().unwrap_or("");
+        let ln = Line {
+            file,
+            fidx,
+            no: n + 1,
+            text: code,
+        };
+        let err_line = Line { text: raw, ..ln };
+        if code.trim().is_empty() {
+            continue;
+        }
+        let indent = code.len() - code.trim_start().len();
+        let Some(colon) = code.find(':') else {
+            let Some(li) = current else {
+                let t = code.trim();
+                return Err(err_line.err(
+                    indent,
+                    t.chars().count(),
+                    format!("'{t}' is outside any list; start a list with a header such as 'buy:'"),
+                ));
+            };
+            entries(ln, 0, &mut ast.lists[li].entries)?;
+            continue;
+        };
+        current = None;
+        let key = &code[..colon];
+        let value = &code[colon + 1..];
+        let vat = colon + 1 + (value.len() - value.trim_start().len());
+        match head(ln, indent, key)? {
+            Head::Setting(s) => {
+                if let Some(&(_, l)) = seen_settings.iter().find(|(x, _)| *x == s) {
+                    return Err(ln.err(
+                        indent,
+                        s.len(),
+                        format!("'{s}' given twice (first on line {l})"),
+                    ));
+                }
+                seen_settings.push((s, n + 1));
+                let v = value.trim();
+                if v.is_empty() {
+                    return Err(ln.err(vat, 1, format!("'{s}:' needs a value")));
+                }
+                match s {
+                    "name" => ast.name = Some(v.to_string()),
+                    "extends" => ast.extends = Some((v.to_string(), ln.pos(vat))),
+                    "safety" => {
+                        let b = on_off(ln, vat, v)?;
+                        ast.safe_ending = Some(b);
+                        ast.penultimate_province = Some(b);
+                    }
+                    "safe_ending" => ast.safe_ending = Some(on_off(ln, vat, v)?),
+                    _ => ast.penultimate_province = Some(on_off(ln, vat, v)?),
+                }
+            }
+            Head::Key(k) => {
+                if let Some(&(_, l)) = seen.iter().find(|(x, _)| *x == k) {
+                    return Err(ln.err(
+                        indent,
+                        key.trim().chars().count(),
+                        format!("'{}' given twice (first on line {l})", key.trim()),
+                    ));
+                }
+                seen.push((k, n + 1));
+                let kind = match k {
+                    Key::List(_) => Kind::List,
+                    Key::Opt(i) => OPTIONS[i as usize].kind,
+                };
+                let pos = ln.pos(indent);
+                match kind {
+                    Kind::List => {
+                        let mut es = Vec::new();
+                        if !value.trim().is_empty() {
+                            entries(ln, vat, &mut es)?;
+                        } else {
+                            current = Some(ast.lists.len());
+                        }
+                        ast.lists.push(ListDef {
+                            key: k,
+                            pos,
+                            entries: es,
+                        });
+                    }
+                    Kind::Bool | Kind::Int => {
+                        if value.trim().is_empty() {
+                            return Err(ln.err(
+                                vat,
+                                1,
+                                format!(
+                                    "'{}:' needs a value on the same line ({})",
+                                    key.trim(),
+                                    if kind == Kind::Bool {
+                                        "yes, no, or a condition"
+                                    } else {
+                                        "a number"
+                                    }
+                                ),
+                            ));
+                        }
+                        let mut c = Cur::new(ln, vat, code.len());
+                        let expr = c.expr(if kind == Kind::Bool {
+                            Ty::Bool
+                        } else {
+                            Ty::Int
+                        })?;
+                        if !c.at_end() {
+                            return Err(c.unexpected("the end of the line"));
+                        }
+                        ast.values.push(ValueDef { key: k, pos, expr });
+                    }
+                }
+            }
+        }
+    }
+    Ok(ast)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(t: &str) -> R<FileAst> {
+        parse_file(t, "t.dom", 0)
+    }
+
+    #[test]
+    fn entry_forms() {
+        let a = p("buy:\n  Throne Room max 2 if coins >= 4\n  none if turn < 3\n  Gold, Silver\n")
+            .unwrap();
+        let es = &a.lists[0].entries;
+        assert_eq!(es.len(), 4);
+        assert_eq!(es[0].target, Some(Subject::Card(Card::ThroneRoom)));
+        assert_eq!(es[1].target, None);
+        assert_eq!(es[0].pos.col, 3);
+        assert_eq!(es[3].pos.col, 9);
+        assert!(matches!(es[0].cond, Some(Expr::Bin(BinOp::And, _, _))));
+    }
+
+    #[test]
+    fn precedence() {
+        let a = p("x:").err().unwrap();
+        assert!(a.msg.contains("unknown setting or list 'x'"));
+        let a = p("Chancellor discard_deck: 1 + 2 * 3 = 7 and not no or yes").unwrap();
+        let e = &a.values[0].expr;
+        // ((1 + (2*3)) == 7 and not no) or yes
+        match e {
+            Expr::Bin(BinOp::Or, l, _) => match &**l {
+                Expr::Bin(BinOp::And, l, _) => match &**l {
+                    Expr::Bin(BinOp::Eq, l, _) => {
+                        assert!(
+                            matches!(&**l, Expr::Bin(BinOp::Add, _, r) if matches!(&**r, Expr::Bin(BinOp::Mul, _, _)))
+                        )
+                    }
+                    x => panic!("{x:?}"),
+                },
+                x => panic!("{x:?}"),
+            },
+            x => panic!("{x:?}"),
+        }
+    }
+}

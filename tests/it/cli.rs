@@ -1,0 +1,310 @@
+//! CLI tests: run the built `domsim` binary for each verb and each kind of
+//! bad input. Bad input must exit with status 2, name the offending value and
+//! leave no output file (nor temporary file) behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn domsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run domsim")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh empty directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("domsim-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Data lines of a CSV file (comment lines dropped).
+pub fn csv_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+const BM: &str = "builtin:big-money";
+
+#[test]
+fn sim_default_runs_first_game() {
+    let o = domsim(&["sim", "-n", "50"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("preset First Game"), "{out}");
+    assert!(out.contains("strategy"), "{out}");
+    assert!(out.contains("score"), "{out}");
+    assert!(out.contains("50 games"), "{out}");
+    // Quiet on a non-terminal stderr: no progress bar.
+    assert!(!stderr(&o).contains("games  "), "{}", stderr(&o));
+}
+
+#[test]
+fn sim_writes_csv_with_schema_and_metadata() {
+    let d = scratch("schema");
+    let out = d.join("r.csv");
+    let o = domsim(&[
+        "sim",
+        "--strategy",
+        BM,
+        BM,
+        "--preset",
+        "village square",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines = csv_lines(&text);
+    assert_eq!(
+        lines[0],
+        "strategy,source,source_hash,games,wins,ties,shared_wins,losses,win_rate,win_rate_lo,win_rate_hi,\
+score,score_lo,score_hi,avg_vp,avg_turns,seat1_score,seat2_score,seat3_score,seat4_score,seat5_score,\
+seat6_score,capped_games"
+    );
+    assert_eq!(lines.len(), 3, "{text}");
+    for key in [
+        "# domsim_version: ",
+        "# command: sim",
+        "# seed: 9",
+        "# kingdom: ",
+        "# kingdom_source: preset Village Square",
+        "# players: 2",
+        "# games: 40",
+        "# seat_rotation: ",
+        "# strategy_1: ",
+        "# strategy_2: ",
+    ] {
+        assert!(text.contains(key), "missing {key:?} in\n{text}");
+    }
+    // Every row: games = wins + ties + losses; unused seats are empty.
+    let mut rd = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let mut total_score = 0.0;
+    for rec in rd.records() {
+        let r = rec.unwrap();
+        assert_eq!(r.len(), 23);
+        let n = |i: usize| r[i].parse::<u64>().unwrap();
+        assert_eq!(n(3), 40);
+        assert_eq!(n(3), n(4) + n(5) + n(7));
+        total_score += r[11].parse::<f64>().unwrap();
+        assert!(r[16].parse::<f64>().is_ok() && r[17].parse::<f64>().is_ok());
+        assert_eq!(&r[18], "");
+        assert_eq!(&r[21], "");
+    }
+    assert!(
+        (total_score - 1.0).abs() < 1e-5,
+        "scores sum to one win per game"
+    );
+    assert_eq!(entries(&d), vec!["r.csv"], "no temporary file left");
+}
+
+#[test]
+fn sim_kingdom_list_random_and_players() {
+    let o = domsim(&[
+        "sim",
+        "--kingdom",
+        "Cellar, Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch",
+        "-p",
+        "3",
+        "-n",
+        "12",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 players"), "{}", stdout(&o));
+    let o = domsim(&[
+        "sim",
+        "--random",
+        "--sets",
+        "base",
+        "--kingdom-seed",
+        "5",
+        "-n",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("random sets=base kingdom_seed=5"));
+}
+
+#[test]
+fn matrix_round_robin() {
+    let d = scratch("matrix");
+    let out = d.join("m.csv");
+    let o = domsim(&[
+        "matrix",
+        BM,
+        BM,
+        BM,
+        "-n",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("mean"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines = csv_lines(&text);
+    assert_eq!(
+        lines[0],
+        "strategy,Big Money (built-in),Big Money (built-in) #2,Big Money (built-in) #3,mean_score"
+    );
+    assert_eq!(lines.len(), 4);
+    // Diagonal empty; cell (i,j) + cell (j,i) = 1.
+    let cells: Vec<Vec<String>> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    for i in 0..3 {
+        assert_eq!(cells[i][i + 1], "");
+        for j in 0..3 {
+            if i != j {
+                let a: f64 = cells[i][j + 1].parse().unwrap();
+                let b: f64 = cells[j][i + 1].parse().unwrap();
+                assert!((a + b - 1.0).abs() < 1e-5);
+            }
+        }
+    }
+    assert!(text.contains("# games_per_pair: 10"));
+    let o = domsim(&["matrix", BM, "-n", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("at least 2 strategies"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn log_prints_a_game() {
+    let o = domsim(&["log", "--seed", "3", "--game", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for s in [
+        "Game 1 of seed 3",
+        "Turn 1 — P1",
+        "hand: ",
+        "plays",
+        "buys",
+        "Game over",
+        "VP in",
+    ] {
+        assert!(out.contains(s), "missing {s:?} in\n{out}");
+    }
+    // Same arguments, same game.
+    assert_eq!(stdout(&domsim(&["log", "--seed", "3", "--game", "1"])), out);
+}
+
+#[test]
+fn check_and_presets() {
+    let o = domsim(&["check", BM]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ok"));
+    let o = domsim(&["check", "no/such/file.dom"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/file.dom"), "{}", stderr(&o));
+    let o = domsim(&["check"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = domsim(&["presets"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("First Game") && out.contains("Playing Chess with Death"));
+}
+
+#[test]
+fn scenario_verb_still_works() {
+    let o = domsim(&["scenario", "tests/scenarios/5.1.04_throne_room_feast.txt"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("all passed"));
+}
+
+/// Each bad input: exit 2, the message names the value, no file is left.
+#[test]
+fn bad_inputs_exit_2_and_leave_no_file() {
+    let d = scratch("bad");
+    let out = d.join("out.csv");
+    let o_path = out.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--kingdom", "Smithee,Village"],
+            "did you mean 'Smithy'",
+        ),
+        (
+            vec![
+                "--kingdom",
+                "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witchh",
+            ],
+            "did you mean 'Witch'",
+        ),
+        (vec!["--kingdom", "Cellar,Chapel"], "exactly 10"),
+        (vec!["--preset", "Frist Game"], "did you mean 'First Game'"),
+        (
+            vec!["--preset", "Watery Graves"],
+            "not available yet: needs",
+        ),
+        (
+            vec!["--random", "--sets", "seaside"],
+            "unknown card set 'seaside'",
+        ),
+        (vec!["--players", "7"], "7"),
+        (vec!["--players", "1"], "1"),
+        (vec!["--games", "0"], "0"),
+        (vec!["--games", "many"], "many"),
+        (vec!["--threads", "0"], "0"),
+        (vec!["--seed", "-1"], "-1"),
+        (vec!["--frobnicate"], "--frobnicate"),
+        (vec!["--strategy", "builtin:nope"], "nope"),
+        (vec!["--strategy", "missing.dom"], "missing.dom"),
+        (vec!["-p", "2", BM, BM, BM], "3 strategies for 2 players"),
+        (
+            vec!["--preset", "First Game", "--kingdom", "Moat"],
+            "cannot be used with",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut full = vec!["sim", "-o", &o_path];
+        if !args.contains(&"--games") {
+            full.extend(["-n", "5"]);
+        }
+        full.extend(args.iter().copied());
+        let o = domsim(&full);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(entries(&d).is_empty(), "{args:?} left {:?}", entries(&d));
+    }
+    // Output path is a directory / in a missing directory.
+    let o = domsim(&["sim", "-n", "5", "-o", d.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    let missing = d.join("nope/out.csv");
+    let o = domsim(&["sim", "-n", "5", "-o", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    assert!(entries(&d).is_empty());
+}

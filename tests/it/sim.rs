@@ -1,0 +1,188 @@
+//! Simulator tests: seat rotation, tie accounting, determinism across thread
+//! counts, interruption and atomic output.
+
+use crate::cli::{domsim, entries, scratch, stderr};
+use domsim::bots::BigMoney;
+use domsim::engine::Kingdom;
+use domsim::sim::{self, presets::Preset, RunConfig, WIN_UNITS};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
+fn first_game(players: usize) -> Kingdom {
+    Preset::find("First Game")
+        .unwrap()
+        .kingdom(players)
+        .unwrap()
+}
+
+fn cfg(games: u64, threads: usize) -> RunConfig {
+    RunConfig {
+        games,
+        seed: 42,
+        threads,
+        progress: false,
+    }
+}
+
+#[test]
+fn every_seat_order_is_played_equally_often() {
+    for players in 2..=4 {
+        let k = first_game(players);
+        let orders = sim::seat_orders(players);
+        let games = 2 * orders.len() as u64;
+        let seen = Mutex::new(vec![0u32; orders.len()]);
+        let stop = AtomicBool::new(false);
+        let r = sim::pool(2).unwrap().install(|| {
+            sim::run(
+                &k,
+                &cfg(games, 2),
+                |order: &[u8]| {
+                    let i = orders.iter().position(|o| &o[..players] == order).unwrap();
+                    seen.lock().unwrap()[i] += 1;
+                    BigMoney
+                },
+                &stop,
+            )
+        });
+        assert_eq!(r.completed, games);
+        assert!(seen.into_inner().unwrap().iter().all(|&n| n == 2));
+        for e in &r.stats.entrants[..players] {
+            assert_eq!(e.games, games);
+            for s in 0..players {
+                assert_eq!(e.seat_games[s], games / players as u64, "{players} players");
+            }
+        }
+    }
+}
+
+#[test]
+fn ties_are_shared_and_wins_add_up() {
+    let k = first_game(3);
+    let stop = AtomicBool::new(false);
+    let r = sim::run(&k, &cfg(300, 1), |_: &[u8]| BigMoney, &stop);
+    let s = &r.stats;
+    assert!(s.tied_games > 0, "a Big Money mirror has ties");
+    let units: u64 = s.entrants.iter().map(|e| e.win_units()).sum();
+    assert_eq!(
+        units,
+        300 * WIN_UNITS,
+        "exactly one win per game, ties split"
+    );
+    for e in &s.entrants[..3] {
+        assert_eq!(e.wins + e.ties + e.losses, 300);
+        // A tied game gives each tied player 1/2 or 1/3 of a win.
+        assert!(e.tie_units >= e.ties * WIN_UNITS / 3 && e.tie_units <= e.ties * WIN_UNITS / 2);
+    }
+    let ties: u64 = s.entrants.iter().map(|e| e.ties).sum();
+    assert!(ties >= 2 * s.tied_games);
+}
+
+#[test]
+fn stats_do_not_depend_on_threads() {
+    let k = first_game(2);
+    let stop = AtomicBool::new(false);
+    let one = sim::pool(1)
+        .unwrap()
+        .install(|| sim::run(&k, &cfg(500, 1), |_: &[u8]| BigMoney, &stop));
+    let two = sim::pool(2)
+        .unwrap()
+        .install(|| sim::run(&k, &cfg(500, 2), |_: &[u8]| BigMoney, &stop));
+    assert_eq!(one.stats, two.stats);
+}
+
+#[test]
+fn stop_flag_stops_before_scheduling() {
+    let k = first_game(2);
+    let stop = AtomicBool::new(true);
+    let r = sim::run(&k, &cfg(1000, 1), |_: &[u8]| BigMoney, &stop);
+    assert_eq!(r.completed, 0);
+    assert!(r.interrupted);
+}
+
+#[test]
+fn csv_is_byte_identical_across_thread_counts() {
+    let d = scratch("determinism");
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let out = d.join(format!("t{threads}.csv"));
+        let o = domsim(&[
+            "sim",
+            "-p",
+            "3",
+            "-n",
+            "300",
+            "--seed",
+            "7",
+            "--threads",
+            threads,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        files.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    // A different seed gives different results.
+    let out = d.join("other.csv");
+    let o = domsim(&[
+        "sim",
+        "-p",
+        "3",
+        "-n",
+        "300",
+        "--seed",
+        "8",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_ne!(std::fs::read(&out).unwrap(), files[0]);
+}
+
+#[test]
+fn failed_run_leaves_existing_file_untouched() {
+    let d = scratch("untouched");
+    let out = d.join("keep.csv");
+    std::fs::write(&out, "old\n").unwrap();
+    let o = domsim(&["sim", "--preset", "nope", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(entries(&d), vec!["keep.csv"]);
+}
+
+/// SIGTERM stops a long run cleanly: status 130, completed games reported,
+/// no output file and no temporary file.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_cleanly_without_output() {
+    let d = scratch("sigterm");
+    let out = d.join("big.csv");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args([
+            "sim",
+            "-n",
+            "1000000000",
+            "-j",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted:") && err.contains("games completed"),
+        "{err}"
+    );
+    assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
+}
