@@ -127,8 +127,59 @@ fn random_games_with_invariant_checks_do_not_allocate() {
     }
 }
 
-// Strategy-file bots: when `domsim::strategy` lands, add a test here that
-// compiles a few strategies from `strategies/` (Big Money, a Smithy bot, a
-// Witch bot, an engine) against their kingdom OUTSIDE the counted region —
-// i.e. in the `bots` closure passed to `allocations_in_games` — and asserts
-// zero allocations over a few thousand games, exactly as above.
+/// Every strategy file in `strategies/`, compiled (outside the counted
+/// region) against a kingdom holding the cards they use, each against Big
+/// Money and in a mirror: the compiled bots answer every question without
+/// allocating.
+#[test]
+fn strategy_file_games_do_not_allocate() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dom"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 3,
+        "strategy files missing in {}",
+        dir.display()
+    );
+    let k = Kingdom::from_names(
+        2,
+        &[
+            "Chapel",
+            "Council Room",
+            "Gardens",
+            "Laboratory",
+            "Library",
+            "Militia",
+            "Moneylender",
+            "Smithy",
+            "Throne Room",
+            "Witch",
+        ],
+    )
+    .unwrap();
+    let bm = domsim::strategy::load(&dir.join("big_money.dom"))
+        .unwrap()
+        .compile(&k)
+        .unwrap()
+        .0;
+    for f in &files {
+        let c = domsim::strategy::load(f)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .compile(&k)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0;
+        for (name, seats) in [("vs Big Money", [&c, &bm]), ("mirror", [&c, &c])] {
+            let n = allocations_in_games(
+                &k,
+                500,
+                |_| domsim::strategy::StrategyBots::new(&seats),
+                |_| (),
+            );
+            assert_eq!(n, 0, "{} {name}: {n} allocations", f.display());
+        }
+    }
+}
