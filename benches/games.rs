@@ -8,6 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use domsim::bots::{BigMoney, RandomBots};
 use domsim::cards::Set;
 use domsim::engine::{Bots, Choose, Game, Kingdom, Pick, Why, YesNo};
+use domsim::strategy::StrategyBots;
 use domsim::Card;
 use std::hint::black_box;
 
@@ -102,11 +103,60 @@ fn big_money_6p(c: &mut Criterion) {
     bench_games(c, "big_money_6_players", &first_game(6), BigMoney);
 }
 
+/// A mirror of one strategy file on `k` (a whole game per iteration).
+fn strategy_mirror(c: &mut Criterion, name: &str, k: &Kingdom, file: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let st = domsim::strategy::load(&path).expect("strategy parses");
+    let (bot, _) = st.compile(k).expect("strategy compiles");
+    let mut g = Game::new(k, 1, 0);
+    let mut i = 0u64;
+    let mut grp = c.benchmark_group("whole_game");
+    grp.throughput(Throughput::Elements(1));
+    grp.bench_function(name, |b| {
+        b.iter(|| {
+            g.reset(k, 1, i);
+            i += 1;
+            let o = g.play_game(&mut StrategyBots::new(&[&bot, &bot]));
+            assert!(!o.capped && o.winners != 0 && g.fault.is_none());
+            black_box(o)
+        })
+    });
+    grp.finish();
+}
+
+/// The Big Money mirror played through `strategies/big_money.dom` (issue 3:
+/// at least 80% of the hand-coded bot's speed).
+fn big_money_mirror_strategy_file(c: &mut Criterion) {
+    let k = first_game(2);
+    strategy_mirror(
+        c,
+        "big_money_mirror_strategy_file",
+        &k,
+        "strategies/big_money.dom",
+    );
+}
+
+/// Intrigue: the Masquerade Big Money reference bot in a mirror on the
+/// "Victory Dance" preset.
+fn masquerade_big_money_mirror(c: &mut Criterion) {
+    let k = domsim::sim::presets::Preset::find("Victory Dance")
+        .and_then(|p| p.kingdom(2))
+        .expect("preset");
+    strategy_mirror(
+        c,
+        "masquerade_big_money_mirror_strategy",
+        &k,
+        "strategies/masquerade_big_money.dom",
+    );
+}
+
 criterion_group!(
     benches,
     big_money_mirror,
     witch_random,
     big_money_4p,
-    big_money_6p
+    big_money_6p,
+    big_money_mirror_strategy_file,
+    masquerade_big_money_mirror
 );
 criterion_main!(benches);

@@ -10,6 +10,7 @@
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
+//! * [`strategy`] — the strategy language (files in `strategies/`);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 

@@ -103,7 +103,13 @@ impl Pick {
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
     ///   card — except a `Gain` chosen for *another* player (`target !=
     ///   player`: Swindler), which gives the worst card by the junk rule below;
-    /// * mandatory `Trash`/`Discard`/`Topdeck`/`Pass`/`Order` give up the
+    /// * a mandatory `Trash` of *another* player's card chosen by the attacker
+    ///   (`target != player`: Thief) takes the most expensive (then most
+    ///   valuable) Treasure;
+    /// * `Pass` (Masquerade) passes a Curse, else the cheapest card that is not
+    ///   a Victory card, else the cheapest Victory card (a VP passed is gained
+    ///   by the receiver);
+    /// * mandatory `Trash`/`Discard`/`Topdeck`/`Order` give up the
     ///   cheapest legal card, preferring Curse, then Victory-only cards, then
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
     ///   and the best card on top. `Topdeck` by Courtyard first puts back an
@@ -141,6 +147,10 @@ impl Pick {
         }
         match self.why {
             Why::Gain if self.target != self.player => best_by(self.legal, |c| junk_key(g, c)),
+            // The attacker trashing a victim's card (Thief): the most valuable.
+            Why::Trash if self.target != self.player => {
+                best_by(self.legal, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
+            }
             Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction => {
                 best_by(self.legal, |c| g.cost(c) as i32)
             }
@@ -168,7 +178,18 @@ impl Pick {
                 };
                 best_by(pool, |c| junk_key(g, c))
             }
-            Why::Trash | Why::Discard | Why::Topdeck | Why::Pass | Why::Order => {
+            // Masquerade: every VP passed counts twice (the receiver gains
+            // it), so pass a Curse, else the cheapest non-Victory card, else
+            // the cheapest Victory card.
+            Why::Pass => {
+                if self.legal.contains(Card::Curse) {
+                    return Some(Card::Curse);
+                }
+                let plain = self.legal.minus(CardSet::VICTORIES);
+                let pool = if plain.is_empty() { self.legal } else { plain };
+                best_by(pool, |c| -(g.cost(c) as i32))
+            }
+            Why::Trash | Why::Discard | Why::Topdeck | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))
             }
             Why::Name => {

@@ -46,6 +46,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Heap allocations (alloc, alloc_zeroed, realloc) made by this thread so far.
+/// The whole test binary shares this allocator (other modules use it too).
+pub fn count() -> u64 {
+    ALLOCS.with(Cell::get)
+}
+
 /// Heap allocations (alloc, alloc_zeroed, realloc) made by this thread while `f` runs.
 fn count_allocs<R>(f: impl FnOnce() -> R) -> (u64, R) {
     let before = ALLOCS.with(Cell::get);

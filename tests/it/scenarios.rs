@@ -115,6 +115,7 @@ scenarios! {
     card_smithy_basic => "card_smithy_basic.txt",
     card_smithy_short_deck => "card_smithy_short_deck.txt",
     card_spy_draw_then_shuffle => "card_spy_draw_then_shuffle.txt",
+    card_thief_default_trashes_best => "card_thief_default_trashes_best.txt",
     card_thief_no_treasure => "card_thief_no_treasure.txt",
     card_thief_same_kind_twice => "card_thief_same_kind_twice.txt",
     card_thief_two_victims => "card_thief_two_victims.txt",
