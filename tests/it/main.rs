@@ -1,11 +1,15 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod alloc;
 mod base_rules;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;
+mod determinism;
+mod golden;
 mod intrigue_random;
 mod intrigue_strategy;
+mod random_play;
 mod scenarios;
 mod sim;
 mod stats;
