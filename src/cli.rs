@@ -153,6 +153,20 @@ pub enum Command {
     },
     /// List the recommended kingdoms (presets) and whether they are available.
     Presets,
+    /// Soak test: random kingdoms from every implemented card, 2–6 players,
+    /// random bots and randomly generated strategy files, invariants checked
+    /// at every decision. Exit status 1 if any game failed.
+    Soak {
+        /// Games to play.
+        #[arg(long, short = 'n', default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Run seed: game i is derived from (seed, i) alone.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -207,6 +221,11 @@ pub fn run() -> Result<ExitCode> {
             cmd_presets();
             Ok(ExitCode::SUCCESS)
         }
+        Command::Soak {
+            games,
+            seed,
+            threads,
+        } => cmd_soak(games, seed, threads),
     }
 }
 
@@ -678,4 +697,19 @@ fn scenario(file: &PathBuf) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    install_stop_handler();
+    let cfg = crate::soak::SoakConfig::new(games, seed);
+    let r = pool.install(|| crate::soak::run(&cfg, &STOP));
+    print!("{}", r.text(&cfg));
+    if !r.ok() {
+        return Ok(ExitCode::from(1));
+    }
+    if r.interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
 }
