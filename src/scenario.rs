@@ -1012,3 +1012,68 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
         })).collect::<Vec<_>>(),
     })
 }
+
+/// The state of `g` in scenario notation (set-up keys only: no answers,
+/// steps or expectations). Parsing the text gives a game with the same
+/// state except the shuffle RNG, which the notation does not describe (it
+/// is derived from `seed:`). Every Supply pile is listed, so the text does
+/// not depend on the default pile sizes. Used by the round-trip property
+/// test and handy for turning a simulated position into a scenario.
+pub fn to_text(g: &Game) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let n = g.n();
+    let list = |cards: &mut dyn Iterator<Item = Card>| -> String {
+        cards.map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(s, "players: {n}");
+    let k = list(&mut g.kingdom.kingdom.iter());
+    if !k.is_empty() {
+        let _ = writeln!(s, "kingdom: {k}");
+    }
+    let piles: Vec<String> = g
+        .kingdom
+        .supply
+        .iter()
+        .map(|c| format!("{}={}", c.name(), g.supply[c as usize]))
+        .collect();
+    if !piles.is_empty() {
+        let _ = writeln!(s, "supply: {}", piles.join(", "));
+    }
+    let _ = writeln!(s, "active: p{}", g.active);
+    let turns: Vec<String> = g.turns_taken[..n].iter().map(|t| t.to_string()).collect();
+    let _ = writeln!(s, "turns: {}", turns.join(", "));
+    let t = &g.turn;
+    let phase = match t.phase {
+        Phase::Action => "action",
+        Phase::Buy => "buy",
+        Phase::Bought => "bought",
+    };
+    let _ = writeln!(s, "phase: {phase}");
+    let _ = writeln!(s, "actions: {}", t.actions);
+    let _ = writeln!(s, "buys: {}", t.buys);
+    let _ = writeln!(s, "coins: {}", t.coins);
+    let _ = writeln!(s, "cost_reduction: {}", t.cost_reduction);
+    let _ = writeln!(s, "copper_bonus: {}", t.copper_bonus);
+    let _ = writeln!(s, "action_plays: {}", t.action_plays);
+    if !g.trash.is_empty() {
+        let _ = writeln!(s, "trash: {}", list(&mut g.trash.iter()));
+    }
+    for p in 0..n {
+        let pl = &g.players[p];
+        for z in [
+            ZoneName::Hand,
+            ZoneName::Deck,
+            ZoneName::Discard,
+            ZoneName::Play,
+            ZoneName::Aside,
+        ] {
+            // zone_cards lists deck and discard top first, as the notation does.
+            let cards = zone_cards(pl, z);
+            if !cards.is_empty() {
+                let _ = writeln!(s, "p{p}.{}: {}", z.name(), list(&mut cards.into_iter()));
+            }
+        }
+    }
+    s
+}

@@ -378,7 +378,11 @@ impl Gen<'_> {
         }
     }
     fn int(&mut self, depth: u32) -> String {
-        let k = if depth == 0 { self.below(3) } else { self.below(6) };
+        let k = if depth == 0 {
+            self.below(3)
+        } else {
+            self.below(6)
+        };
         match k {
             0 => self.below(20).to_string(),
             1 => VARS[self.below(VARS.len())].0.to_string(),

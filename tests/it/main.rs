@@ -2,6 +2,7 @@
 
 mod base_rules;
 mod cli;
+mod hardening;
 mod intrigue_random;
 mod scenarios;
 mod sim;
