@@ -22,6 +22,7 @@ pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod soak;
+pub mod stats;
 pub mod strategy;
 
 pub use cards::{Card, CardSet, Types};

@@ -6,3 +6,4 @@ mod hardening;
 mod intrigue_random;
 mod scenarios;
 mod sim;
+mod stats;

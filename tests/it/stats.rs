@@ -1,0 +1,582 @@
+//! Playtest statistics (issue 7): every statistic on small fixed-seed runs
+//! against values computed independently here.
+
+use domsim::bots::{BigMoney, RandomBots};
+use domsim::cards::Card;
+use domsim::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo};
+use domsim::stats::demo::{DemoBot, DemoBots};
+use domsim::stats::{
+    self, csv::write_csv_to, html, playtest, playtest_range, playtest_sequential, run_sequential,
+    seat_strategies, PlaytestStats, Recorder, Sequential, TURNS,
+};
+
+fn first_game() -> Kingdom {
+    Kingdom::from_names(
+        2,
+        &[
+            "Cellar",
+            "Market",
+            "Militia",
+            "Mine",
+            "Moat",
+            "Remodel",
+            "Smithy",
+            "Village",
+            "Woodcutter",
+            "Workshop",
+        ],
+    )
+    .unwrap()
+}
+
+const BOTS: [DemoBot; 2] = [DemoBot::BigMoney, DemoBot::SmithyBigMoney];
+
+fn names() -> Vec<String> {
+    BOTS.iter().map(|b| b.name().to_string()).collect()
+}
+
+fn make(seats: &[usize]) -> DemoBots {
+    DemoBots::new(seats.iter().map(|&s| BOTS[s]))
+}
+
+fn run(games: u64, seed: u64, threads: usize) -> PlaytestStats {
+    playtest(&first_game(), &names(), games, seed, threads, make)
+}
+
+/// Counts events by itself, per seat: an independent replay of the games.
+struct Counter<B> {
+    inner: B,
+    gained: [[u64; Card::COUNT]; 2],
+    bought: [[u64; Card::COUNT]; 2],
+    played: [[u64; Card::COUNT]; 2],
+    trashed: [[u64; Card::COUNT]; 2],
+    /// Own turn number of the first gain of each card (0: never gained).
+    first: [[u64; Card::COUNT]; 2],
+    /// Treasure value played per (seat, turn).
+    money: [[u64; 128]; 2],
+    turn: [usize; 2],
+}
+
+impl<B: Bots> Bots for Counter<B> {
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.inner.pick(g, q)
+    }
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        self.inner.yes_no(g, q)
+    }
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        self.inner.choose(g, q)
+    }
+    fn play_all_treasures(&mut self, g: &Game, p: u8) -> bool {
+        self.inner.play_all_treasures(g, p)
+    }
+    fn event(&mut self, _g: &Game, e: Event) {
+        match e {
+            Event::TurnStart { player, turn } => self.turn[player as usize] = turn as usize,
+            Event::Gain { player, card } => {
+                let (p, c) = (player as usize, card as usize);
+                if self.gained[p][c] == 0 {
+                    self.first[p][c] = self.turn[p].max(1) as u64;
+                }
+                self.gained[p][c] += 1;
+            }
+            Event::Buy { player, card } => self.bought[player as usize][card as usize] += 1,
+            Event::Trash { player, card } => self.trashed[player as usize][card as usize] += 1,
+            Event::Play { player, card } => {
+                let p = player as usize;
+                self.played[p][card as usize] += 1;
+                // Every coin source of the base set is printed: a Treasure's
+                // value or an Action's +$ (no Coppersmith in these kingdoms).
+                self.money[p][self.turn[p]] += (card.info().value + card.info().coins) as u64;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn game_length_and_endings_sum_to_the_game_count() {
+    let st = run(600, 7, 2);
+    assert_eq!(st.games, 600);
+    assert_eq!(st.length.iter().sum::<u64>(), 600);
+    assert_eq!(st.ended_provinces + st.ended_piles + st.ended_cap, 600);
+    assert_eq!(st.faults, 0);
+    // Rotation: each strategy plays each seat equally often.
+    for s in &st.strategies {
+        assert_eq!(s.seats[0].games, 300);
+        assert_eq!(s.seats[1].games, 300);
+        assert_eq!(s.margin.iter().sum::<u64>(), 600);
+    }
+    assert_eq!(st.seats[0].games + st.seats[1].games, 1200);
+    // Turn 1 is played by every player of every game.
+    for s in &st.strategies {
+        assert_eq!(s.turns[0].n, 600);
+        assert_eq!(
+            s.turns.iter().map(|t| t.n).sum::<u64>(),
+            s.turns_taken,
+            "player-turns counted once each"
+        );
+    }
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)] // parallel per-seat arrays read best indexed
+fn per_card_and_per_turn_counts_match_a_replay() {
+    let k = first_game();
+    let games = 200;
+    let st = run(games, 11, 2);
+    let mut want_gained = [[0u64; Card::COUNT]; 2];
+    let mut want_bought = [[0u64; Card::COUNT]; 2];
+    let mut want_played = [[0u64; Card::COUNT]; 2];
+    let mut want_trashed = [[0u64; Card::COUNT]; 2];
+    let mut want_owned = [[0u64; Card::COUNT]; 2];
+    let mut want_money = [[0u64; 128]; 2];
+    let mut want_vp = [0i64; 2];
+    let mut want_wins = [0u64; 2];
+    let mut want_first = [[0u64; Card::COUNT]; 2];
+    let mut want_first_turn = [[0u64; Card::COUNT]; 2];
+    for i in 0..games {
+        let seats = seat_strategies(2, 2, i);
+        let mut g = Game::new(&k, 11, i);
+        let mut c = Counter {
+            inner: make(&seats[..2]),
+            gained: [[0; Card::COUNT]; 2],
+            bought: [[0; Card::COUNT]; 2],
+            played: [[0; Card::COUNT]; 2],
+            trashed: [[0; Card::COUNT]; 2],
+            first: [[0; Card::COUNT]; 2],
+            money: [[0; 128]; 2],
+            turn: [0; 2],
+        };
+        let o = g.play_game(&mut c);
+        for p in 0..2 {
+            let s = seats[p];
+            for card in 0..Card::COUNT {
+                want_gained[s][card] += c.gained[p][card];
+                want_bought[s][card] += c.bought[p][card];
+                want_played[s][card] += c.played[p][card];
+                want_trashed[s][card] += c.trashed[p][card];
+                want_owned[s][card] += g.players[p].owned[card] as u64;
+                want_first[s][card] += (c.gained[p][card] > 0) as u64;
+                want_first_turn[s][card] += c.first[p][card];
+            }
+            for t in 0..128 {
+                want_money[s][t] += c.money[p][t];
+            }
+            want_vp[s] += o.vp[p] as i64;
+            want_wins[s] += o.won(p) as u64;
+        }
+    }
+    for s in 0..2 {
+        let ss = &st.strategies[s];
+        for &card in Card::ALL {
+            let a = &ss.cards[card as usize];
+            let i = card as usize;
+            assert_eq!(a.gained, want_gained[s][i], "{card} gained");
+            assert_eq!(a.bought, want_bought[s][i], "{card} bought");
+            assert_eq!(a.played, want_played[s][i], "{card} played");
+            assert_eq!(a.trashed, want_trashed[s][i], "{card} trashed");
+            assert_eq!(a.owned_end, want_owned[s][i], "{card} owned");
+            assert_eq!(a.first_gain_games, want_first[s][i], "{card} first gain");
+            assert_eq!(
+                a.first_gain_turn, want_first_turn[s][i],
+                "{card} first turn"
+            );
+        }
+        // Neither bot plays a card that makes coins other than Treasures.
+        for t in 1..TURNS {
+            assert_eq!(ss.turns[t - 1].money, want_money[s][t], "money of turn {t}");
+        }
+        assert_eq!(ss.vp_end, want_vp[s]);
+        let gains: u64 = ss.cards.iter().map(|a| a.gained).sum();
+        assert_eq!(ss.turns.iter().map(|t| t.gained).sum::<u64>(), gains);
+        assert_eq!(ss.gain_turn.iter().sum::<u64>(), gains);
+        let sc = ss.score();
+        assert_eq!(sc.sole_wins + sc.shared_wins, want_wins[s]);
+    }
+    // Gain curves end at the total gains per game.
+    let ss = &st.strategies[1];
+    let curve = ss.gain_curve(Card::Smithy);
+    let total = ss.cards[Card::Smithy as usize].gained as f64 / ss.games() as f64;
+    assert!((curve[TURNS - 1] - total).abs() < 1e-12);
+    assert!(total > 0.5, "Smithy-BM buys Smithies ({total})");
+}
+
+#[test]
+fn opening_money_matches_the_exact_hypergeometric_expectation() {
+    // Big Money mirror: turns 1 and 2 draw the 10 starting cards exactly once,
+    // so the coins of turns 1 and 2 always sum to 7; turn 1 draws 5 of
+    // 7 Copper + 3 Estate: E = 5·7/10 = 3.5, Var = 5·0.7·0.3·(5/9) = 7/12.
+    let k = first_game();
+    let names = vec!["BM".to_string(), "BM".to_string()];
+    let n_games = 2000u64;
+    let st = playtest(&k, &names, n_games, 3, 2, |_| BigMoney);
+    let mut t1 = domsim::stats::TurnAcc::default();
+    let mut t2 = domsim::stats::TurnAcc::default();
+    for s in &st.strategies {
+        t1 += &s.turns[0];
+        t2 += &s.turns[1];
+    }
+    let n = 2 * n_games;
+    assert_eq!(t1.n, n);
+    assert_eq!(t2.n, n);
+    assert_eq!(t1.money + t2.money, 7 * n, "turns 1+2 always make $7");
+    let sd = (7.0 / 12.0 / n as f64).sqrt();
+    assert!(
+        (t1.money_avg() - 3.5).abs() < 5.0 * sd,
+        "{}",
+        t1.money_avg()
+    );
+    assert!(
+        (t2.money_avg() - 3.5).abs() < 5.0 * sd,
+        "{}",
+        t2.money_avg()
+    );
+    // P($5 on turn 1) = C(7,5)/C(10,5) = 21/252; never $6.
+    let p5 = 21.0 / 252.0;
+    let sd5 = (p5 * (1.0 - p5) / n as f64).sqrt();
+    assert!((t1.p5() - p5).abs() < 5.0 * sd5, "{}", t1.p5());
+    assert_eq!(t1.hit6, 0);
+    // Openings: only 5/2 (probability 42/252 = 1/6) and 4/3.
+    let mut opened = 0;
+    for s in &st.strategies {
+        for hi in 0..=domsim::stats::OPEN_MAX {
+            for lo in 0..=hi {
+                let g = s.opening(hi, lo).games;
+                if g > 0 {
+                    assert!(hi + lo == 7 && (hi == 5 || hi == 4), "{hi}/{lo}");
+                }
+                opened += g;
+            }
+        }
+    }
+    assert_eq!(opened, n);
+    let fifty_two: u64 = st.strategies.iter().map(|s| s.opening(5, 2).games).sum();
+    let p = fifty_two as f64 / n as f64;
+    let sdp = (1.0 / 6.0 * 5.0 / 6.0 / n as f64).sqrt();
+    assert!((p - 1.0 / 6.0).abs() < 5.0 * sdp, "5/2 share {p}");
+    // Deck size after turn 1: 10 cards + the buy (BM buys Silver with $3-$5,
+    // nothing with $2); VP is still 3 Estates.
+    for s in &st.strategies {
+        let t = &s.turns[0];
+        assert_eq!(t.deck, 10 * t.n + t.gained);
+        assert!(t.gained < t.n && t.gained > t.n / 2);
+        assert!((t.vp_avg() - 3.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count_or_the_split() {
+    let a = run(300, 5, 1);
+    let b = run(300, 5, 2);
+    let c = run(300, 5, 3);
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+    let k = first_game();
+    let names = names();
+    let mut d = playtest_range(&k, &names, 0..100, 5, &make);
+    d += playtest_range(&k, &names, 100..300, 5, &make);
+    assert_eq!(a, d);
+    assert_ne!(a, run(300, 6, 2), "a different seed gives different games");
+}
+
+#[test]
+fn the_recorder_does_not_change_the_game() {
+    // RandomBots use pick, yes_no and choose; the recorder must forward all.
+    let k = first_game();
+    for i in 0..20 {
+        let mut g1 = Game::new(&k, 9, i);
+        let o1 = g1.play_game(&mut RandomBots::new(i, false));
+        let mut g2 = Game::new(&k, 9, i);
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut rec = Recorder::new(RandomBots::new(i, false), PlaytestStats::new(&k, &names));
+        rec.begin(&g2, &[0, 1]);
+        let o2 = g2.play_game(&mut rec);
+        rec.end(&g2);
+        assert_eq!(o1, o2);
+        assert_eq!(g1.trash.as_slice(), g2.trash.as_slice());
+        assert_eq!(rec.stats().games, 1);
+    }
+}
+
+#[test]
+fn win_rate_interval_matches_the_binomial_formula() {
+    let st = run(400, 21, 2);
+    for s in &st.strategies {
+        let sc = s.score();
+        let n = sc.games as f64;
+        // The score is 1, 1/2 or 0; recompute the sample variance directly.
+        let wins = sc.sole_wins as f64;
+        let ties = sc.shared_wins as f64;
+        let mean = (wins + 0.5 * ties) / n;
+        let sq = wins + 0.25 * ties;
+        let var = (sq - n * mean * mean) / (n - 1.0);
+        let half = 1.959_963_984_540_054 * (var / n).sqrt();
+        assert!((sc.rate() - mean).abs() < 1e-12);
+        assert!((sc.ci95() - half).abs() < 1e-12);
+    }
+    // Two players: the win rates sum to 1 (a tie gives 1/2 each).
+    let total: f64 = st.strategies.iter().map(|s| s.score().rate()).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    assert!(st.strategies[1].score().rate() > 0.6, "Smithy-BM beats BM");
+}
+
+#[test]
+fn sequential_mode_stops_at_the_first_batch_under_the_precision() {
+    // A toy accumulator: the half-width after k batches is 1/k.
+    #[derive(Debug, PartialEq)]
+    struct Batches(u64);
+    impl std::ops::AddAssign for Batches {
+        fn add_assign(&mut self, o: Batches) {
+            self.0 += o.0;
+        }
+    }
+    let cfg = Sequential {
+        precision: 0.3,
+        batch: 10,
+        max_games: 1000,
+    };
+    let mut ranges = Vec::new();
+    let r = run_sequential(
+        &cfg,
+        |range| {
+            ranges.push(range);
+            Batches(1)
+        },
+        |b: &Batches| 1.0 / b.0 as f64,
+    );
+    assert_eq!(r.stats, Batches(4), "1/4 < 0.3 <= 1/3");
+    assert_eq!(r.games, 40);
+    assert!(r.converged);
+    assert_eq!(ranges, vec![0..10, 10..20, 20..30, 30..40]);
+    let capped = run_sequential(
+        &Sequential {
+            precision: 0.01,
+            ..cfg
+        },
+        |_| Batches(1),
+        |b: &Batches| 1.0 / b.0 as f64,
+    );
+    assert_eq!(capped.games, 1000);
+    assert!(!capped.converged);
+
+    // The real thing: same result for any thread count; stops at the first
+    // batch boundary where the widest interval is under the precision.
+    let k = first_game();
+    let cfg = Sequential {
+        precision: 0.06,
+        batch: 50,
+        max_games: 5000,
+    };
+    let a = playtest_sequential(&k, &names(), &cfg, 4, 1, make);
+    let b = playtest_sequential(&k, &names(), &cfg, 4, 2, make);
+    assert_eq!(a, b);
+    assert!(a.converged);
+    assert!(a.half_width < 0.06);
+    assert_eq!(a.games % 50, 0);
+    assert_eq!(a.stats, run(a.games, 4, 2));
+    assert!(a.games > 50, "one batch is not enough at this precision");
+    let before = run(a.games - 50, 4, 2);
+    assert!(before.max_ci95() >= 0.06);
+}
+
+#[test]
+fn csv_has_every_statistic_in_long_format() {
+    let st = run(100, 2, 2);
+    let mut buf = Vec::new();
+    write_csv_to(&mut buf, &st).unwrap();
+    let mut r = csv::Reader::from_reader(buf.as_slice());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, stats::csv::COLUMNS);
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    fn stat<'a>(
+        rows: &'a [csv::StringRecord],
+        name: &'a str,
+    ) -> impl Iterator<Item = &'a csv::StringRecord> + 'a {
+        rows.iter().filter(move |r| &r[0] == name)
+    }
+    let lengths: f64 = stat(&rows, "game_length")
+        .map(|r| r[6].parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(lengths, 100.0);
+    for name in [
+        "games",
+        "ending",
+        "seat_win_rate",
+        "win_rate",
+        "strategy_seat_win_rate",
+        "vp_margin",
+        "turn_money",
+        "turn_vp",
+        "turn_deck",
+        "turn_gained",
+        "turn_p5",
+        "turn_p6",
+        "turn_p8",
+        "card_gained",
+        "card_bought",
+        "card_played",
+        "card_trashed",
+        "card_avg_owned_end",
+        "card_first_gain_turn",
+        "card_gain_curve",
+        "opening",
+    ] {
+        assert!(stat(&rows, name).count() > 0, "no {name} rows");
+    }
+    let money1: Vec<_> = stat(&rows, "turn_money").filter(|r| &r[3] == "1").collect();
+    assert_eq!(money1.len(), 2);
+    for r in money1 {
+        let s = if &r[1] == "BigMoney" { 0 } else { 1 };
+        let v: f64 = r[6].parse().unwrap();
+        assert!((v - st.strategies[s].turns[0].money_avg()).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn html_report_is_self_contained_and_written_atomically() {
+    let st = run(100, 2, 2);
+    let m = vec![vec![f64::NAN, 0.3], vec![0.7, f64::NAN]];
+    let names = names();
+    let opts = html::ReportOptions {
+        title: Some("test <report>".into()),
+        note: None,
+        matrix: Some((&m, &names)),
+    };
+    let page = html::render_html(&st, &opts);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("test &lt;report&gt;"));
+    assert!(page.matches("<svg").count() >= 10, "charts present");
+    assert!(page.contains("class=\"errorbar\""));
+    assert!(page.contains("class=\"cell\""), "heat map present");
+    assert!(!page.contains("<script"), "no JavaScript");
+    assert!(!page.contains("http://") || !page.contains("src=\"http"));
+    assert!(!page.contains("NaN"));
+    let dir = std::env::temp_dir().join(format!("domsim-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("r.html");
+    html::write_html(&path, &st, &opts).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), page);
+    let leftovers = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)] // parallel per-seat arrays read best indexed
+fn random_play_counts_match_a_replay() {
+    // Random bots play every card of the First Game kingdom (Remodel and Mine
+    // trash, Workshop gains without buying, Woodcutter/Market/Militia make +$),
+    // sometimes decline to play Treasures, and may hit the turn cap.
+    let k = first_game();
+    let games = 40;
+    let names = vec!["r0".to_string(), "r1".to_string()];
+    let st = playtest(&k, &names, games, 13, 2, |_| RandomBots::new(1, false));
+    let mut gained = [[0u64; Card::COUNT]; 2];
+    let mut bought = [[0u64; Card::COUNT]; 2];
+    let mut played = [[0u64; Card::COUNT]; 2];
+    let mut trashed = [[0u64; Card::COUNT]; 2];
+    let mut money = [[0u64; 128]; 2];
+    let mut endings = [0u64; 3];
+    for i in 0..games {
+        let seats = seat_strategies(2, 2, i);
+        let mut g = Game::new(&k, 13, i);
+        let mut c = Counter {
+            inner: RandomBots::new(1, false),
+            gained: [[0; Card::COUNT]; 2],
+            bought: [[0; Card::COUNT]; 2],
+            played: [[0; Card::COUNT]; 2],
+            trashed: [[0; Card::COUNT]; 2],
+            first: [[0; Card::COUNT]; 2],
+            money: [[0; 128]; 2],
+            turn: [0; 2],
+        };
+        g.play_game(&mut c);
+        endings[stats::ending(&g) as usize] += 1;
+        for p in 0..2 {
+            let s = seats[p];
+            for card in 0..Card::COUNT {
+                gained[s][card] += c.gained[p][card];
+                bought[s][card] += c.bought[p][card];
+                played[s][card] += c.played[p][card];
+                trashed[s][card] += c.trashed[p][card];
+            }
+            for t in 0..128 {
+                money[s][t] += c.money[p][t];
+            }
+        }
+    }
+    assert_eq!([st.ended_provinces, st.ended_piles, st.ended_cap], endings);
+    let mut any_trash = 0;
+    for s in 0..2 {
+        let ss = &st.strategies[s];
+        for &card in Card::ALL {
+            let a = &ss.cards[card as usize];
+            let i = card as usize;
+            assert_eq!(
+                (a.gained, a.bought, a.played, a.trashed),
+                (gained[s][i], bought[s][i], played[s][i], trashed[s][i]),
+                "{card} (gained, bought, played, trashed)"
+            );
+            any_trash += a.trashed;
+        }
+        for t in 1..=TURNS {
+            assert_eq!(ss.turns[t - 1].money, money[s][t], "money of turn {t}");
+        }
+    }
+    assert!(any_trash > 0, "random play trashed something");
+}
+
+#[test]
+fn fewer_strategies_than_seats_rotate_too() {
+    assert_eq!(seat_strategies(2, 3, 0)[..3], [0, 1, 0]);
+    assert_eq!(seat_strategies(2, 3, 1)[..3], [1, 0, 1]);
+    assert_eq!(seat_strategies(1, 4, 7)[..4], [0, 0, 0, 0]);
+    let k = Kingdom::from_names(
+        3,
+        &[
+            "Cellar",
+            "Market",
+            "Militia",
+            "Mine",
+            "Moat",
+            "Remodel",
+            "Smithy",
+            "Village",
+            "Woodcutter",
+            "Workshop",
+        ],
+    )
+    .unwrap();
+    let st = playtest(&k, &names(), 100, 1, 2, make);
+    assert_eq!(st.games, 100);
+    for s in &st.strategies {
+        for seat in 0..3 {
+            assert_eq!(s.seats[seat].games, 50, "each seat half the games");
+        }
+    }
+    assert_eq!(st.strategies.iter().map(|s| s.games()).sum::<u64>(), 300);
+}
+
+#[test]
+fn statistics_round_trip_through_json() {
+    let st = run(50, 8, 2);
+    let dir = std::env::temp_dir().join(format!("domsim-stats-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.json");
+    stats::save_json(&path, &st).unwrap();
+    assert_eq!(stats::load_json(&path).unwrap(), st);
+    std::fs::write(&path, "{\"format\": \"other\"}").unwrap();
+    assert!(stats::load_json(&path).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_empty_run_renders_without_nan() {
+    let st = PlaytestStats::new(&first_game(), &names());
+    let page = html::render_html(&st, &html::ReportOptions::default());
+    assert!(!page.contains("NaN") && !page.contains("inf"), "{page}");
+    let mut buf = Vec::new();
+    write_csv_to(&mut buf, &st).unwrap();
+    assert!(!String::from_utf8(buf).unwrap().contains("NaN"));
+}
