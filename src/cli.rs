@@ -102,6 +102,14 @@ pub enum Command {
         /// Write the table as CSV to this file (atomically).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Save mergeable partial statistics to FILE after every
+        /// --checkpoint-every games; run the same command again after a
+        /// crash or kill to resume from it (same final numbers).
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Games per checkpoint batch.
+        #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
+        checkpoint_every: u64,
     },
     /// Round robin: every pair of strategies plays 2-player head-to-head games;
     /// prints and writes a strategy-by-strategy score matrix.
@@ -188,6 +196,8 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out,
+            checkpoint,
+            checkpoint_every,
         } => cmd_sim(
             &strategies,
             &kingdom,
@@ -196,6 +206,7 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out.as_deref(),
+            checkpoint.as_deref().map(|p| (p, checkpoint_every)),
         ),
         Command::Matrix {
             strategies,
@@ -444,6 +455,7 @@ fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
 // ---------------------------------------------------------------------------
 // Verbs
 
+#[allow(clippy::too_many_arguments)]
 fn cmd_sim(
     sa: &StrategyArgs,
     ka: &KingdomArgs,
@@ -452,6 +464,7 @@ fn cmd_sim(
     seed: u64,
     threads: Option<u16>,
     out: Option<&std::path::Path>,
+    checkpoint: Option<(&std::path::Path, u64)>,
 ) -> Result<ExitCode> {
     let (specs, players) = Lineup::seat(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
@@ -467,8 +480,18 @@ fn cmd_sim(
         progress: progress_wanted(),
     };
     let k = kc.kingdom;
-    let result = lineup.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
     let infos = lineup.infos();
+    let result = match checkpoint {
+        None => lineup.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?,
+        Some((path, every)) => {
+            let key = checkpoint_key(seed, &k, &infos);
+            let r = lineup.with_bots(&k, |make| {
+                pool.install(|| sim::checkpoint::run(&k, &cfg, make, &STOP, path, &key, every))
+            })??;
+            checkpoint_note(path, &r, games);
+            r.result
+        }
+    };
     let rows = report::rows(&result.stats, &infos);
     println!(
         "{} players, kingdom ({}): {}",
@@ -712,4 +735,35 @@ fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What identifies a run for `--checkpoint` (everything but the game count).
+fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
+    let who: Vec<String> = infos
+        .iter()
+        .map(|e| format!("{}[{}]", e.source, e.hash))
+        .collect();
+    format!(
+        "seed={seed} players={} kingdom={} strategies={}",
+        k.n(),
+        k.describe(),
+        who.join(",")
+    )
+}
+
+fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: u64) {
+    if r.resumed_from > 0 {
+        eprintln!(
+            "resumed from checkpoint '{}' at {} games",
+            path.display(),
+            r.resumed_from
+        );
+    }
+    if r.saved < games {
+        eprintln!(
+            "checkpoint '{}' holds {} of {games} games; run the same command again to resume",
+            path.display(),
+            r.saved
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod bad_inputs;
 mod base_rules;
 mod cli;
 mod hardening;
