@@ -276,6 +276,26 @@ fn card_list(v: &str, line: usize, col0: usize) -> Result<Vec<Card>, ScenarioErr
     Ok(out)
 }
 
+/// A turn counter of the set-up (actions, coins...): a number up to `max`.
+/// Real turns stay far below these limits; larger values would overflow the
+/// engine's counters once a card adds to them (hardening, issue 8).
+fn counter<T: std::str::FromStr + Into<u64>>(
+    v: &str,
+    line: usize,
+    col: usize,
+    max: u64,
+) -> Result<T, ScenarioError> {
+    let n: T = number(v, line, col)?;
+    if n.into() > max {
+        return err(
+            line,
+            col,
+            format!("{} is too large (at most {max})", v.trim()),
+        );
+    }
+    number(v, line, col)
+}
+
 fn number<T: std::str::FromStr>(v: &str, line: usize, col: usize) -> Result<T, ScenarioError> {
     v.trim().parse().or_else(|_| {
         err(
@@ -440,16 +460,16 @@ impl Scenario {
                         if i >= players {
                             return err(line, col, "more turn counts than players");
                         }
-                        game.turns_taken[i] = number(t, line, col)?;
+                        game.turns_taken[i] = counter(t, line, col, 10_000)?;
                     }
                     turns_set = true;
                 }
-                "actions" => game.turn.actions = number(&v, line, vcol)?,
-                "buys" => game.turn.buys = number(&v, line, vcol)?,
-                "coins" => game.turn.coins = number(&v, line, vcol)?,
-                "cost_reduction" => game.turn.cost_reduction = number(&v, line, vcol)?,
-                "copper_bonus" => game.turn.copper_bonus = number(&v, line, vcol)?,
-                "action_plays" => game.turn.action_plays = number(&v, line, vcol)?,
+                "actions" => game.turn.actions = counter(&v, line, vcol, 1000)?,
+                "buys" => game.turn.buys = counter(&v, line, vcol, 1000)?,
+                "coins" => game.turn.coins = counter(&v, line, vcol, 1000)?,
+                "cost_reduction" => game.turn.cost_reduction = counter(&v, line, vcol, 100)?,
+                "copper_bonus" => game.turn.copper_bonus = counter(&v, line, vcol, 100)?,
+                "action_plays" => game.turn.action_plays = counter(&v, line, vcol, 1000)?,
                 "phase" => {
                     game.turn.phase = match v.as_str() {
                         "action" => Phase::Action,

@@ -391,3 +391,19 @@ fn random_game_states_round_trip() {
         round_trip(&g, &format!("game {i} after {turns} turns"));
     }
 }
+
+#[test]
+fn scenario_counters_cannot_overflow_the_engine() {
+    // Found by hand after the fuzzers (debug builds panicked on the add in
+    // the vanilla bonuses): set-up counters are bounded.
+    let big = "players: 2\ncoins: 65535\np0.hand: Market\ndo: play Market\n";
+    let e = Scenario::parse(big).err().expect("refused");
+    assert_eq!((e.line, e.col), (2, 8));
+    assert!(e.msg.contains("too large"), "{e}");
+    let max = "players: 2\nkingdom: Market, Bridge, Coppersmith\nactions: 1000\nbuys: 1000\n\
+               coins: 1000\ncost_reduction: 100\ncopper_bonus: 100\naction_plays: 1000\n\
+               turns: 10000, 10000\np0.hand: Market, Bridge, Coppersmith, Gold, Copper\n\
+               do: play Market\ndo: play Bridge\ndo: play Coppersmith\ndo: treasures\n\
+               do: buy Province\ndo: cleanup\ndo: turn\n";
+    scenario_case(max).unwrap();
+}
