@@ -7,6 +7,7 @@
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
+use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::logbots::LoggingBots;
 use crate::sim::presets::{Preset, PRESETS};
 use crate::sim::{self, RunConfig};
@@ -57,7 +58,8 @@ pub struct KingdomArgs {
 /// Which strategies play.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyArgs {
-    /// Strategy files (or `builtin:big-money`), one per seat.
+    /// Strategy files (or `builtin:big-money`), one per seat; default:
+    /// strategies/big_money.dom and strategies/smithy_big_money.dom.
     #[arg(value_name = "STRATEGY")]
     pub files: Vec<String>,
     /// Same as a positional STRATEGY; may be repeated.
@@ -71,6 +73,64 @@ impl StrategyArgs {
         v.extend(self.files.iter().cloned());
         v
     }
+}
+
+/// Sequential mode and playtest statistics for `sim`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlaytestArgs {
+    /// Sequential mode: stop once every strategy's 95% score interval is
+    /// narrower than ± this (e.g. 0.005); --games is then the maximum.
+    #[arg(long, value_name = "HALF_WIDTH")]
+    precision: Option<f64>,
+    /// Write a self-contained HTML playtest report (charts, no network).
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
+    /// Write every playtest statistic as long-format CSV (results/STATS.md).
+    #[arg(long, value_name = "FILE.csv")]
+    stats: Option<PathBuf>,
+    /// Save the playtest statistics as JSON, for `domsim report` later.
+    #[arg(long, value_name = "FILE.json")]
+    save_stats: Option<PathBuf>,
+}
+
+impl PlaytestArgs {
+    fn wanted(&self) -> bool {
+        self.report.is_some() || self.stats.is_some() || self.save_stats.is_some()
+    }
+    /// Fail before any game is played if an output cannot be written.
+    fn check(&self) -> Result<()> {
+        if let Some(p) = self.precision {
+            if !(p > 0.0 && p < 0.5) {
+                bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
+            }
+        }
+        for path in [&self.report, &self.stats, &self.save_stats]
+            .into_iter()
+            .flatten()
+        {
+            check_out_path(path)?;
+        }
+        Ok(())
+    }
+}
+
+/// An output path must not be a directory and its directory must exist.
+fn check_out_path(path: &std::path::Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("output path {} is a directory", path.display());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "cannot write {}: directory {} does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 #[derive(Subcommand, Debug)]
@@ -110,6 +170,21 @@ pub enum Command {
         /// Games per checkpoint batch.
         #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
         checkpoint_every: u64,
+        #[command(flatten)]
+        playtest: PlaytestArgs,
+    },
+    /// Build the HTML playtest report (and optionally the statistics CSV) from
+    /// statistics saved by `domsim sim --save-stats FILE.json`.
+    Report {
+        /// Statistics saved by `sim --save-stats`.
+        #[arg(value_name = "STATS.json")]
+        input: PathBuf,
+        /// The HTML report to write.
+        #[arg(long, short = 'o', value_name = "FILE.html")]
+        out: PathBuf,
+        /// Also write every statistic as long-format CSV (results/STATS.md).
+        #[arg(long, value_name = "FILE.csv")]
+        csv: Option<PathBuf>,
     },
     /// Round robin: every pair of strategies plays 2-player head-to-head games;
     /// prints and writes a strategy-by-strategy score matrix.
@@ -130,6 +205,9 @@ pub enum Command {
         /// Write the matrix as CSV to this file (atomically).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Also write the matrix as a heat map in a self-contained HTML page.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
     /// Play one game and print it turn by turn (for debugging a strategy).
     Log {
@@ -198,6 +276,7 @@ pub fn run() -> Result<ExitCode> {
             out,
             checkpoint,
             checkpoint_every,
+            playtest,
         } => cmd_sim(
             &strategies,
             &kingdom,
@@ -207,7 +286,9 @@ pub fn run() -> Result<ExitCode> {
             threads,
             out.as_deref(),
             checkpoint.as_deref().map(|p| (p, checkpoint_every)),
+            &playtest,
         ),
+        Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
         Command::Matrix {
             strategies,
             kingdom,
@@ -215,7 +296,16 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out,
-        } => cmd_matrix(&strategies, &kingdom, games, seed, threads, out.as_deref()),
+            report,
+        } => cmd_matrix(
+            &strategies,
+            &kingdom,
+            games,
+            seed,
+            threads,
+            out.as_deref(),
+            report.as_deref(),
+        ),
         Command::Log {
             strategies,
             kingdom,
@@ -299,113 +389,58 @@ fn cmd_presets() {
 // ---------------------------------------------------------------------------
 // Strategies
 
-/// One strategy, loaded (kingdom-independent).
-#[derive(Clone, Debug)]
-enum Loaded {
-    BigMoney,
-}
-
-/// The strategies given on the command line, loaded.
-struct Lineup {
-    /// Per entrant: who, and the loaded strategy.
-    entrants: Vec<(EntrantInfo, Loaded)>,
-}
-
-/// The built-in strategies, usable as `builtin:NAME` instead of a file.
-const BUILTINS: [&str; 1] = ["big-money"];
-
-fn load_strategy(spec: &str) -> Result<(EntrantInfo, Loaded)> {
-    if let Some(name) = spec.strip_prefix("builtin:") {
-        let key = crate::cards::normalize(name);
-        return match key.as_str() {
-            "bigmoney" => Ok((
-                EntrantInfo {
-                    name: "Big Money (built-in)".into(),
-                    source: "builtin:big-money".into(),
-                    hash: String::new(),
-                },
-                Loaded::BigMoney,
-            )),
-            _ => bail!(
-                "unknown built-in strategy '{name}' (built-ins: {})",
-                BUILTINS.join(", ")
-            ),
-        };
-    }
-    let path = PathBuf::from(spec);
-    if !path.exists() {
-        bail!("strategy file '{spec}' does not exist");
-    }
-    bail!("{spec}: strategy files are not supported by this build yet (use builtin:big-money)")
-}
-
-/// The default lineup of `sim`/`log` without strategies.
+/// The default lineup of `sim`/`log` without strategies: the shipped Big
+/// Money and Smithy Big Money files, else (binary run away from its source
+/// tree) the built-in Big Money mirror.
 fn default_specs() -> Vec<String> {
-    vec!["builtin:big-money".into(), "builtin:big-money".into()]
+    match (
+        lineup::shipped("big_money.dom"),
+        lineup::shipped("smithy_big_money.dom"),
+    ) {
+        (Some(a), Some(b)) => vec![a.display().to_string(), b.display().to_string()],
+        _ => vec!["builtin:big-money".into(), "builtin:big-money".into()],
+    }
 }
 
-impl Lineup {
-    fn load(specs: &[String]) -> Result<Lineup> {
-        let mut entrants: Vec<(EntrantInfo, Loaded)> = Vec::new();
-        for s in specs {
-            entrants.push(load_strategy(s)?);
-        }
-        let mut l = Lineup { entrants };
-        l.uniquify();
-        Ok(l)
+/// Fill `players` seats: the list is repeated in order if shorter.
+fn seat_specs(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
+    let specs = if specs.is_empty() {
+        default_specs()
+    } else {
+        specs.to_vec()
+    };
+    let players = match players {
+        Some(p) => p as usize,
+        None => specs.len().clamp(2, 6),
+    };
+    if specs.len() > players {
+        bail!(
+            "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
+            specs.len()
+        );
     }
+    let filled: Vec<String> = (0..players)
+        .map(|i| specs[i % specs.len()].clone())
+        .collect();
+    Ok((filled, players))
+}
 
-    /// Give repeated names a " #2", " #3"... suffix so rows are distinguishable.
-    fn uniquify(&mut self) {
-        let names: Vec<String> = self.entrants.iter().map(|e| e.0.name.clone()).collect();
-        for (i, (info, _)) in self.entrants.iter_mut().enumerate() {
-            let before = names[..i].iter().filter(|n| **n == names[i]).count();
-            if before > 0 {
-                info.name = format!("{} #{}", names[i], before + 1);
-            }
-        }
+/// A compiler warning as printed ("warning:" added unless already there).
+fn warning(w: &str) -> String {
+    if w.contains("warning:") {
+        w.to_string()
+    } else {
+        format!("warning: {w}")
     }
+}
 
-    /// Fill `players` seats: the list is repeated in order if shorter.
-    fn seat(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
-        let specs = if specs.is_empty() {
-            default_specs()
-        } else {
-            specs.to_vec()
-        };
-        let players = match players {
-            Some(p) => p as usize,
-            None => specs.len().clamp(2, 6),
-        };
-        if specs.len() > players {
-            bail!(
-                "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
-                specs.len()
-            );
-        }
-        let filled: Vec<String> = (0..players)
-            .map(|i| specs[i % specs.len()].clone())
-            .collect();
-        Ok((filled, players))
+/// Compile `lineup` for `k`, printing the compiler's warnings.
+fn compile(lineup: &Lineup, k: &Kingdom) -> Result<CompiledLineup> {
+    let c = lineup.compile(k)?;
+    for w in &c.warnings {
+        eprintln!("{}", warning(w));
     }
-
-    fn infos(&self) -> Vec<EntrantInfo> {
-        self.entrants.iter().map(|e| e.0.clone()).collect()
-    }
-
-    /// Compile for `k` and run `f` with a bots factory.
-    fn with_bots<R>(
-        &self,
-        _k: &Kingdom,
-        f: impl FnOnce(&(dyn Fn(&[u8]) -> crate::bots::BigMoney + Sync)) -> R,
-    ) -> Result<R> {
-        for (_, l) in &self.entrants {
-            match l {
-                Loaded::BigMoney => {}
-            }
-        }
-        Ok(f(&|_order: &[u8]| crate::bots::BigMoney))
-    }
+    Ok(c)
 }
 
 // ---------------------------------------------------------------------------
@@ -419,7 +454,7 @@ fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // Second signal: give up at once (no output file is written).
-            std::process::exit(EXIT_INTERRUPTED as i32);
+            report::remove_pending_files_and_exit(EXIT_INTERRUPTED as i32);
         }
     });
 }
@@ -465,29 +500,46 @@ fn cmd_sim(
     threads: Option<u16>,
     out: Option<&std::path::Path>,
     checkpoint: Option<(&std::path::Path, u64)>,
+    pt: &PlaytestArgs,
 ) -> Result<ExitCode> {
-    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    pt.check()?;
+    let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
+    // The handler is installed before the temporary file exists, so that a
+    // signal can never leave it behind.
+    install_stop_handler();
     // Create the output's temporary file now: a bad path fails before any game.
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let cfg = RunConfig {
         games,
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
+        precision: pt.precision,
     };
     let k = kc.kingdom;
+    let compiled = compile(&lineup, &k)?;
     let infos = lineup.infos();
     let result = match checkpoint {
-        None => lineup.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?,
+        None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
         Some((path, every)) => {
+            if pt.precision.is_some() {
+                bail!("--checkpoint cannot be combined with --precision (a sequential run stops when precise enough; its checkpoints would not be resumable)");
+            }
             let key = checkpoint_key(seed, &k, &infos);
-            let r = lineup.with_bots(&k, |make| {
-                pool.install(|| sim::checkpoint::run(&k, &cfg, make, &STOP, path, &key, every))
-            })??;
+            let r = pool.install(|| {
+                sim::checkpoint::run(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    path,
+                    &key,
+                    every,
+                )
+            })?;
             checkpoint_note(path, &r, games);
             r.result
         }
@@ -544,6 +596,96 @@ fn cmd_sim(
         file.commit(&bytes)?;
         eprintln!("wrote {}", dest.display());
     }
+    if pt.precision.is_some() {
+        println!(
+            "sequential mode: stopped after {} games (widest 95% half-width {:.4}, target {})",
+            result.completed,
+            result.stats.widest_half_width(),
+            pt.precision.unwrap_or(0.0)
+        );
+    }
+    if pt.wanted() {
+        // A recording pass over the same seed and game count; statistics are
+        // opt-in so plain win-rate runs never pay for them.
+        let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+        let st = crate::stats::playtest(
+            &k,
+            &names,
+            result.completed,
+            seed,
+            threads.unwrap_or(0) as usize,
+            |seats: &[usize]| {
+                let mut order = [0u8; crate::engine::MAX_PLAYERS];
+                for (o, &s) in order.iter_mut().zip(seats) {
+                    *o = s as u8;
+                }
+                compiled.bots(&order[..seats.len()])
+            },
+        );
+        write_playtest(
+            &st,
+            pt.report.as_deref(),
+            pt.stats.as_deref(),
+            pt.save_stats.as_deref(),
+            &format!(
+                "domsim sim: {} games, seed {seed}, kingdom ({}): {}",
+                result.completed,
+                kc.how,
+                k.describe()
+            ),
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write the requested playtest outputs (each atomically).
+fn write_playtest(
+    st: &crate::stats::PlaytestStats,
+    html: Option<&std::path::Path>,
+    csv: Option<&std::path::Path>,
+    json: Option<&std::path::Path>,
+    note: &str,
+) -> Result<()> {
+    if let Some(p) = json {
+        crate::stats::save_json(p, st).with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(p) = csv {
+        crate::stats::csv::write_csv(p, st)
+            .with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    if let Some(p) = html {
+        let opts = crate::stats::html::ReportOptions {
+            title: None,
+            note: Some(note.to_string()),
+            matrix: None,
+        };
+        crate::stats::html::write_html(p, st, &opts)
+            .with_context(|| format!("cannot write {}", p.display()))?;
+        eprintln!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+fn cmd_report(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    csv: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    check_out_path(out)?;
+    if let Some(c) = csv {
+        check_out_path(c)?;
+    }
+    let st = crate::stats::load_json(input)
+        .with_context(|| format!("cannot read statistics from {}", input.display()))?;
+    write_playtest(
+        &st,
+        Some(out),
+        csv,
+        None,
+        &format!("domsim report {}", input.display()),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -554,7 +696,11 @@ fn cmd_matrix(
     seed: u64,
     threads: Option<u16>,
     out: Option<&std::path::Path>,
+    html: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
+    if let Some(h) = html {
+        check_out_path(h)?;
+    }
     let specs = sa.all();
     if specs.len() < 2 {
         bail!(
@@ -564,16 +710,18 @@ fn cmd_matrix(
     }
     let kc = choose_kingdom(ka, 2, seed)?;
     let all = Lineup::load(&specs)?;
+    install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    install_stop_handler();
     let n = all.entrants.len();
     let k = kc.kingdom;
+    let compiled = compile(&all, &k)?;
     let cfg = RunConfig {
         games,
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
+        precision: None,
     };
     let mut cells = vec![vec![None; n]; n];
     let mut completed = 0;
@@ -581,13 +729,18 @@ fn cmd_matrix(
     #[allow(clippy::needless_range_loop)]
     'pairs: for i in 0..n {
         for j in i + 1..n {
-            let pair = Lineup {
-                entrants: vec![all.entrants[i].clone(), all.entrants[j].clone()],
-            };
             if progress_wanted() {
                 eprintln!("{} vs {}", all.entrants[i].0.name, all.entrants[j].0.name);
             }
-            let r = pair.with_bots(&k, |make| pool.install(|| sim::run(&k, &cfg, make, &STOP)))?;
+            let ids = [i as u8, j as u8];
+            let r = pool.install(|| {
+                sim::run(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
+                    &STOP,
+                )
+            });
             completed += r.completed;
             if r.interrupted {
                 interrupted = true;
@@ -626,6 +779,36 @@ fn cmd_matrix(
         file.commit(&bytes)?;
         eprintln!("wrote {}", dest.display());
     }
+    if let Some(h) = html {
+        let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
+        let values: Vec<Vec<f64>> = m
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, c)| match c {
+                        Some(s) if i != j && s.games > 0 => s.score_wins() / s.games as f64,
+                        _ => f64::NAN,
+                    })
+                    .collect()
+            })
+            .collect();
+        let empty = crate::stats::PlaytestStats::new(&k, &names[..names.len().min(2)]);
+        let opts = crate::stats::html::ReportOptions {
+            title: Some("domsim matchup matrix".into()),
+            note: Some(format!(
+                "{games} games per pair, seed {seed}, 2 players, kingdom ({}): {}",
+                kc.how,
+                k.describe()
+            )),
+            matrix: Some((&values, &names)),
+        };
+        crate::stats::html::write_html(h, &empty, &opts)
+            .with_context(|| format!("cannot write {}", h.display()))?;
+        eprintln!("wrote {}", h.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -636,7 +819,7 @@ fn cmd_log(
     seed: u64,
     game: u64,
 ) -> Result<ExitCode> {
-    let (specs, players) = Lineup::seat(&sa.all(), players)?;
+    let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed)?;
     let lineup = Lineup::load(&specs)?;
     let k = kc.kingdom;
@@ -644,12 +827,11 @@ fn cmd_log(
     let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
     let infos = lineup.infos();
     let names: Vec<String> = (1..=players).map(|s| format!("P{s}")).collect();
-    let text = lineup.with_bots(&k, |make| {
-        let mut g = Game::new(&k, seed, game);
-        let mut b = LoggingBots::new(make(&order), names.clone());
-        g.play_game(&mut b);
-        b.finish(&g)
-    })?;
+    let compiled = compile(&lineup, &k)?;
+    let mut g = Game::new(&k, seed, game);
+    let mut b = LoggingBots::new(compiled.bots(&order), names.clone());
+    g.play_game(&mut b);
+    let text = b.finish(&g);
     println!(
         "Game {game} of seed {seed}, {players} players, kingdom ({}): {}",
         kc.how,
@@ -671,10 +853,39 @@ fn cmd_log(
 
 fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {
     let kc = choose_kingdom(ka, players as usize, 1)?;
-    let lineup = Lineup::load(files)?;
-    lineup.with_bots(&kc.kingdom, |_| ())?;
-    for (info, _) in &lineup.entrants {
-        println!("{}: ok ({})", info.source, info.name);
+    let mut failed = 0;
+    for f in files {
+        let checked = Lineup::load(std::slice::from_ref(f))
+            .and_then(|l| l.compile(&kc.kingdom).map(|c| (l, c)));
+        match checked {
+            Ok((l, c)) => {
+                for w in &c.warnings {
+                    println!("{}", warning(w));
+                }
+                println!(
+                    "{f}: ok ({}{})",
+                    l.entrants[0].0.name,
+                    if c.warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} warning(s)", c.warnings.len())
+                    }
+                );
+            }
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                failed += 1;
+            }
+        }
+    }
+    println!(
+        "checked {} file(s) against kingdom ({}): {}",
+        files.len(),
+        kc.how,
+        kc.kingdom.describe()
+    );
+    if failed > 0 {
+        bail!("{failed} of {} strategy file(s) have errors", files.len());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,18 @@
 //! with `domsim scenario FILE` to check a ruling. The format is documented in
 //! README.md ("Scenario notation").
 //!
+//! Dark Ages additions (backward compatible):
+//! * `kingdom: Knights` gives the Knights pile (one pile of the 10 Knights,
+//!   Dame Anna on top by default); a Looter in the kingdom gives the Ruins pile
+//!   (kinds cycling from the top by default); Bandit Camp/Marauder/Pillage,
+//!   Hermit and Urchin give the Spoils, Madman and Mercenary non-Supply piles.
+//! * `knights: Sir Martin, Dame Anna` / `ruins: Ruined Village, Survivors*2`
+//!   set such a pile card by card, **top first**; `expect knights: ...` /
+//!   `expect ruins: ...` check it (ordered). `supply: Knights=n` is refused
+//!   (give the cards); `supply: Spoils=3` sets a non-Supply pile.
+//! * Answers to `Choose` questions are numbers (`answers.p0: 1`), documented on
+//!   each card in `cards/dark_ages.rs`.
+//!
 //! ```text
 //! # CARDS.md 5.1.4: Throne Room + Feast gains twice
 //! players: 2
@@ -43,7 +55,7 @@
 //! [`crate::engine::Choose`].
 
 use crate::bots::{Answer, Asked, ScriptedBots};
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::engine::kingdom::{did_you_mean, MAX_PLAYERS};
 use crate::engine::{CardVec, Game, GameRng, Kingdom, Phase, RuleError, Why};
 use serde_json::{json, Value};
@@ -148,6 +160,8 @@ pub enum Expect {
         cards: Vec<Card>,
     },
     Trash(Vec<Card>),
+    /// A pile of distinct cards (Knights, Ruins), top card first.
+    Pile(Card, Vec<Card>),
     Supply(Vec<(Card, u8)>),
     Actions(u16),
     Buys(u16),
@@ -349,6 +363,8 @@ const KEYS: &[&str] = &[
     "copper_bonus",
     "action_plays",
     "trash",
+    "knights",
+    "ruins",
     "strict",
     "do",
     "expect",
@@ -420,6 +436,7 @@ impl Scenario {
                 }
             }
         }
+        k.refresh_flags();
         let mut game = Game::empty(&k, GameRng::for_game(seed, 0));
         let mut bots = ScriptedBots::new();
         let mut items = Vec::new();
@@ -438,7 +455,14 @@ impl Scenario {
                             return err(line, col, format!("expected 'Card=count', found '{t}'"));
                         };
                         let c = card_at(name.trim(), line, col)?;
-                        if !game.kingdom.supply.contains(c) {
+                        if CardSet::PILES.contains(c) {
+                            return err(
+                                line,
+                                col,
+                                format!("the {c} pile is given card by card: use '{}: CARD, ...' (top first)", c.name().to_lowercase()),
+                            );
+                        }
+                        if !game.kingdom.supply.or(game.kingdom.non_supply).contains(c) {
                             return err(
                                 line,
                                 col,
@@ -488,6 +512,33 @@ impl Scenario {
                     for c in card_list(&v, line, vcol)? {
                         game.trash.push(c);
                     }
+                }
+                "knights" | "ruins" => {
+                    let pile = if key == "knights" {
+                        Card::Knights
+                    } else {
+                        Card::Ruins
+                    };
+                    if !game.kingdom.supply.contains(pile) {
+                        return err(
+                            line,
+                            key_col,
+                            format!("no {pile} pile in this scenario (add Knights or a Looter to 'kingdom:')"),
+                        );
+                    }
+                    let cards = card_list(&v, line, vcol)?;
+                    let member = if pile == Card::Knights {
+                        CardSet::KNIGHTS
+                    } else {
+                        CardSet::RUINS
+                    };
+                    if let Some(c) = cards.iter().find(|c| !member.contains(**c)) {
+                        return err(line, vcol, format!("{c} is not a card of the {pile} pile"));
+                    }
+                    if cards.len() > 50 {
+                        return err(line, vcol, "at most 50 cards in a pile");
+                    }
+                    game.set_distinct_pile(pile, &cards);
                 }
                 "do" => items.push((line, Item::Step(parse_step(&v, line, vcol)?))),
                 k if k.starts_with("expect") => {
@@ -762,6 +813,8 @@ fn parse_expect(
 ) -> Result<Expect, ScenarioError> {
     Ok(match key {
         "trash" => Expect::Trash(card_list(v, line, vcol)?),
+        "knights" => Expect::Pile(Card::Knights, card_list(v, line, vcol)?),
+        "ruins" => Expect::Pile(Card::Ruins, card_list(v, line, vcol)?),
         "supply" => {
             let mut out = Vec::new();
             for (col, t) in parts(v, vcol) {
@@ -857,7 +910,7 @@ fn parse_expect(
             return err(
                 line,
                 kcol,
-                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, knights, ruins, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
             )
         }
     })
@@ -945,6 +998,18 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
                 ))
             }
         }
+        Expect::Pile(pile, cards) => {
+            let got: Vec<Card> = g.distinct(*pile).as_slice().iter().rev().copied().collect();
+            if &got == cards {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{pile} pile: expected [{}], got [{}]",
+                    names(cards),
+                    names(&got)
+                ))
+            }
+        }
         Expect::Supply(list) => {
             for &(c, n) in list {
                 eq(&format!("supply of {c}"), n as i64, g.pile(c) as i64)?;
@@ -1022,6 +1087,9 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
         "supply": supply,
         "empty_piles": g.empty_piles,
         "trash": list(g.trash.iter().collect()),
+        "knights": list(g.knights.as_slice().iter().rev().copied().collect()),
+        "ruins": list(g.ruins.as_slice().iter().rev().copied().collect()),
+        "non_supply": g.kingdom.non_supply.iter().map(|c| (c.name().to_string(), json!(g.pile(c)))).collect::<serde_json::Map<_, _>>(),
         "over": g.over,
         "winners": (0..g.n()).filter(|&p| g.over && o.won(p)).collect::<Vec<_>>(),
         "decisions": transcript.iter().map(|a| json!({
@@ -1054,11 +1122,23 @@ pub fn to_text(g: &Game) -> String {
     let piles: Vec<String> = g
         .kingdom
         .supply
+        .or(g.kingdom.non_supply)
+        .minus(CardSet::PILES)
         .iter()
         .map(|c| format!("{}={}", c.name(), g.supply[c as usize]))
         .collect();
     if !piles.is_empty() {
         let _ = writeln!(s, "supply: {}", piles.join(", "));
+    }
+    // The Knights and Ruins piles card by card, top first.
+    for (pile, cards, key) in [
+        (Card::Knights, &g.knights, "knights"),
+        (Card::Ruins, &g.ruins, "ruins"),
+    ] {
+        if g.kingdom.supply.contains(pile) {
+            let v = list(&mut cards.cards[..cards.len as usize].iter().rev().copied());
+            let _ = writeln!(s, "{key}: {v}");
+        }
     }
     let _ = writeln!(s, "active: p{}", g.active);
     let turns: Vec<String> = g.turns_taken[..n].iter().map(|t| t.to_string()).collect();

@@ -96,9 +96,11 @@ pub fn chancellor<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
 }
 
-/// Chapel: trash up to 4 cards from hand.
+/// Chapel: trash up to 4 cards from hand, all at once (their on-trash
+/// abilities resolve after the last one, RULES §9).
 pub fn chapel<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
+    g.begin_trash_batch();
     for _ in 0..4 {
         let legal = g.hand_kinds(p, CardSet::all());
         match g.pick(b, p, Why::Trash, Some(Card::Chapel), legal, true) {
@@ -108,6 +110,7 @@ pub fn chapel<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
             None => break,
         }
     }
+    g.end_trash_batch(b);
 }
 
 /// Council Room (+4 Cards +1 Buy from the table): each other player draws a card.

@@ -61,6 +61,9 @@ fn aside_kinds(g: &Game, p: u8, start: usize) -> CardSet {
 /// how many were trashed.
 fn trash_n<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
     let mut done = 0;
+    // The cards are trashed together: on-trash abilities after the last one
+    // (RULES §9 names Steward and Trading Post).
+    g.begin_trash_batch();
     for _ in 0..n {
         let legal = g.hand_kinds(p, CardSet::all());
         let Some(c) = g.pick(b, p, Why::Trash, Some(by), legal, false) else {
@@ -70,6 +73,7 @@ fn trash_n<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
             done += 1;
         }
     }
+    g.end_trash_batch(b);
     done
 }
 

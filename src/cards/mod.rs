@@ -11,6 +11,7 @@
 //! jump table).
 
 pub mod base;
+pub mod dark_ages;
 pub mod intrigue;
 
 use std::fmt;
@@ -30,6 +31,9 @@ impl Types {
     pub const RUINS: Types = Types(1 << 7);
     pub const SHELTER: Types = Types(1 << 8);
     pub const KNIGHT: Types = Types(1 << 9);
+    /// Not a real type: marks the pile pseudo-cards "Knights" and "Ruins"
+    /// (see the Dark Ages block of the card table). Never printed.
+    pub const PILE: Types = Types(1 << 10);
 
     pub const NAMES: [(&'static str, Types); 10] = [
         ("Action", Types::ACTION),
@@ -106,6 +110,18 @@ pub enum PileRule {
     Curse,
     /// A Kingdom pile: 10, or 8 / 12 if the card has the Victory type.
     Kingdom,
+    /// A Kingdom pile of fixed size whatever the player count (Rats: 20).
+    Fixed(u8),
+    /// The Knights pile (pseudo-card): the 10 different Knights.
+    KnightsPile,
+    /// The Ruins pile (pseudo-card): 10 Ruins per player beyond the first.
+    RuinsPile,
+    /// A member of a pile of distinct cards (a Knight, a Ruins): no pile of its own.
+    InPile,
+    /// A non-Supply pile (Spoils, Madman, Mercenary) of this many cards.
+    NonSupply(u8),
+    /// A Shelter: starting card only, no pile.
+    Shelter,
 }
 
 impl PileRule {
@@ -140,6 +156,10 @@ impl PileRule {
                 _ => 12,
             },
             PileRule::Curse => (10 * (players - 1)) as u8,
+            PileRule::Fixed(n) | PileRule::NonSupply(n) => n,
+            PileRule::KnightsPile => 10,
+            PileRule::RuinsPile => (10 * (players - 1)) as u8,
+            PileRule::InPile | PileRule::Shelter => 0,
             PileRule::Kingdom => {
                 if !victory {
                     10
@@ -278,6 +298,75 @@ card_table! {
     Tribute = "Tribute", cost 5, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Upgrade = "Upgrade", cost 5, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
     WishingWell = "Wishing Well", cost 3, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // ---- Dark Ages
+    // Piles of distinct cards: the pile's identity is a pseudo-card ("Knights",
+    // "Ruins", type PILE) that is never in any zone. `supply[pseudo]` counts the
+    // cards left and the pile counts once for the end condition; the order is in
+    // `Game::knights` / `Game::ruins` (fixed arrays) and only the real top card is
+    // in `Game::nonempty`, so every generic gain/buy sees exactly the top card.
+    // A pseudo-card (rather than a separate pile index) keeps one id space for
+    // kingdoms, masks and the scenario notation ("kingdom: Knights").
+    Altar = "Altar", cost 6, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Armory = "Armory", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BandOfMisfits = "Band of Misfits", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BanditCamp = "Bandit Camp", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Beggar = "Beggar", cost 2, [ACTION | REACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Catacombs = "Catacombs", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Count = "Count", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Counterfeit = "Counterfeit", cost 5, [TREASURE], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 1, vp 0, effect true;
+    Cultist = "Cultist", cost 5, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DeathCart = "Death Cart", cost 4, [ACTION | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +5 coins, value 0, vp 0, effect true;
+    Feodum = "Feodum", cost 4, [VICTORY], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Forager = "Forager", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Fortress = "Fortress", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Graverobber = "Graverobber", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    HuntingGrounds = "Hunting Grounds", cost 6, [ACTION], DarkAges, Kingdom, +4 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Ironmonger = "Ironmonger", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    JunkDealer = "Junk Dealer", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +1 coins, value 0, vp 0, effect true;
+    Knights = "Knights", cost 5, [PILE], DarkAges, KnightsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Marauder = "Marauder", cost 4, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    MarketSquare = "Market Square", cost 3, [ACTION | REACTION], DarkAges, Kingdom, +1 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect false;
+    Mystic = "Mystic", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Pillage = "Pillage", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    PoorHouse = "Poor House", cost 1, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +4 coins, value 0, vp 0, effect true;
+    Procession = "Procession", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Rats = "Rats", cost 4, [ACTION], DarkAges, Fixed(20), +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Rebuild = "Rebuild", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Rogue = "Rogue", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Sage = "Sage", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Scavenger = "Scavenger", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Squire = "Squire", cost 2, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect true;
+    Storeroom = "Storeroom", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Vagrant = "Vagrant", cost 2, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    WanderingMinstrel = "Wandering Minstrel", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // The ten Knights (members of the Knights pile).
+    DameAnna = "Dame Anna", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameJosephine = "Dame Josephine", cost 5, [ACTION | ATTACK | VICTORY | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 2, effect true;
+    DameMolly = "Dame Molly", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameNatalie = "Dame Natalie", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameSylvia = "Dame Sylvia", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    SirBailey = "Sir Bailey", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirDestry = "Sir Destry", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirMartin = "Sir Martin", cost 4, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +2 buys +0 coins, value 0, vp 0, effect true;
+    SirMichael = "Sir Michael", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirVander = "Sir Vander", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // Non-Supply piles.
+    Spoils = "Spoils", cost 0, [TREASURE], DarkAges, NonSupply(15), +0 cards +0 actions +0 buys +0 coins, value 3, vp 0, effect true;
+    Madman = "Madman", cost 0, [ACTION], DarkAges, NonSupply(10), +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Mercenary = "Mercenary", cost 0, [ACTION | ATTACK], DarkAges, NonSupply(10), +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // The Ruins pile (pseudo-card) and the five Ruins.
+    Ruins = "Ruins", cost 0, [PILE], DarkAges, RuinsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    AbandonedMine = "Abandoned Mine", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect false;
+    RuinedLibrary = "Ruined Library", cost 0, [ACTION | RUINS], DarkAges, InPile, +1 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    RuinedMarket = "Ruined Market", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect false;
+    RuinedVillage = "Ruined Village", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Survivors = "Survivors", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // Shelters (starting cards only).
+    Hovel = "Hovel", cost 1, [REACTION | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Necropolis = "Necropolis", cost 1, [ACTION | SHELTER], DarkAges, Shelter, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    OvergrownEstate = "Overgrown Estate", cost 1, [VICTORY | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
 }
 
 const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
@@ -315,9 +404,14 @@ impl Card {
     pub fn from_index(i: usize) -> Option<Card> {
         Card::ALL.get(i).copied()
     }
-    /// True for cards that are chosen as one of the 10 Kingdom piles.
+    /// True for cards that are chosen as one of the 10 Kingdom piles (not
+    /// the members of the Knights/Ruins piles, non-Supply cards or Shelters).
     pub fn is_kingdom(self) -> bool {
         self.info().set != Set::Basic
+            && matches!(
+                self.info().pile,
+                PileRule::Kingdom | PileRule::Fixed(_) | PileRule::KnightsPile
+            )
     }
     /// Exact (case-, space- and punctuation-insensitive) name lookup.
     pub fn from_name(name: &str) -> Option<Card> {
@@ -380,6 +474,19 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// `BIT[id]` = the mask of one card. With more than 64 cards a variable
+/// `1u128 << id` compiles to a two-word shift with branches; a table load is
+/// cheaper on the hot paths (`hand_kinds`, `contains`).
+static BIT: [u128; Card::COUNT] = {
+    let mut t = [0u128; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 /// A set of card kinds as a 128-bit mask. Used for the legal answers of a
 /// decision, the piles of a kingdom, type filters: no allocation, O(1) tests.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -393,15 +500,15 @@ impl CardSet {
     }
     #[inline]
     pub fn contains(self, c: Card) -> bool {
-        self.0 >> (c as u8) & 1 != 0
+        self.0 & BIT[c as usize] != 0
     }
     #[inline]
     pub fn insert(&mut self, c: Card) {
-        self.0 |= 1u128 << c as u8;
+        self.0 |= BIT[c as usize];
     }
     #[inline]
     pub fn remove(&mut self, c: Card) {
-        self.0 &= !(1u128 << c as u8);
+        self.0 &= !BIT[c as usize];
     }
     #[inline]
     pub fn is_empty(self) -> bool {
@@ -494,6 +601,46 @@ impl CardSet {
     pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
     pub const REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
     pub const ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
+    /// Reactions usable against an Attack (not Market Square or Hovel, which
+    /// react to other events).
+    pub const ATTACK_REACTIONS: CardSet = CardSet(
+        CardSet::REACTIONS.0 & !CardSet::one(Card::MarketSquare).0 & !CardSet::one(Card::Hovel).0,
+    );
+    pub const LOOTERS: CardSet = CardSet::of_type(Types::LOOTER);
+    /// The ten Knights (members of the Knights pile).
+    pub const KNIGHTS: CardSet = CardSet::of_type(Types::KNIGHT);
+    /// The five Ruins (members of the Ruins pile).
+    pub const RUINS: CardSet = CardSet::of_type(Types::RUINS);
+    pub const SHELTERS: CardSet = CardSet::of_type(Types::SHELTER);
+    /// Cards of a pile of distinct cards, and the two pile pseudo-cards.
+    pub const DISTINCT: CardSet =
+        CardSet::of_type(Types(Types::KNIGHT.0 | Types::RUINS.0 | Types::PILE.0));
+    /// The pile pseudo-cards (Knights, Ruins).
+    pub const PILES: CardSet = CardSet::of_type(Types::PILE);
+    /// Cards with a "when you trash this" ability (RULES §9).
+    pub const ON_TRASH: CardSet = CardSet(
+        CardSet::one(Card::Catacombs).0
+            | CardSet::one(Card::Cultist).0
+            | CardSet::one(Card::Feodum).0
+            | CardSet::one(Card::Fortress).0
+            | CardSet::one(Card::HuntingGrounds).0
+            | CardSet::one(Card::OvergrownEstate).0
+            | CardSet::one(Card::Rats).0
+            | CardSet::one(Card::Squire).0
+            | CardSet::one(Card::SirVander).0,
+    );
+    /// Cards of the Dark Ages set (for the Shelters rule).
+    pub const DARK_AGES: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if matches!(TABLE[i].set, Set::DarkAges) {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
     /// Every card in the table.
     pub fn all() -> CardSet {
         CardSet(if Card::COUNT == 128 {
@@ -589,6 +736,47 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         Copper | Silver | Gold | Estate | Duchy | Province | Curse | Festival | Gardens
         | Laboratory | Market | Moat | Smithy | Village | Woodcutter | Duke | GreatHall | Harem => {
         }
+        // ---- Dark Ages
+        Altar => dark_ages::altar(g, b, ctx),
+        Armory => dark_ages::armory(g, b, ctx),
+        // Band of Misfits is replaced by its copy in `Game::resolve`.
+        BandOfMisfits => {}
+        BanditCamp => dark_ages::bandit_camp(g, b, ctx),
+        Beggar => dark_ages::beggar(g, b, ctx),
+        Catacombs => dark_ages::catacombs(g, b, ctx),
+        Count => dark_ages::count(g, b, ctx),
+        Counterfeit => dark_ages::counterfeit(g, b, ctx),
+        Cultist => dark_ages::cultist(g, b, ctx),
+        DeathCart => dark_ages::death_cart(g, b, ctx),
+        Forager => dark_ages::forager(g, b, ctx),
+        Graverobber => dark_ages::graverobber(g, b, ctx),
+        Hermit => dark_ages::hermit(g, b, ctx),
+        Ironmonger => dark_ages::ironmonger(g, b, ctx),
+        JunkDealer => dark_ages::junk_dealer(g, b, ctx),
+        Marauder => dark_ages::marauder(g, b, ctx),
+        Mystic => dark_ages::mystic(g, b, ctx),
+        Pillage => dark_ages::pillage(g, b, ctx),
+        PoorHouse => dark_ages::poor_house(g, b, ctx),
+        Procession => dark_ages::procession(g, b, ctx),
+        Rats => dark_ages::rats(g, b, ctx),
+        Rebuild => dark_ages::rebuild(g, b, ctx),
+        Rogue => dark_ages::rogue(g, b, ctx),
+        Sage => dark_ages::sage(g, b, ctx),
+        Scavenger => dark_ages::scavenger(g, b, ctx),
+        Squire => dark_ages::squire(g, b, ctx),
+        Storeroom => dark_ages::storeroom(g, b, ctx),
+        Urchin => dark_ages::urchin(g, b, ctx),
+        Vagrant => dark_ages::vagrant(g, b, ctx),
+        WanderingMinstrel => dark_ages::wandering_minstrel(g, b, ctx),
+        DameAnna | DameJosephine | DameMolly | DameNatalie | DameSylvia | SirBailey | SirDestry
+        | SirMartin | SirMichael | SirVander => dark_ages::knight(g, b, ctx),
+        Spoils => dark_ages::spoils(g, b, ctx),
+        Madman => dark_ages::madman(g, b, ctx),
+        Mercenary => dark_ages::mercenary(g, b, ctx),
+        Survivors => dark_ages::survivors(g, b, ctx),
+        // No play effect (or only on-trash / reaction abilities, or pile pseudo-cards).
+        Feodum | Fortress | HuntingGrounds | Knights | MarketSquare | Ruins | AbandonedMine
+        | RuinedLibrary | RuinedMarket | RuinedVillage | Hovel | Necropolis | OvergrownEstate => {}
     }
 }
 
@@ -603,6 +791,7 @@ pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacke
             intrigue::secret_chamber_react(g, b, v);
             false
         }
+        Card::Beggar => dark_ages::beggar_react(g, b, v),
         _ => false,
     }
 }
@@ -615,6 +804,7 @@ pub fn vp_of(c: Card, pl: &Player) -> i16 {
     match c {
         Card::Gardens => (pl.owned_total / 10) as i16,
         Card::Duke => pl.owned[Card::Duchy as usize] as i16,
+        Card::Feodum => (pl.owned[Card::Silver as usize] / 3) as i16,
         _ => c.info().vp as i16,
     }
 }

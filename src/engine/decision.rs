@@ -44,7 +44,8 @@ pub enum Why {
     PlayTarget,
     /// Use a Reaction from hand against an Attack (Moat, Secret Chamber). Optional.
     React,
-    /// Name a card (Wishing Well). `legal` is every card (RULES §5: any name).
+    /// Name a card (Wishing Well, Mystic, Rebuild). `legal` is every card
+    /// (RULES §5: any name; pile pseudo-cards excluded for Mystic/Rebuild).
     Name,
     /// Pass a card from hand to the player on the left (Masquerade).
     Pass,
@@ -52,6 +53,15 @@ pub enum Why {
     /// picked card goes on top of the deck now, so the **last** pick ends up
     /// as the top card (Scout). Not asked when only one kind is left.
     Order,
+    // ---- Dark Ages
+    /// After cards of yours were trashed: which on-trash ability resolves
+    /// next, or Market Square (discard it to gain a Gold). Mandatory while
+    /// abilities are pending; optional (none = stop) when only Market Square
+    /// remains. Default: abilities in id order, then always Market Square.
+    TrashTrigger,
+    /// Band of Misfits: the Action card it is played as. Default: the most
+    /// expensive legal card.
+    Copy,
 }
 
 impl Why {
@@ -69,6 +79,8 @@ impl Why {
             Why::Name => "name a card",
             Why::Pass => "pass a card to the left",
             Why::Order => "put a revealed card on your deck (last pick on top)",
+            Why::TrashTrigger => "resolve an on-trash ability (or Market Square)",
+            Why::Copy => "choose the card Band of Misfits plays as",
         }
     }
 }
@@ -92,6 +104,12 @@ pub struct Pick {
 
 impl Pick {
     /// The documented default answer:
+    /// * Dark Ages: optional `TrashTrigger` always uses Market Square;
+    ///   Death Cart's optional `Trash` takes a Ruins or Necropolis from hand if
+    ///   any (else Death Cart trashes itself); mandatory `TrashTrigger`
+    ///   resolves abilities in id order; `Copy` (Band of Misfits) takes the
+    ///   most expensive legal card; `Name` by Rebuild names Province (Mystic
+    ///   uses the Wishing Well rule below);
     /// * optional picks answer none, except
     ///   - `PlayTreasure`: play every Treasure, most valuable first;
     ///   - `React`: always reveal (lowest id first: Moat before Secret Chamber);
@@ -103,7 +121,13 @@ impl Pick {
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
     ///   card — except a `Gain` chosen for *another* player (`target !=
     ///   player`: Swindler), which gives the worst card by the junk rule below;
-    /// * mandatory `Trash`/`Discard`/`Topdeck`/`Pass`/`Order` give up the
+    /// * a mandatory `Trash` of *another* player's card chosen by the attacker
+    ///   (`target != player`: Thief) takes the most expensive (then most
+    ///   valuable) Treasure;
+    /// * `Pass` (Masquerade) passes a Curse, else the cheapest card that is not
+    ///   a Victory card, else the cheapest Victory card (a VP passed is gained
+    ///   by the receiver);
+    /// * mandatory `Trash`/`Discard`/`Topdeck`/`Order` give up the
     ///   cheapest legal card, preferring Curse, then Victory-only cards, then
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
     ///   and the best card on top. `Topdeck` by Courtyard first puts back an
@@ -124,7 +148,13 @@ impl Pick {
         if self.optional {
             return match (self.why, self.by) {
                 (Why::PlayTreasure, _) => best_by(self.legal, |c| c.info().value as i32),
-                (Why::React, _) => self.legal.first(),
+                (Why::React, _) | (Why::TrashTrigger, _) => self.legal.first(),
+                // Death Cart: trash a Ruins or Necropolis from hand rather
+                // than the Death Cart itself.
+                (Why::Trash, Some(Card::DeathCart)) => self
+                    .legal
+                    .and(CardSet::RUINS.or(CardSet::one(Card::Necropolis)))
+                    .first(),
                 (Why::Trash, Some(Card::Masquerade)) => {
                     self.legal.contains(Card::Curse).then_some(Card::Curse)
                 }
@@ -141,9 +171,14 @@ impl Pick {
         }
         match self.why {
             Why::Gain if self.target != self.player => best_by(self.legal, |c| junk_key(g, c)),
-            Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction => {
+            // The attacker trashing a victim's card (Thief): the most valuable.
+            Why::Trash if self.target != self.player => {
+                best_by(self.legal, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
+            }
+            Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction | Why::Copy => {
                 best_by(self.legal, |c| g.cost(c) as i32)
             }
+            Why::TrashTrigger => self.legal.first(),
             Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
             Why::React => self.legal.first(),
             Why::Topdeck
@@ -168,8 +203,22 @@ impl Pick {
                 };
                 best_by(pool, |c| junk_key(g, c))
             }
-            Why::Trash | Why::Discard | Why::Topdeck | Why::Pass | Why::Order => {
+            // Masquerade: every VP passed counts twice (the receiver gains
+            // it), so pass a Curse, else the cheapest non-Victory card, else
+            // the cheapest Victory card.
+            Why::Pass => {
+                if self.legal.contains(Card::Curse) {
+                    return Some(Card::Curse);
+                }
+                let plain = self.legal.minus(CardSet::VICTORIES);
+                let pool = if plain.is_empty() { self.legal } else { plain };
+                best_by(pool, |c| -(g.cost(c) as i32))
+            }
+            Why::Trash | Why::Discard | Why::Topdeck | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))
+            }
+            Why::Name if self.by == Some(Card::Rebuild) && self.legal.contains(Card::Province) => {
+                Some(Card::Province)
             }
             Why::Name => {
                 let a = most_likely_top(g, self.player);
@@ -253,6 +302,13 @@ pub fn best_by(s: CardSet, key: impl Fn(Card) -> i32) -> Option<Card> {
 /// * Spy: discard `card`, revealed from the top of `target`'s deck (default:
 ///   yes for another player's card unless it is Curse/Victory-only; for your
 ///   own, yes if it is a Curse or Victory-only card).
+/// * Dark Ages: Catacombs (yes = the 3 cards into hand; default yes),
+///   Cultist (play a Cultist from hand; yes), Hovel (trash it on buying a
+///   Victory card; yes), Scavenger (deck into the discard pile; yes),
+///   Survivors (discard both; yes), Urchin (trash it for a Mercenary; no),
+///   Ironmonger (discard the revealed `card`; yes for Curse, Ruins and
+///   Victory-only cards), Hermit (trash `card` from hand rather than from the
+///   discard pile when both hold one; no).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct YesNo {
     pub player: u8,
@@ -266,6 +322,22 @@ impl YesNo {
         match self.by {
             Card::Chancellor | Card::Baron => true,
             Card::Library => g.turn.actions == 0,
+            // Dark Ages (yes = the "may" is done):
+            // Catacombs: yes = put the 3 cards into hand (default yes);
+            // Cultist: play a Cultist from hand (yes); Hovel: trash it (yes);
+            // Scavenger: put the deck into the discard pile (yes);
+            // Survivors: discard both cards (yes); Urchin: trash it for a
+            // Mercenary (no); Ironmonger: discard the revealed `card` (yes for
+            // Curse, Ruins and Victory-only cards); Hermit: trash `card` from
+            // hand rather than the discard pile (no).
+            Card::Catacombs | Card::Cultist | Card::Hovel | Card::Scavenger | Card::Survivors => {
+                true
+            }
+            Card::Ironmonger => self.card.is_some_and(|c| {
+                c == Card::Curse
+                    || c.is(crate::cards::Types::RUINS)
+                    || (c.is_victory() && !c.is_action() && !c.is_treasure())
+            }),
             Card::Spy => {
                 let junk = self.card.is_some_and(|c| {
                     c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure())
@@ -297,6 +369,14 @@ impl YesNo {
 /// * **Torturer** (asked of each victim, `n = 2`): 0 = discard 2 cards,
 ///   1 = gain a Curse into hand. Default 1 if the Curse pile is empty (it then
 ///   does nothing), else 0.
+/// * Dark Ages (default 0 for each):
+/// * Count, first choice: 0 discard 2 cards, 1 put a card from hand onto your
+///   deck, 2 gain a Copper; second choice: 0 +$3, 1 trash your hand, 2 gain a
+///   Duchy;
+/// * Squire: 0 +2 Actions, 1 +2 Buys, 2 gain a Silver;
+/// * Graverobber: 0 gain a $3–$6 card from the trash onto your deck, 1 trash
+///   an Action from hand and gain a card costing up to $3 more;
+/// * Hunting Grounds (when trashed): 0 gain a Duchy, 1 gain 3 Estates.
 /// * any other card: default 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choose {
@@ -326,6 +406,13 @@ impl Choose {
             Card::Minion => &["+$2", "discard hand, +4 Cards (attack)"],
             Card::Nobles => &["+3 Cards", "+2 Actions"],
             Card::Torturer => &["discard 2 cards", "gain a Curse into hand"],
+            Card::Squire => &["+2 Actions", "+2 Buys", "gain a Silver"],
+            Card::Graverobber => &[
+                "gain a $3-$6 card from the trash onto your deck",
+                "trash an Action from hand, gain a card costing up to $3 more",
+            ],
+            Card::HuntingGrounds => &["gain a Duchy", "gain 3 Estates"],
+            // Count asks two different questions (see above): no single list.
             _ => &[],
         }
     }

@@ -11,6 +11,21 @@ impl Game {
         for (i, s) in seen.iter_mut().enumerate() {
             *s = self.supply[i] as u16;
         }
+        // Pile pseudo-cards hold no card themselves; their cards are listed.
+        for pile in crate::cards::CardSet::PILES.iter() {
+            seen[pile as usize] = 0;
+            let d = self.distinct(pile);
+            if self.kingdom.supply.contains(pile) && d.len != self.supply[pile as usize] {
+                return Err(format!(
+                    "{pile} pile: count {} but {} cards listed",
+                    self.supply[pile as usize], d.len
+                ));
+            }
+            for &c in d.as_slice() {
+                seen[c as usize] += 1;
+            }
+        }
+
         for c in self.trash.iter() {
             seen[c as usize] += 1;
         }
@@ -57,22 +72,13 @@ impl Game {
             ));
         }
         for c in Card::ALL {
-            if !self.kingdom.supply.contains(*c) && self.supply[*c as usize] != 0 {
+            if !self.kingdom.supply.or(self.kingdom.non_supply).contains(*c)
+                && self.supply[*c as usize] != 0
+            {
                 return Err(format!("{c} has cards but is not a Supply pile"));
             }
         }
-        let empty = self
-            .kingdom
-            .supply
-            .iter()
-            .filter(|&c| self.supply[c as usize] == 0)
-            .count() as u8;
-        let nonempty: crate::cards::CardSet = self
-            .kingdom
-            .supply
-            .iter()
-            .filter(|&c| self.supply[c as usize] > 0)
-            .collect();
+        let (nonempty, empty) = self.expected_pile_caches();
         if nonempty != self.nonempty {
             return Err(format!(
                 "cached non-empty piles {:?} but {:?} are non-empty",

@@ -22,6 +22,8 @@ pub enum SetupError {
     },
     #[error("'{0}' is a basic card, not a Kingdom card (Copper, Silver, Gold, Estate, Duchy, Province and Curse are always in the Supply)")]
     NotKingdom(&'static str),
+    #[error("'{0}' is not a Kingdom pile: {1}")]
+    NotAPile(&'static str, &'static str),
     #[error("'{0}' is listed twice in the kingdom")]
     Duplicate(&'static str),
     #[error("a kingdom has exactly 10 piles; {0} were given")]
@@ -72,6 +74,16 @@ pub struct Kingdom {
     pub end_piles: u8,
     /// Turn cap per player (see [`DEFAULT_TURN_CAP`]).
     pub turn_cap: u16,
+    /// Non-Supply piles of this game (Spoils, Madman, Mercenary; RULES §3.4):
+    /// created only when a card that names them is in the Kingdom, never
+    /// counted for the end, gainable only through `Game::gain_non_supply`.
+    pub non_supply: CardSet,
+    /// Shelters forced on (`Some(true)`) or off (`Some(false)`); `None` = the
+    /// random rule of RULES §3.3, drawn from the game's RNG.
+    pub shelters: Option<bool>,
+    /// Some card with a "when trashed" ability (or Market Square) can appear:
+    /// the engine then runs the trash-trigger mechanism (one test otherwise).
+    pub watch_trash: bool,
 }
 
 impl fmt::Debug for Kingdom {
@@ -104,7 +116,18 @@ impl Kingdom {
         let mut kingdom = CardSet::EMPTY;
         for &c in cards {
             if !c.is_kingdom() {
-                return Err(SetupError::NotKingdom(c.name()));
+                let why = if CardSet::KNIGHTS.contains(c) {
+                    "it is one card of the Knights pile (use 'Knights')"
+                } else if CardSet::RUINS.contains(c) || c == Card::Ruins {
+                    "the Ruins pile comes with a Looter (Cultist, Death Cart, Marauder)"
+                } else if CardSet::SHELTERS.contains(c) {
+                    "Shelters replace the starting Estates (see the Shelters option)"
+                } else if matches!(c.info().pile, crate::cards::PileRule::NonSupply(_)) {
+                    "it is a non-Supply card (Spoils come with Bandit Camp, Marauder or Pillage; Madman with Hermit; Mercenary with Urchin)"
+                } else {
+                    return Err(SetupError::NotKingdom(c.name()));
+                };
+                return Err(SetupError::NotAPile(c.name(), why));
             }
             if kingdom.contains(c) {
                 return Err(SetupError::Duplicate(c.name()));
@@ -115,19 +138,48 @@ impl Kingdom {
         for c in BASIC {
             supply.insert(c);
         }
+        // Dark Ages special piles (RULES §3.4).
+        let mut in_game = supply;
+        if !kingdom.and(CardSet::LOOTERS).is_empty() {
+            supply.insert(Card::Ruins);
+            in_game = in_game.or(CardSet::RUINS).or(CardSet::one(Card::Ruins));
+        }
+        if kingdom.contains(Card::Knights) {
+            in_game = in_game.or(CardSet::KNIGHTS);
+        }
+        let mut non_supply = CardSet::EMPTY;
+        for (namer, pile) in [
+            (Card::BanditCamp, Card::Spoils),
+            (Card::Marauder, Card::Spoils),
+            (Card::Pillage, Card::Spoils),
+            (Card::Hermit, Card::Madman),
+            (Card::Urchin, Card::Mercenary),
+        ] {
+            if kingdom.contains(namer) {
+                non_supply.insert(pile);
+            }
+        }
+        in_game = in_game.or(non_supply);
+        if !kingdom.and(CardSet::DARK_AGES).is_empty() {
+            in_game = in_game.or(CardSet::SHELTERS);
+        }
         let mut pile_size = [0u8; Card::COUNT];
-        for c in supply.iter() {
+        for c in supply.or(non_supply).iter() {
             pile_size[c as usize] = c.info().pile.size(players, c.is_victory());
         }
-        let k = Kingdom {
+        let mut k = Kingdom {
             players: players as u8,
             kingdom,
             supply,
-            in_game: supply,
+            in_game,
             pile_size,
             end_piles: if players >= 5 { 4 } else { 3 },
             turn_cap: DEFAULT_TURN_CAP,
+            non_supply,
+            shelters: None,
+            watch_trash: false,
         };
+        k.refresh_flags();
         debug_assert!(k.total_cards() <= MAX_CARDS);
         Ok(k)
     }
@@ -178,6 +230,25 @@ impl Kingdom {
 
     pub fn n(&self) -> usize {
         self.players as usize
+    }
+
+    /// Recompute the derived flags after `in_game` changed (scenarios add
+    /// the cards they place in zones).
+    pub fn refresh_flags(&mut self) {
+        self.watch_trash = !self
+            .in_game
+            .and(CardSet::ON_TRASH.or(CardSet::one(Card::MarketSquare)))
+            .is_empty();
+    }
+
+    /// Force Shelters on or off (`None`: the random rule of RULES §3.3).
+    pub fn with_shelters(mut self, shelters: Option<bool>) -> Kingdom {
+        self.shelters = shelters;
+        if shelters == Some(true) {
+            self.in_game = self.in_game.or(CardSet::SHELTERS);
+        }
+        self.refresh_flags();
+        self
     }
 
     /// The Kingdom cards, in id order.

@@ -8,8 +8,10 @@
 pub mod decision;
 pub mod invariants;
 pub mod kingdom;
+pub mod piles;
 pub mod rng;
 pub mod state;
+pub mod triggers;
 pub mod turn;
 pub mod zone;
 
@@ -23,7 +25,7 @@ pub use rng::GameRng;
 /// to hand, so a real turn never comes close; the guard turns a future
 /// runaway loop into a reported event instead of a hang (the soak reports it).
 pub const MAX_ACTION_PLAYS_PER_TURN: u16 = 1000;
-pub use state::{Game, Outcome, Phase, Player, TurnState};
+pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
 pub use turn::RuleError;
 pub use zone::{CardVec, MAX_CARDS};
 
@@ -83,6 +85,15 @@ impl Game {
             fault: None,
             next_uid: 0,
             total: [0; Card::COUNT],
+            knights: state::DistinctPile::EMPTY,
+            ruins: state::DistinctPile::EMPTY,
+            bom: [(0, Card::Copper); 16],
+            bom_len: 0,
+            pend: [state::Pend::NONE; MAX_CARDS],
+            pend_len: 0,
+            pend_ms: 0,
+            trash_batch: 0,
+            shelters: false,
         };
         g.reset_empty(kingdom, rng);
         g
@@ -114,20 +125,42 @@ impl Game {
             .iter()
             .filter(|&c| kingdom.pile_size[c as usize] == 0)
             .count() as u8;
+        self.bom_len = 0;
+        self.pend_len = 0;
+        self.pend_ms = 0;
+        self.trash_batch = 0;
+        self.shelters = false;
+        if !kingdom.supply.and(CardSet::PILES).is_empty() {
+            self.setup_distinct_piles(false);
+        } else {
+            // A reused game may come from a kingdom that had these piles.
+            self.knights.len = 0;
+            self.ruins.len = 0;
+        }
     }
 
-    /// Starting decks (7 Copper, 3 Estate), shuffled, 5 drawn (RULES §3.3).
+    /// Starting decks (7 Copper, 3 Estate — or the 3 Shelters), shuffled, 5
+    /// drawn (RULES §3.3). Knights and Ruins piles are shuffled first.
     fn deal(&mut self) {
+        if !self.kingdom.supply.and(CardSet::PILES).is_empty() {
+            self.setup_distinct_piles(true);
+        }
+        self.shelters = self.decide_shelters();
+        let start: [Card; 3] = if self.shelters {
+            [Card::Hovel, Card::Necropolis, Card::OvergrownEstate]
+        } else {
+            [Card::Estate; 3]
+        };
         for p in 0..self.n() {
             let pl = &mut self.players[p];
             for _ in 0..7 {
                 pl.deck.push(Card::Copper);
             }
-            for _ in 0..3 {
-                pl.deck.push(Card::Estate);
+            for c in start {
+                pl.deck.push(c);
+                pl.owned[c as usize] += 1;
             }
             pl.owned[Card::Copper as usize] = 7;
-            pl.owned[Card::Estate as usize] = 3;
             pl.owned_total = 10;
             self.rng.shuffle(pl.deck.as_mut_slice());
             for _ in 0..5 {
@@ -137,7 +170,9 @@ impl Game {
         }
         let n = self.n() as u16;
         self.total[Card::Copper as usize] += 7 * n;
-        self.total[Card::Estate as usize] += 3 * n;
+        for c in start {
+            self.total[c as usize] += n;
+        }
     }
 
     /// Recompute the setup totals from the current zones and Supply (called at
@@ -146,6 +181,12 @@ impl Game {
         let mut total = [0u16; Card::COUNT];
         for (i, t) in total.iter_mut().enumerate() {
             *t = self.supply[i] as u16;
+        }
+        for c in CardSet::PILES.iter() {
+            total[c as usize] = 0;
+        }
+        for c in self.knights.as_slice().iter().chain(self.ruins.as_slice()) {
+            total[*c as usize] += 1;
         }
         for c in self.trash.iter() {
             total[c as usize] += 1;
@@ -157,18 +198,7 @@ impl Game {
             }
         }
         self.total = total;
-        self.nonempty = self
-            .kingdom
-            .supply
-            .iter()
-            .filter(|&c| self.supply[c as usize] > 0)
-            .collect();
-        self.empty_piles = self
-            .kingdom
-            .supply
-            .iter()
-            .filter(|&c| self.supply[c as usize] == 0)
-            .count() as u8;
+        (self.nonempty, self.empty_piles) = self.expected_pile_caches();
     }
 
     #[inline]
@@ -232,7 +262,12 @@ impl Game {
     }
 
     /// Put a card back on its Supply pile (keeps the empty-pile caches right).
+    /// A non-Supply card (Spoils, Madman) goes back to its non-Supply pile.
     pub fn return_to_pile(&mut self, c: Card) {
+        if self.kingdom.non_supply.contains(c) {
+            self.supply[c as usize] += 1;
+            return;
+        }
         if self.supply[c as usize] == 0 {
             self.empty_piles -= 1;
             self.nonempty.insert(c);
@@ -436,6 +471,16 @@ impl Game {
     /// pile is empty or not in this game's Supply.
     #[inline]
     pub fn gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
+        // A Knight, a Ruins or a pile pseudo-card (a byte test of the table,
+        // cheaper than a variable u128 shift on this hot path).
+        if matches!(
+            c.info().pile,
+            crate::cards::PileRule::InPile
+                | crate::cards::PileRule::KnightsPile
+                | crate::cards::PileRule::RuinsPile
+        ) {
+            return self.gain_distinct(b, p, c, dest);
+        }
         if !self.kingdom.supply.contains(c) || self.supply[c as usize] == 0 {
             return false;
         }
@@ -450,7 +495,7 @@ impl Game {
 
     /// Put a card that `p` now owns into `dest` (after it left the Supply or the trash).
     #[inline]
-    fn receive<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) {
+    pub(crate) fn receive<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) {
         let pl = &mut self.players[p as usize];
         match dest {
             Dest::Discard => pl.discard.push(c),
@@ -460,6 +505,9 @@ impl Game {
         pl.owned[c as usize] += 1;
         pl.owned_total += 1;
         b.event(self, Event::Gain { player: p, card: c });
+        if c == Card::DeathCart {
+            self.on_gain(b, p, c);
+        }
     }
 
     /// Gain a card of kind `c` from the trash (Thief). False if none is there.
@@ -474,11 +522,22 @@ impl Game {
     /// Move a card `p` owns to the trash (it has already left its zone).
     #[inline]
     fn put_in_trash<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+        self.put_in_trash_as(b, p, c, c);
+    }
+
+    /// Move `c` to the trash; it was `as_card` when trashed (Band of
+    /// Misfits). Its on-trash ability and Market Square reactions follow at
+    /// once, or when the current "trash several at once" batch ends (RULES §9).
+    #[inline]
+    fn put_in_trash_as<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, as_card: Card) {
         let pl = &mut self.players[p as usize];
         pl.owned[c as usize] -= 1;
         pl.owned_total -= 1;
         self.trash.push(c);
         b.event(self, Event::Trash { player: p, card: c });
+        if self.kingdom.watch_trash {
+            self.note_trashed(b, p, c, as_card);
+        }
     }
 
     /// Trash one `c` from `p`'s hand. False if there is none.
@@ -502,13 +561,23 @@ impl Game {
     /// Trash the played instance `uid` from `p`'s play area, if it is still
     /// there (RULES §12: otherwise the move loses track and does nothing).
     pub fn trash_from_play<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) -> bool {
+        let as_card = self.bom_identity(uid);
         match self.take_from_play(p, uid) {
             Some(c) => {
-                self.put_in_trash(b, p, c);
+                self.put_in_trash_as(b, p, c, as_card.unwrap_or(c));
                 true
             }
             None => false,
         }
+    }
+
+    /// Trash one `c` from `p`'s discard pile (Hermit). False if there is none.
+    pub fn trash_from_discard<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
+        if !self.players[p as usize].discard.remove_one(c) {
+            return false;
+        }
+        self.put_in_trash(b, p, c);
+        true
     }
 
     /// Remove the played instance `uid` from the play area (lose-track aware).

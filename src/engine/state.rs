@@ -144,6 +144,76 @@ pub struct Game {
     pub(crate) next_uid: u16,
     /// How many cards of each kind exist in this game (setup conservation).
     pub total: [u16; Card::COUNT],
+    /// The Knights pile in order (top = last); `supply[Knights]` = its length.
+    pub knights: DistinctPile,
+    /// The Ruins pile in order (top = last); `supply[Ruins]` = its length.
+    pub ruins: DistinctPile,
+    /// Band of Misfits instances played this turn and the card each one is
+    /// (by play-instance id); cleared at Cleanup.
+    pub bom: [(u16, Card); 16],
+    pub bom_len: u8,
+    /// Cards trashed whose on-trash abilities have not resolved yet (RULES §9).
+    pub(crate) pend: [Pend; MAX_CARDS],
+    pub(crate) pend_len: u16,
+    /// Owners (bit mask) who had a card trashed in the pending batch (Market Square).
+    pub(crate) pend_ms: u8,
+    /// Depth of "trash several cards at once" batches being built.
+    pub(crate) trash_batch: u8,
+    /// Whether this game's starting decks used Shelters.
+    pub shelters: bool,
+}
+
+/// A trashed card waiting for its owner's on-trash ability: `card` is the
+/// physical card now in the trash, `as_card` what it was when trashed (a
+/// Band of Misfits trashed from play while copying Fortress is a Fortress).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pend {
+    pub owner: u8,
+    pub card: Card,
+    pub as_card: Card,
+}
+
+impl Pend {
+    pub const NONE: Pend = Pend {
+        owner: 0,
+        card: Card::Copper,
+        as_card: Card::Copper,
+    };
+}
+
+/// An ordered pile of distinct cards (Knights, Ruins): fixed capacity, top last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistinctPile {
+    pub len: u8,
+    pub cards: [Card; 50],
+}
+
+impl DistinctPile {
+    pub const EMPTY: DistinctPile = DistinctPile {
+        len: 0,
+        cards: [Card::Copper; 50],
+    };
+    #[inline]
+    pub fn top(&self) -> Option<Card> {
+        if self.len == 0 {
+            None
+        } else {
+            Some(self.cards[self.len as usize - 1])
+        }
+    }
+    #[inline]
+    pub fn pop(&mut self) -> Option<Card> {
+        let c = self.top()?;
+        self.len -= 1;
+        Some(c)
+    }
+    pub fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
 }
 
 /// Result of a finished game.

@@ -34,6 +34,8 @@ pub enum RuleError {
     NotInSupply(Card),
     #[error("the {0} pile is empty")]
     EmptyPile(Card),
+    #[error("{0} is not the top card of its pile")]
+    NotOnTop(Card),
     #[error("{card} costs ${cost} but only ${coins} are available")]
     TooExpensive { card: Card, cost: u8, coins: u16 },
 }
@@ -61,6 +63,7 @@ impl Game {
 
     pub fn start_turn<B: Bots>(&mut self, b: &mut B) {
         self.turn = TurnState::START;
+        self.bom_len = 0;
         let a = self.active;
         self.turns_taken[a as usize] += 1;
         b.event(
@@ -101,9 +104,9 @@ impl Game {
     pub fn treasure_step<B: Bots>(&mut self, b: &mut B) {
         let p = self.active;
         self.turn.phase = Phase::Buy;
-        if self
-            .hand_kinds(p, CardSet::TREASURES_WITH_EFFECT)
-            .is_empty()
+        // Kingdoms without Counterfeit/Spoils skip the hand scan entirely.
+        let effects = self.kingdom.in_game.and(CardSet::TREASURES_WITH_EFFECT);
+        if (effects.is_empty() || self.hand_kinds(p, effects).is_empty())
             && b.play_all_treasures(self, p)
         {
             self.play_all_treasures(b, p);
@@ -148,6 +151,10 @@ impl Game {
     /// 5, end "this turn" effects, check the end of the game, pass the turn.
     pub fn cleanup<B: Bots>(&mut self, b: &mut B) {
         let a = self.active;
+        if self.kingdom.in_game.contains(Card::Hermit) {
+            self.cleanup_play_with_triggers(b, a);
+        }
+        self.bom_len = 0;
         let pl = &mut self.players[a as usize];
         let (play, hand, discard) = (&mut pl.play, &mut pl.hand, &mut pl.discard);
         discard.extend_from(play.as_slice());
@@ -224,11 +231,15 @@ impl Game {
         if self.turn.buys == 0 {
             return Err(RuleError::NoBuys);
         }
-        if !self.kingdom.supply.contains(c) {
+        let pile = super::piles::pile_of(c);
+        if !self.kingdom.supply.contains(pile) || CardSet::PILES.contains(c) {
             return Err(RuleError::NotInSupply(c));
         }
-        if self.supply[c as usize] == 0 {
-            return Err(RuleError::EmptyPile(c));
+        if self.supply[pile as usize] == 0 {
+            return Err(RuleError::EmptyPile(pile));
+        }
+        if pile != c && self.top_of(pile) != Some(c) {
+            return Err(RuleError::NotOnTop(c));
         }
         let cost = self.cost(c);
         if cost as u16 > self.turn.coins {
@@ -277,21 +288,28 @@ impl Game {
 
     fn play_treasure_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         if let Some(uid) = self.hand_to_play(p, c) {
-            b.event(self, Event::Play { player: p, card: c });
-            let mut v = c.info().value as u16;
-            if c == Card::Copper {
-                v += self.turn.copper_bonus as u16;
-            }
-            self.turn.coins += v;
-            if c.info().effect {
-                let ctx = PlayCtx {
-                    player: p,
-                    card: c,
-                    uid,
-                    immune: 0,
-                };
-                crate::cards::play_effect(self, b, ctx);
-            }
+            self.resolve_treasure(b, p, c, uid);
+        }
+    }
+
+    /// One play event of Treasure `c` (already in play as instance `uid`):
+    /// its value, then its "when you play this" text. Counterfeit calls this
+    /// twice for the same instance.
+    pub fn resolve_treasure<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, uid: u16) {
+        b.event(self, Event::Play { player: p, card: c });
+        let mut v = c.info().value as u16;
+        if c == Card::Copper {
+            v += self.turn.copper_bonus as u16;
+        }
+        self.turn.coins += v;
+        if c.info().effect {
+            let ctx = PlayCtx {
+                player: p,
+                card: c,
+                uid,
+                immune: 0,
+            };
+            crate::cards::play_effect(self, b, ctx);
         }
     }
 
@@ -300,6 +318,9 @@ impl Game {
         self.turn.buys -= 1;
         self.turn.coins -= self.cost(c) as u16;
         b.event(self, Event::Buy { player: p, card: c });
+        if self.kingdom.in_game.contains(Card::Hovel) {
+            self.on_buy(b, p, c);
+        }
         self.gain(b, p, c, Dest::Discard);
     }
 
@@ -327,12 +348,28 @@ impl Game {
     /// open the reaction window for an Attack, apply vanilla bonuses, run the
     /// card's effect.
     pub fn resolve<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, uid: u16) {
+        // Band of Misfits is played as the card it copies (RULES §11, CARDS §3).
+        let c = if c == Card::BandOfMisfits {
+            match self.bom_choose(b, p, uid) {
+                Some(x) => x,
+                None => {
+                    self.turn.action_plays += 1;
+                    b.event(self, Event::Play { player: p, card: c });
+                    return;
+                }
+            }
+        } else {
+            c
+        };
         let info = c.info();
         if c.is_action() {
             self.turn.action_plays = self.turn.action_plays.saturating_add(1);
         }
         b.event(self, Event::Play { player: p, card: c });
         let immune = if CardSet::ATTACKS.contains(c) {
+            if self.kingdom.in_game.contains(Card::Urchin) {
+                self.urchin_window(b, p, uid);
+            }
             self.reaction_window(b, p)
         } else {
             0
@@ -363,7 +400,12 @@ impl Game {
     /// may be used too. Returns the mask of players now unaffected.
     pub fn reaction_window<B: Bots>(&mut self, b: &mut B, attacker: u8) -> u8 {
         let mut immune = 0u8;
-        if self.kingdom.in_game.and(CardSet::REACTIONS).is_empty() {
+        if self
+            .kingdom
+            .in_game
+            .and(CardSet::ATTACK_REACTIONS)
+            .is_empty()
+        {
             return 0;
         }
         let n = self.kingdom.players;
@@ -373,7 +415,7 @@ impl Game {
             let mut used: [(Option<Card>, u8); 4] = [(None, 0); 4];
             loop {
                 let mut legal = CardSet::EMPTY;
-                for c in self.hand_kinds(v, CardSet::REACTIONS).iter() {
+                for c in self.hand_kinds(v, CardSet::ATTACK_REACTIONS).iter() {
                     let times = used
                         .iter()
                         .find(|u| u.0 == Some(c))

@@ -321,6 +321,24 @@ impl Matrix {
     }
 }
 
+/// Temporary files of uncommitted [`AtomicFile`]s, so that a forced exit
+/// (second Ctrl-C) can still remove them: see [`remove_pending_files_and_exit`].
+static PENDING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Remove the temporary files of every uncommitted [`AtomicFile`] and exit
+/// with `code` (a forced exit, which skips destructors). The registry lock is
+/// held until the process ends, so no temporary file can be created or
+/// renamed in between.
+pub fn remove_pending_files_and_exit(code: i32) -> ! {
+    let guard = PENDING.lock();
+    if let Ok(v) = &guard {
+        for p in v.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    std::process::exit(code)
+}
+
 /// A file written atomically: a temporary file next to the destination,
 /// renamed over it by [`AtomicFile::commit`]; removed if dropped uncommitted.
 pub struct AtomicFile {
@@ -361,8 +379,13 @@ impl AtomicFile {
             name.to_string_lossy(),
             std::process::id()
         ));
+        // Created and registered under the registry lock (see
+        // `remove_pending_files_and_exit`).
+        let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         let file =
             File::create(&tmp).with_context(|| format!("cannot write '{}'", dest.display()))?;
+        reg.push(tmp.clone());
+        drop(reg);
         Ok(AtomicFile {
             dest: dest.to_path_buf(),
             tmp,
@@ -381,8 +404,11 @@ impl AtomicFile {
             .and_then(|_| f.sync_all())
             .with_context(|| format!("cannot write '{}'", self.tmp.display()))?;
         drop(f);
+        let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         std::fs::rename(&self.tmp, &self.dest)
             .with_context(|| format!("cannot write '{}'", self.dest.display()))?;
+        reg.retain(|x| x != &self.tmp);
+        drop(reg);
         self.tmp = PathBuf::new();
         Ok(())
     }
@@ -392,7 +418,9 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.tmp.as_os_str().is_empty() {
             self.file.take();
+            let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
             let _ = std::fs::remove_file(&self.tmp);
+            reg.retain(|x| x != &self.tmp);
         }
     }
 }

@@ -365,6 +365,7 @@ mod tests {
             seed: 5,
             threads: 0,
             progress: false,
+            precision: None,
         };
         let no = AtomicBool::new(false);
         let whole = super::super::run(&k, &cfg, |_: &[u8]| BigMoney, &no).stats;

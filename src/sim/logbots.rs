@@ -3,9 +3,9 @@
 //! game from the engine's [`Event`]s.
 //!
 //! Consecutive events of the same kind by the same player are joined on one
-//! line ("draws Copper, Copper, Estate"). The five cards drawn in Cleanup are
+//! line ("draws Copper x2, Estate"). The five cards drawn in Cleanup are
 //! not listed: they are shown as the hand at the start of that player's next
-//! turn.
+//! turn (a shuffle during Cleanup is still shown).
 
 use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Pick, Why, YesNo};
@@ -152,6 +152,11 @@ impl<B: Bots> Bots for LoggingBots<B> {
         a
     }
 
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        // Forwarded so the logged game is the very game the runner plays.
+        self.inner.play_all_treasures(g, player)
+    }
+
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
         let a = self.inner.yes_no(g, q);
         let about = q
@@ -169,8 +174,13 @@ impl<B: Bots> Bots for LoggingBots<B> {
 
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let a = self.inner.choose(g, q);
+        let label = q
+            .labels()
+            .get(a as usize)
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
         self.line(format!(
-            "{} chooses option {} of {} for {}",
+            "{} chooses option {} of {}{label} for {}",
             self.name(q.player),
             a + 1,
             q.n,
@@ -222,7 +232,40 @@ impl<B: Bots> Bots for LoggingBots<B> {
             Event::Shuffle { player } => {
                 self.line(format!("{} shuffles", self.name(player)));
             }
-            Event::Draw { player, card } => self.add(player, "draws", card),
+            Event::Draw { player, card } => {
+                // Draws of the active player after the Action phase are the
+                // Cleanup draw (no card draws in the Buy phase): shown as the
+                // next turn's hand instead.
+                let cleanup = player == g.active
+                    && g.turn.phase != crate::engine::Phase::Action
+                    && g.player(player).play.is_empty();
+                if !cleanup {
+                    self.add(player, "draws", card)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::BigMoney;
+    use crate::sim::presets::Preset;
+
+    /// The adaptor changes nothing: the logged game is the game the runner plays.
+    #[test]
+    fn logging_does_not_change_the_game() {
+        let k = Preset::find("First Game").unwrap().kingdom(3).unwrap();
+        for i in 0..50 {
+            let mut g1 = Game::new(&k, 9, i);
+            let o1 = g1.play_game(&mut BigMoney);
+            let mut g2 = Game::new(&k, 9, i);
+            let mut b = LoggingBots::new(BigMoney, vec!["A".into(), "B".into(), "C".into()]);
+            let o2 = g2.play_game(&mut b);
+            assert_eq!(o1, o2, "game {i}");
+            let log = b.finish(&g2);
+            assert!(log.contains("Game over") && log.contains("Turn 1 — A"));
         }
     }
 }

@@ -22,6 +22,7 @@
 //!   how many games were played.
 
 pub mod checkpoint;
+pub mod lineup;
 pub mod logbots;
 pub mod presets;
 
@@ -189,6 +190,25 @@ pub struct RunConfig {
     pub threads: usize,
     /// Show a progress bar (the caller decides: only on a terminal).
     pub progress: bool,
+    /// Sequential mode: stop at the first block boundary where every
+    /// entrant's 95% score interval has a half-width below this (`games` is
+    /// then the maximum). Block boundaries are fixed game indices, so a seed
+    /// gives the same result whatever the thread count.
+    pub precision: Option<f64>,
+}
+
+impl Stats {
+    /// The widest 95% Wilson half-width of the entrants' scores.
+    pub fn widest_half_width(&self) -> f64 {
+        self.entrants
+            .iter()
+            .filter(|e| e.games > 0)
+            .map(|e| {
+                let (lo, hi) = wilson(e.score_wins(), e.games);
+                (hi - lo) / 2.0
+            })
+            .fold(0.0, f64::max)
+    }
 }
 
 /// What a run produced.
@@ -222,9 +242,15 @@ where
         let b = indicatif::ProgressBar::new(cfg.games);
         b.set_style(
             indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+                "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
             )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", s.per_sec());
+                },
+            ),
         );
         b
     } else {
@@ -262,13 +288,19 @@ where
         total = total.merge(part);
         bar.set_position(total.games);
         start = end;
+        if cfg
+            .precision
+            .is_some_and(|p| total.games > 0 && total.widest_half_width() < p)
+        {
+            break;
+        }
     }
     bar.finish_and_clear();
     let completed = total.games;
     RunResult {
         stats: total,
         completed,
-        interrupted: completed < cfg.games,
+        interrupted: stop.load(Ordering::Relaxed) && completed < cfg.games,
     }
 }
 

@@ -97,10 +97,12 @@ pub enum PresetError {
         name: String,
         suggestion: Option<&'static str>,
     },
-    #[error("preset '{name}' is not available yet: needs {}", missing.join(", "))]
+    #[error("preset '{name}' is not available yet: needs {}{note}", missing.join(", "))]
     NotAvailable {
         name: &'static str,
         missing: Vec<&'static str>,
+        /// Which missing cards domsim will never have (other expansions).
+        note: String,
     },
     #[error("preset '{name}': {err}")]
     Setup { name: &'static str, err: SetupError },
@@ -148,9 +150,22 @@ impl Preset {
     pub fn kingdom(&self, players: usize) -> Result<Kingdom, PresetError> {
         let missing = self.missing();
         if !missing.is_empty() {
+            let other = [
+                "Seaside",
+                "Alchemy",
+                "Prosperity",
+                "Cornucopia",
+                "Hinterlands",
+            ]
+            .into_iter()
+            .find(|s| self.source.contains(s));
+            let note = other
+                .map(|s| format!(" ({s} cards are not part of domsim, which covers base, Intrigue and Dark Ages)"))
+                .unwrap_or_default();
             return Err(PresetError::NotAvailable {
                 name: self.name,
                 missing,
+                note,
             });
         }
         Kingdom::from_names(players, &self.cards).map_err(|err| PresetError::Setup {

@@ -36,11 +36,29 @@ pub(crate) struct Code {
     pub len: u32,
 }
 
+/// A compiled condition: the common shapes get a fast path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cond {
+    Always,
+    /// `variable <cmp> constant`.
+    VarCmp(Var, BinOp, i32),
+    /// `function(subject) <cmp> constant` (count limits, supply checks).
+    FunCmp(Fun, Subj, BinOp, i32),
+    Code(Code),
+}
+
 /// A compiled list entry; `target == None` is the `none` entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CEntry {
     pub target: Option<Subj>,
-    pub cond: Code,
+    pub cond: Cond,
+}
+
+fn is_cmp(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
 }
 
 /// How a question is answered.
@@ -60,33 +78,25 @@ pub(crate) enum Route {
     AllTreasures,
     /// The most expensive legal card costing at least this much.
     Costliest(u8),
+    /// Reveal a Reaction: per-Reaction `reveal` options.
+    React,
 }
 
 /// Evaluation stack size; deeper expressions are rejected at compile time.
 pub(crate) const STACK: usize = 64;
-/// Number of `Why` kinds routed by the pick table.
-pub(crate) const N_WHY: usize = 9;
+/// Slots of the routing table, indexed by the `Why` discriminant. Kinds of
+/// question this module does not know (added by later card sets) keep the
+/// `Engine` route: the engine's documented default answers them.
+pub(crate) const N_WHY: usize = 16;
 
-/// Index of a `Why` in the routing table; `None` for questions this module
-/// does not know (added by later card sets): they get the engine default.
+/// Slot of a `Why` in the routing table (`None` if beyond the table).
 #[inline]
 pub(crate) fn why_index(w: Why) -> Option<usize> {
-    #[allow(unreachable_patterns)]
-    match w {
-        Why::PlayAction => Some(0),
-        Why::PlayTreasure => Some(1),
-        Why::Buy => Some(2),
-        Why::Gain => Some(3),
-        Why::Trash => Some(4),
-        Why::Discard => Some(5),
-        Why::Topdeck => Some(6),
-        Why::PlayTarget => Some(7),
-        Why::React => Some(8),
-        _ => None,
-    }
+    let i = w as usize;
+    (i < N_WHY).then_some(i)
 }
 
-const WHYS: [Why; N_WHY] = [
+const WHYS: [Why; 9] = [
     Why::PlayAction,
     Why::PlayTreasure,
     Why::Buy,
@@ -118,10 +128,20 @@ pub struct Compiled {
     pub(crate) choose: Vec<Route>,
     pub(crate) safe_ending: bool,
     pub(crate) penultimate_province: bool,
+    /// Either safety rule is on.
+    pub(crate) guarded: bool,
     /// Cards of this game that add money (Treasures, +$ Actions).
     pub(crate) money: CardSet,
     /// Treasures of this game whose play has an effect (play order matters).
     pub(crate) effect_treasures: CardSet,
+    // ---- Intrigue (see `super::intrigue`)
+    /// Picks whose `Why` is not in the main table (Name, Pass, Order), by
+    /// card id.
+    pub(crate) pick_x: Vec<[Route; super::intrigue::N_WHY_X]>,
+    /// Mode conditions of a `Choose`, by card id: range into `mode_list`.
+    pub(crate) modes: Vec<(u32, u32)>,
+    /// (option number, condition), in the order they are tried.
+    pub(crate) mode_list: Vec<(u8, Code)>,
 }
 
 struct Ctx<'a> {
@@ -231,8 +251,15 @@ impl Ctx<'_> {
                 }
             }
             let cond = match &e.cond {
-                Some(x) => self.code(x, e.pos)?,
-                None => Code::default(),
+                None => Cond::Always,
+                Some(Expr::Bin(op, l, r)) if is_cmp(*op) => match (&**l, &**r) {
+                    (Expr::Var(v), Expr::Int(n)) => Cond::VarCmp(*v, *op, *n),
+                    (Expr::Fun(f, s), Expr::Int(n)) => Cond::FunCmp(*f, self.subj(*s), *op, *n),
+                    _ => {
+                        Cond::Code(self.code(e.cond.as_ref().unwrap_or(&Expr::Bool(true)), e.pos)?)
+                    }
+                },
+                Some(x) => Cond::Code(self.code(x, e.pos)?),
             };
             let target = e.target.map(|s| self.subj(s));
             self.out.entries.push(CEntry { target, cond });
@@ -244,6 +271,9 @@ impl Ctx<'_> {
     }
 }
 
+// The wildcard arm on `Why` keeps kinds added by later card sets compiling;
+// they get the engine default.
+#[allow(unreachable_patterns)]
 pub(crate) fn compile(
     st: &Strategy,
     k: &Kingdom,
@@ -275,8 +305,12 @@ pub(crate) fn compile(
             choose: vec![Route::Engine; n],
             safe_ending: st.safe_ending,
             penultimate_province: st.penultimate_province,
+            guarded: st.safe_ending || st.penultimate_province,
             money,
             effect_treasures,
+            pick_x: vec![[Route::Engine; super::intrigue::N_WHY_X]; n],
+            modes: vec![(0, 0); n],
+            mode_list: Vec::new(),
         },
         warnings: Vec::new(),
     };
@@ -331,7 +365,8 @@ pub(crate) fn compile(
     // Turn-phase and card-less questions, and cards without an option for
     // the question: the general chains.
     let mut generic = [Route::Engine; N_WHY];
-    for (w, why) in WHYS.iter().enumerate() {
+    for why in WHYS {
+        let Some(w) = why_index(why) else { continue };
         generic[w] = match why {
             Why::Buy => general(&lists, ListKind::Buy).unwrap_or(Route::Nothing),
             Why::Gain => general(&lists, ListKind::Gain)
@@ -345,6 +380,7 @@ pub(crate) fn compile(
             Why::Discard => general(&lists, ListKind::Discard).unwrap_or(Route::Engine),
             Why::Topdeck => general(&lists, ListKind::Topdeck).unwrap_or(Route::Engine),
             Why::PlayTarget => general(&lists, ListKind::Play).unwrap_or(Route::Engine),
+            Why::React => Route::React,
             _ => Route::Engine,
         };
     }
@@ -353,6 +389,7 @@ pub(crate) fn compile(
     }
 
     // Per-card options.
+    let mut modes = Vec::new();
     for (i, spec) in OPTIONS.iter().enumerate() {
         if !k.in_game.contains(spec.card) {
             continue;
@@ -367,7 +404,11 @@ pub(crate) fn compile(
                 Src::Costliest(m) => Some(Route::Costliest(m)),
                 Src::Builtin => match builtin.lists.iter().find(|l| l.key == Key::Opt(i as u16)) {
                     Some(l) => Some(Route::List(cx.list(&l.entries, false)?)),
-                    None => None,
+                    // Intrigue: built-in conditions too.
+                    None => match builtin.values.iter().find(|v| v.key == Key::Opt(i as u16)) {
+                        Some(v) => Some(Route::Value(cx.code(&v.expr, v.pos)?)),
+                        None => None,
+                    },
                 },
             };
         }
@@ -377,7 +418,13 @@ pub(crate) fn compile(
             Question::Pick(w) => {
                 if let Some(wi) = why_index(w) {
                     cx.out.pick[c + 1][wi] = route;
+                } else if let Some(wi) = super::intrigue::why_index_x(w) {
+                    cx.out.pick_x[c][wi] = route;
                 }
+            }
+            Question::Mode(m) => {
+                let own = lists.contains_key(&Key::Opt(i as u16));
+                modes.push((spec.card, m, route, own));
             }
             Question::YesNoOwn => cx.out.yes_own[c] = route,
             Question::YesNoOther => cx.out.yes_other[c] = route,
@@ -391,5 +438,122 @@ pub(crate) fn compile(
             spec.name
         );
     }
+    super::intrigue::finish_modes(&mut cx.out, &modes);
     Ok((cx.out, cx.warnings))
+}
+
+/// Compile a lone expression (for [`super::evaluate`]).
+pub(crate) fn compile_expr(
+    st: &Strategy,
+    e: &Expr,
+    k: &Kingdom,
+) -> Result<(Compiled, Code), StrategyError> {
+    let (c, _) = compile(st, k)?;
+    let mut cx = Ctx {
+        st,
+        k,
+        out: c,
+        warnings: Vec::new(),
+    };
+    let pos = Pos {
+        file: 0,
+        line: 1,
+        col: 1,
+    };
+    let code = cx.code(e, pos)?;
+    Ok((cx.out, code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::options::{Kind, Question, OPTIONS};
+    use crate::strategy::parse;
+
+    fn k() -> Kingdom {
+        Kingdom::with_piles(2, &[Card::Smithy, Card::Chapel]).unwrap()
+    }
+
+    #[test]
+    fn option_table_is_consistent() {
+        for (i, a) in OPTIONS.iter().enumerate() {
+            for b in &OPTIONS[i + 1..] {
+                assert!(
+                    !(a.card == b.card && (a.name == b.name || a.question == b.question)),
+                    "{} {} twice",
+                    a.card,
+                    a.name
+                );
+            }
+            match a.question {
+                Question::Pick(w) => {
+                    assert_eq!(a.kind, Kind::List);
+                    assert!(why_index(w).is_some());
+                }
+                Question::React => assert_eq!(a.kind, Kind::Bool),
+                Question::Choose => assert_eq!(a.kind, Kind::Int),
+                Question::Mode(_) => assert_eq!(a.kind, Kind::Bool),
+                Question::YesNoOwn | Question::YesNoOther => {}
+            }
+        }
+    }
+
+    #[test]
+    fn builtin_lists_parse_and_belong_to_options_with_builtin_fallback() {
+        let b = parse::parse_file(BUILTIN, "<built-in>", 0).unwrap();
+        for l in &b.lists {
+            let Key::Opt(i) = l.key else {
+                panic!("built-ins are per-card lists")
+            };
+            assert!(OPTIONS[i as usize].fallback.contains(&Src::Builtin));
+        }
+    }
+
+    #[test]
+    fn simple_conditions_take_the_fast_path() {
+        let st = crate::strategy::parse(
+            "buy:\n Smithy if coins >= 4\n Chapel max 1\n Silver if coins + 1 > 3\n Gold",
+            "t.dom",
+        )
+        .unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        let conds: Vec<Cond> = c.entries.iter().map(|e| e.cond).collect();
+        assert_eq!(conds[0], Cond::VarCmp(Var::Coins, BinOp::Ge, 4));
+        assert_eq!(
+            conds[1],
+            Cond::FunCmp(Fun::Count, Subj::Card(Card::Chapel), BinOp::Lt, 1)
+        );
+        assert!(matches!(conds[2], Cond::Code(c) if c.len == 5));
+        assert_eq!(conds[3], Cond::Always);
+    }
+
+    #[test]
+    fn routes_follow_the_fallback_chains() {
+        let st = crate::strategy::parse("buy: Silver\ntrash: Estate", "t.dom").unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        let t = why_index(Why::Trash).unwrap();
+        let general_trash = c.pick[0][t];
+        assert!(matches!(general_trash, Route::List(_)));
+        // Chapel's option is absent: the general trash list answers.
+        assert_eq!(c.pick[Card::Chapel as usize + 1][t], general_trash);
+        // Gains fall back to the buy list; treasures to "play all".
+        let buy = c.pick[0][why_index(Why::Buy).unwrap()];
+        assert_eq!(c.pick[0][why_index(Why::Gain).unwrap()], buy);
+        assert_eq!(
+            c.pick[0][why_index(Why::PlayTreasure).unwrap()],
+            Route::AllTreasures
+        );
+        assert_eq!(
+            c.pick[0][why_index(Why::PlayAction).unwrap()],
+            Route::DefaultPlay
+        );
+        // Without a trash list, Chapel uses its built-in list.
+        let st = crate::strategy::parse("buy: Silver", "t.dom").unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        assert!(matches!(
+            c.pick[Card::Chapel as usize + 1][t],
+            Route::List(_)
+        ));
+        assert_eq!(c.pick[0][t], Route::Engine);
+    }
 }

@@ -3,7 +3,7 @@
 //! lists are ranges of a flat entry array, routing is a table lookup.
 
 use super::ast::{BinOp, Fun, Var};
-use super::compile::{why_index, CEntry, Code, Compiled, Op, Route, Subj, STACK};
+use super::compile::{why_index, CEntry, Code, Compiled, Cond, Op, Route, Subj, N_WHY, STACK};
 use crate::cards::{vp_of, Card, CardSet};
 use crate::engine::decision::best_by;
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
@@ -66,22 +66,7 @@ impl Compiled {
                 Op::Not => st[sp - 1] = (st[sp - 1] == 0) as i32,
                 Op::Bin(b) => {
                     sp -= 1;
-                    let (l, r) = (st[sp - 1], st[sp]);
-                    st[sp - 1] = match b {
-                        BinOp::Add => l.wrapping_add(r),
-                        BinOp::Sub => l.wrapping_sub(r),
-                        BinOp::Mul => l.wrapping_mul(r),
-                        BinOp::Div => l.checked_div(r).unwrap_or(0),
-                        BinOp::Mod => l.checked_rem(r).unwrap_or(0),
-                        BinOp::Lt => (l < r) as i32,
-                        BinOp::Le => (l <= r) as i32,
-                        BinOp::Gt => (l > r) as i32,
-                        BinOp::Ge => (l >= r) as i32,
-                        BinOp::Eq => (l == r) as i32,
-                        BinOp::Ne => (l != r) as i32,
-                        BinOp::And => (l != 0 && r != 0) as i32,
-                        BinOp::Or => (l != 0 || r != 0) as i32,
-                    };
+                    st[sp - 1] = bin(b, st[sp - 1], st[sp]);
                 }
             }
         }
@@ -92,11 +77,15 @@ impl Compiled {
         }
     }
 
-    #[inline]
-    fn holds(&self, code: Code, g: &Game, me: u8) -> bool {
-        code.len == 0 || self.eval(code, g, me) != 0
+    #[inline(always)]
+    fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
+        match cond {
+            Cond::Always => true,
+            Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
+            Cond::FunCmp(f, s, op, n) => bin(op, fun(f, s, g, me), n) != 0,
+            Cond::Code(c) => self.eval(c, g, me) != 0,
+        }
     }
-
     #[inline]
     fn entries(&self, list: u16) -> &[CEntry] {
         let (s, n) = self.lists[list as usize];
@@ -105,7 +94,8 @@ impl Compiled {
 
     /// First applicable entry of `list` for pick `q`. `None`: nothing
     /// applies, or a `none` entry applied.
-    fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+    #[inline]
+    pub(crate) fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
             match e.target {
@@ -117,31 +107,41 @@ impl Compiled {
                 Some(Subj::Card(c)) => {
                     if q.legal.contains(c)
                         && self.holds(e.cond, g, me)
-                        && !(safety && self.unsafe_gain(g, me, c))
+                        && !(safety && self.guarded && self.unsafe_gain(g, me, c))
                     {
                         return Some(c);
                     }
                 }
                 Some(Subj::Mask(m)) => {
-                    let mut legal = q.legal.and(m);
-                    if legal.is_empty() || !self.holds(e.cond, g, me) {
-                        continue;
-                    }
-                    // The engine's default choice among the matching cards.
-                    while !legal.is_empty() {
-                        let sub = Pick {
-                            legal,
-                            optional: false,
-                            ..*q
-                        };
-                        let c = sub.default_answer(g)?;
-                        if !(safety && self.unsafe_gain(g, me, c)) {
-                            return Some(c);
-                        }
-                        legal.remove(c);
+                    if let Some(c) = self.scan_mask(e, m, g, q, safety) {
+                        return Some(c);
                     }
                 }
             }
+        }
+        None
+    }
+
+    /// A type entry: the engine's default choice among the matching legal
+    /// cards (skipping cards the safety rules forbid).
+    #[inline(never)]
+    fn scan_mask(&self, e: &CEntry, m: CardSet, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+        let me = q.player;
+        let mut legal = q.legal.and(m);
+        if legal.is_empty() || !self.holds(e.cond, g, me) {
+            return None;
+        }
+        while !legal.is_empty() {
+            let sub = Pick {
+                legal,
+                optional: false,
+                ..*q
+            };
+            let c = sub.default_answer(g)?;
+            if !(safety && self.guarded && self.unsafe_gain(g, me, c)) {
+                return Some(c);
+            }
+            legal.remove(c);
         }
         None
     }
@@ -164,6 +164,7 @@ impl Compiled {
     /// The built-in safety rules: would gaining `c` now lose the game (it
     /// ends the game with me behind), or hand the game to an opponent (the
     /// penultimate Province rule)?
+    #[inline(never)]
     pub(crate) fn unsafe_gain(&self, g: &Game, me: u8, c: Card) -> bool {
         if !(self.safe_ending || self.penultimate_province) {
             return false;
@@ -206,6 +207,26 @@ impl Compiled {
     }
 }
 
+#[inline]
+fn bin(b: BinOp, l: i32, r: i32) -> i32 {
+    match b {
+        BinOp::Add => l.wrapping_add(r),
+        BinOp::Sub => l.wrapping_sub(r),
+        BinOp::Mul => l.wrapping_mul(r),
+        BinOp::Div => l.checked_div(r).unwrap_or(0),
+        BinOp::Mod => l.checked_rem(r).unwrap_or(0),
+        BinOp::Lt => (l < r) as i32,
+        BinOp::Le => (l <= r) as i32,
+        BinOp::Gt => (l > r) as i32,
+        BinOp::Ge => (l >= r) as i32,
+        BinOp::Eq => (l == r) as i32,
+        BinOp::Ne => (l != r) as i32,
+        BinOp::And => (l != 0 && r != 0) as i32,
+        BinOp::Or => (l != 0 || r != 0) as i32,
+    }
+}
+
+#[inline]
 fn var(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
     let pl = &g.players[me as usize];
     match v {
@@ -271,6 +292,7 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
     prov.min(piles)
 }
 
+#[inline]
 fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
     let pl = &g.players[me as usize];
     match f {
@@ -301,6 +323,11 @@ fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
 #[derive(Clone, Copy)]
 pub struct StrategyBots<'a> {
     seats: [&'a Compiled; MAX_PLAYERS],
+    /// Copies of each seat's turn-phase routes (`by == None`), so the most
+    /// frequent questions (play a Treasure, buy) need no pointer chasing.
+    turn: [[Route; N_WHY]; MAX_PLAYERS],
+    /// Treasures with an effect in any seat's game (play order matters).
+    effect_treasures: CardSet,
 }
 
 impl<'a> StrategyBots<'a> {
@@ -311,8 +338,14 @@ impl<'a> StrategyBots<'a> {
             !seats.is_empty() && seats.len() <= MAX_PLAYERS,
             "1 to {MAX_PLAYERS} strategies"
         );
+        let seats: [&'a Compiled; MAX_PLAYERS] =
+            std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0]));
         StrategyBots {
-            seats: std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0])),
+            seats,
+            turn: std::array::from_fn(|i| seats[i].pick[0]),
+            effect_treasures: seats
+                .iter()
+                .fold(CardSet::EMPTY, |m, s| m.or(s.effect_treasures)),
         }
     }
 
@@ -323,54 +356,43 @@ impl<'a> StrategyBots<'a> {
 }
 
 impl Bots for StrategyBots<'_> {
-    #[inline]
+    /// A seat whose treasure route is "play all" plays its whole hand of
+    /// effect-less Treasures in one engine pass (the engine only asks when no
+    /// Treasure in hand has a play effect).
+    #[inline(always)]
+    fn play_all_treasures(&mut self, _g: &Game, player: u8) -> bool {
+        let w = why_index(Why::PlayTreasure);
+        w.is_some_and(|w| {
+            matches!(
+                self.turn[player as usize % MAX_PLAYERS][w],
+                Route::AllTreasures
+            )
+        })
+    }
+
+    #[inline(always)]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
         let Some(w) = why_index(q.why) else {
-            return q.default_answer(g);
+            return super::intrigue::pick_x(s, g, q);
         };
-        if q.why == Why::React {
-            return react(s, g, q);
-        }
-        let by = q.by.map_or(0, |c| c as usize + 1);
-        let route = s.pick[by][w];
-        let ans = match route {
-            Route::List(l) => {
-                let safety = matches!(q.why, Why::Buy | Why::Gain);
-                s.scan(l, g, q, safety)
-            }
-            Route::AllTreasures => {
-                if q.legal.and(s.effect_treasures).is_empty() {
-                    // Order cannot matter: the cheapest id is as good as any.
-                    return q.legal.first();
-                }
-                return q.default_answer(g);
-            }
-            Route::DefaultPlay => {
-                let villages: CardSet = q.legal.iter().filter(|c| c.info().actions > 0).collect();
-                let from = if villages.is_empty() {
-                    q.legal
-                } else {
-                    villages
-                };
-                best_by_cost(g, from)
-            }
-            Route::Costliest(min) => {
-                let ok: CardSet = q.legal.iter().filter(|&c| g.cost(c) >= min).collect();
-                best_by_cost(g, ok)
-            }
-            Route::Nothing | Route::Engine | Route::Value(_) => {
-                if route == Route::Nothing && q.optional {
-                    return None;
-                }
-                return q.default_answer(g);
-            }
+        let route = match q.by {
+            None => self.turn[q.player as usize % MAX_PLAYERS][w],
+            Some(c) => s.pick[c as usize + 1][w],
         };
-        match ans {
-            Some(c) => Some(c),
-            None if q.optional => None,
-            None => q.default_answer(g),
+        // Branches rather than a jump table: the two frequent routes first
+        // (an indirect jump mispredicts often in this alternating stream).
+        if matches!(route, Route::AllTreasures) {
+            if q.legal.and(self.effect_treasures).is_empty() {
+                // Order cannot matter: the cheapest id is as good as any.
+                return q.legal.first();
+            }
+            return engine_default(g, q);
         }
+        if let Route::List(l) = route {
+            return list_route(s, l, g, q);
+        }
+        other_route(s, route, g, q)
     }
 
     #[inline]
@@ -395,6 +417,9 @@ impl Bots for StrategyBots<'_> {
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let s = self.seat(q.player);
+        if let Some(a) = super::intrigue::choose_mode(s, g, q) {
+            return a;
+        }
         match s.choose[q.by as usize] {
             Route::Value(code) => {
                 let v = s.eval(code, g, q.player);
@@ -404,13 +429,70 @@ impl Bots for StrategyBots<'_> {
                     0
                 }
             }
-            _ => 0,
+            _ => q.default_answer(g),
         }
     }
 }
 
+/// A list answers (buy, play, trash...): its first applicable entry, else
+/// none or the engine default.
+#[inline(never)]
+fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
+    // No end-game safety check on a gain chosen for another player (Swindler).
+    let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
+    match s.scan(l, g, q, safety) {
+        Some(c) => Some(c),
+        None if q.optional => None,
+        None => super::intrigue::default_pick(g, q),
+    }
+}
+
+/// The less frequent routes, out of line.
+#[inline(never)]
+fn other_route(s: &Compiled, route: Route, g: &Game, q: &Pick) -> Option<Card> {
+    let ans = match route {
+        Route::DefaultPlay => default_play(g, q),
+        Route::Costliest(min) => costliest(g, q, min),
+        Route::React => return react(s, g, q),
+        Route::Nothing if q.optional => return None,
+        Route::List(_) | Route::AllTreasures | Route::Nothing | Route::Engine | Route::Value(_) => {
+            return super::intrigue::default_pick(g, q)
+        }
+    };
+    match ans {
+        Some(c) => Some(c),
+        None if q.optional => None,
+        None => super::intrigue::default_pick(g, q),
+    }
+}
+
+#[inline(never)]
+fn engine_default(g: &Game, q: &Pick) -> Option<Card> {
+    q.default_answer(g)
+}
+
+/// No `play` list: Actions giving +Actions first, then the most expensive.
+#[inline(never)]
+fn default_play(g: &Game, q: &Pick) -> Option<Card> {
+    let villages: CardSet = q.legal.iter().filter(|c| c.info().actions > 0).collect();
+    let from = if villages.is_empty() {
+        q.legal
+    } else {
+        villages
+    };
+    best_by_cost(g, from)
+}
+
+/// The most expensive legal card costing at least `min`.
+#[inline(never)]
+fn costliest(g: &Game, q: &Pick, min: u8) -> Option<Card> {
+    let ok: CardSet = q.legal.iter().filter(|&c| g.cost(c) >= min).collect();
+    best_by_cost(g, ok)
+}
+
 /// Reveal which Reaction? Each legal Reaction in id order: its `reveal`
 /// condition, or yes by default.
+#[inline(never)]
 fn react(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
     for c in q.legal.iter() {
         match s.react[c as usize] {

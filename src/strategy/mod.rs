@@ -30,6 +30,7 @@
 mod ast;
 mod compile;
 mod eval;
+mod intrigue;
 pub mod options;
 mod parse;
 
@@ -37,7 +38,7 @@ pub use ast::{Entry, Expr, ListKind, Pos, Subject};
 pub use compile::Compiled;
 pub use eval::StrategyBots;
 
-use crate::engine::Kingdom;
+use crate::engine::{Game, Kingdom};
 use ast::{Key, ListDef, ValueDef};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -295,4 +296,14 @@ fn file_base(f: &str) -> String {
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| f.to_string())
+}
+
+/// Evaluate one expression of the condition vocabulary for `player` in game
+/// `g` (conditions give 1 or 0). For tests and for checking what a condition
+/// means on a given state.
+pub fn evaluate(expr: &str, k: &Kingdom, g: &Game, player: u8) -> Result<i32, StrategyError> {
+    let e = parse::parse_expr(expr, "<expr>")?;
+    let st = parse("buy: Copper", "<expr>")?;
+    let (c, code) = compile::compile_expr(&st, &e, k)?;
+    Ok(c.eval(code, g, player))
 }

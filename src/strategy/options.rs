@@ -24,6 +24,10 @@ pub enum Question {
     React,
     /// A [`crate::engine::Choose`]: which option (0-based).
     Choose,
+    /// One mode of a [`crate::engine::Choose`] (the option number): chosen
+    /// when its condition holds. A card's modes are tried in table order;
+    /// see `super::intrigue`.
+    Mode(u8),
 }
 
 /// What value an option takes.
@@ -235,6 +239,316 @@ pub static OPTIONS: &[OptionSpec] = &[
         doc: "the card to gain (up to $4)",
         default_doc: "the `gain` list, else the `buy` list, else the most expensive",
     },
+    // ---- Intrigue (see strategies/INTRIGUE.md). Mode options: a card's
+    // modes are tried in the order of these rows; the first whose condition
+    // holds is chosen. If the file sets none of a card's modes, the built-in
+    // mode conditions (BUILTIN) are used instead; if none holds, the engine's
+    // documented `Choose::default_answer`.
+    OptionSpec {
+        card: Card::Baron,
+        name: "discard",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "discard an Estate for +$4 (else gain an Estate)?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Courtyard,
+        name: "topdeck",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card from hand to put on your deck",
+        default_doc: "an Action you cannot play any more (no actions left); else the most \
+                      valuable non-junk card whose removal keeps the hand's money at the same \
+                      price level ($2/3/4/5/6/8); else the junk rule (Curse, Victory, cheapest)",
+    },
+    OptionSpec {
+        card: Card::Ironworks,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $4)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Masquerade,
+        name: "pass",
+        question: Question::Pick(Why::Pass),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card to pass to the left (asked of every player)",
+        default_doc: "Curse, else the cheapest non-Victory card, else the cheapest Victory card",
+    },
+    OptionSpec {
+        card: Card::Masquerade,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash), Builtin],
+        doc: "the card to trash afterwards (optional)",
+        default_doc: "the `trash` list, else Curse, then Estate while gains_to_end > 6",
+    },
+    OptionSpec {
+        card: Card::MiningVillage,
+        name: "trash",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "trash it for +$2?",
+        default_doc: "when the +$2 lifts the money in hand to $8 (coins + hand_money is 6 or 7)",
+    },
+    OptionSpec {
+        card: Card::Minion,
+        name: "coins",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +$2 (tried first)",
+        default_doc:
+            "when another Action is in hand, or coins + hand_money >= 6 (the +$2 reaches $8)",
+    },
+    OptionSpec {
+        card: Card::Minion,
+        name: "attack",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose to discard your hand and draw 4 (with the attack)",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Nobles,
+        name: "actions",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +2 Actions (tried first)",
+        default_doc: "when no actions are left and an Action card is in hand",
+    },
+    OptionSpec {
+        card: Card::Nobles,
+        name: "cards",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +3 Cards",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "card_action",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Card +1 Action",
+        default_doc: "when an Action card is in hand",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "card_buy",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Card +1 Buy",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "card_coin",
+        question: Question::Mode(2),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Card +$1",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "action_buy",
+        question: Question::Mode(3),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Action +1 Buy",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "action_coin",
+        question: Question::Mode(4),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Action +$1",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Pawn,
+        name: "buy_coin",
+        question: Question::Mode(5),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +1 Buy +$1",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Saboteur,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: the card to gain instead of the trashed one (optional)",
+        default_doc: "the most expensive legal card other than Curse",
+    },
+    OptionSpec {
+        card: Card::Scout,
+        name: "order",
+        question: Question::Pick(Why::Order),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "put revealed non-Victory cards back, one at a time: the first pick goes \
+              deepest, the last pick ends on top",
+        default_doc: "the junk rule (junk deepest, the most expensive card on top)",
+    },
+    OptionSpec {
+        card: Card::SecretChamber,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "played as an Action: cards to discard for +$1 each (one at a time)",
+        default_doc: "Curse and Victory-only cards",
+    },
+    OptionSpec {
+        card: Card::SecretChamber,
+        name: "reveal",
+        question: Question::React,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "reveal Secret Chamber against an Attack (+2 Cards, put 2 back)?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::SecretChamber,
+        name: "topdeck",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "after revealing: the 2 cards to put back on your deck (the second ends on top)",
+        default_doc: "the cheapest card that is neither junk nor Secret Chamber, else Secret \
+                      Chamber, else junk",
+    },
+    OptionSpec {
+        card: Card::Steward,
+        name: "trash",
+        question: Question::Mode(2),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose to trash 2 cards (tried first)",
+        default_doc: "2+ Curses in hand, or 2+ Curses/Estates while gains_to_end > 5",
+    },
+    OptionSpec {
+        card: Card::Steward,
+        name: "coins",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +$2",
+        default_doc: "when coins + hand_money is 4 to 7 (the +$2 reaches Gold or Province)",
+    },
+    OptionSpec {
+        card: Card::Steward,
+        name: "cards",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +2 Cards",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Steward,
+        name: "trash_cards",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "after choosing trash: the 2 cards to trash (one at a time, mandatory)",
+        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest)",
+    },
+    OptionSpec {
+        card: Card::Swindler,
+        name: "give",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card a victim gains instead of his trashed card (same cost; one list \
+              for every cost: legal cards are those of the trashed card's cost)",
+        default_doc: "the junk rule: Curse, then Victory-only cards (Estate, Duchy), then the \
+                      cheapest (never the `buy`/`gain` list)",
+    },
+    OptionSpec {
+        card: Card::Torturer,
+        name: "discard",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "when attacked: choose to discard 2 cards (tried first)",
+        default_doc: "the engine default: discard unless the Curse pile is empty",
+    },
+    OptionSpec {
+        card: Card::Torturer,
+        name: "curse",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "when attacked: choose to gain a Curse into hand",
+        default_doc: "the engine default (see discard)",
+    },
+    OptionSpec {
+        card: Card::Torturer,
+        name: "discard_cards",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[General(L::Discard)],
+        doc: "when attacked and discarding: the 2 cards to discard",
+        default_doc: "the `discard` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::TradingPost,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "the 2 cards to trash (one at a time, mandatory)",
+        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest)",
+    },
+    OptionSpec {
+        card: Card::Upgrade,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash), Builtin],
+        doc: "the card to trash (mandatory)",
+        default_doc: "the `trash` list, else Curse, Estate, Copper, then the junk rule",
+    },
+    OptionSpec {
+        card: Card::Upgrade,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (costing exactly $1 more)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::WishingWell,
+        name: "name",
+        question: Question::Pick(Why::Name),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card to name (any card is legal)",
+        default_doc: "the most likely top card by known deck composition (most copies in \
+                      the draw pile, or in the discard pile if the draw pile is empty)",
+    },
 ];
 
 /// Built-in lists used by `Src::Builtin`, written in the language itself.
@@ -249,6 +563,24 @@ Chapel trash:
 Mine trash:
     Silver if supply(Gold) > 0
     Copper if supply(Silver) > 0
+# ---- Intrigue (mode conditions: used only when the file sets none of the card's modes)
+Masquerade trash:
+    Curse
+    Estate if gains_to_end > 6
+Mining Village trash: coins + hand_money >= 6 and coins + hand_money < 8
+Minion coins: hand(Action) > 0 or coins + hand_money >= 6
+Minion attack: yes
+Nobles actions: actions = 0 and hand(Action) > 0
+Nobles cards: yes
+Pawn card_action: hand(Action) > 0
+Pawn card_coin: yes
+Steward trash: hand(Curse) >= 2 or (hand(Curse) + hand(Estate) >= 2 and gains_to_end > 5)
+Steward coins: coins + hand_money >= 4 and coins + hand_money <= 7
+Steward cards: yes
+Upgrade trash:
+    Curse
+    Estate
+    Copper
 ";
 
 /// The option row for `card` and option `name`, if any.

@@ -817,6 +817,22 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
     Ok(ast)
 }
 
+/// Parse one expression (a number or a condition) on its own.
+pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
+    let ln = Line {
+        file,
+        fidx: 0,
+        no: 1,
+        text,
+    };
+    let mut c = Cur::new(ln, 0, text.len());
+    let (e, _) = c.or()?;
+    if !c.at_end() {
+        return Err(c.unexpected("the end of the expression"));
+    }
+    Ok(e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

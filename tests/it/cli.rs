@@ -308,3 +308,109 @@ fn bad_inputs_exit_2_and_leave_no_file() {
     assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
     assert!(entries(&d).is_empty());
 }
+
+#[test]
+fn default_sim_uses_shipped_strategies() {
+    let o = domsim(&["sim", "-n", "40"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Smithy Big Money"), "{out}");
+    assert!(out.contains("Big Money"), "{out}");
+}
+
+#[test]
+fn strategy_files_mixed_with_builtins() {
+    let d = scratch("mixed");
+    let out = d.join("m.csv");
+    let o = domsim(&[
+        "sim",
+        "strategies/smithy_big_money.dom",
+        BM,
+        "-s",
+        "strategies/big_money.dom",
+        "-n",
+        "60",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# players: 3"), "{text}");
+    // --strategy entries come first, then positional ones.
+    let lines = csv_lines(&text);
+    assert!(
+        lines[1].starts_with("Big Money,strategies/big_money.dom,"),
+        "{text}"
+    );
+    assert!(lines[2].starts_with("Smithy Big Money,"), "{text}");
+    assert!(
+        lines[3].starts_with("Big Money (built-in),builtin:big-money,,"),
+        "{text}"
+    );
+    let hash = lines[1].split(',').nth(2).unwrap();
+    assert_eq!(hash.len(), 16, "{hash}");
+    assert!(
+        text.contains(&format!("strategies/big_money.dom | {hash}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn malformed_strategy_names_file_line_col() {
+    let d = scratch("malformed");
+    let bad = d.join("bad.dom");
+    std::fs::write(&bad, "name: Bad\nbuy:\n    Provnce if coins >= 8\n").unwrap();
+    let out = d.join("out.csv");
+    for verb in ["sim", "matrix", "log", "check"] {
+        let mut args = vec![verb, bad.to_str().unwrap()];
+        if verb == "matrix" {
+            args.push("strategies/big_money.dom");
+        }
+        if verb != "log" && verb != "check" {
+            args.extend(["-n", "5", "-o", out.to_str().unwrap()]);
+        }
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{verb}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("bad.dom:3:5"), "{verb}: {err}");
+        assert!(err.contains("did you mean 'Province'"), "{verb}: {err}");
+        assert_eq!(entries(&d), vec!["bad.dom"], "{verb}");
+    }
+}
+
+#[test]
+fn check_shipped_strategies() {
+    let o = domsim(&[
+        "check",
+        "strategies/big_money.dom",
+        "strategies/double_witch.dom",
+        "--preset",
+        "Size Distortion",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("strategies/double_witch.dom: ok"), "{out}");
+    assert!(out.contains("checked 2 file(s)"), "{out}");
+    // A strategy naming a card not in the kingdom gets a warning, not an error.
+    let o = domsim(&["check", "strategies/double_witch.dom"]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains("Witch is not in this game"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn matrix_of_shipped_strategies() {
+    let o = domsim(&[
+        "matrix",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "-n",
+        "40",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("#2 Smithy Big Money"), "{out}");
+}

@@ -3,8 +3,12 @@
 mod bad_inputs;
 mod base_rules;
 mod cli;
+mod dark_ages;
+mod dark_ages_random;
 mod hardening;
 mod intrigue_random;
+mod intrigue_strategy;
 mod scenarios;
 mod sim;
 mod stats;
+mod strategy;

@@ -21,6 +21,7 @@ fn cfg(games: u64, threads: usize) -> RunConfig {
         seed: 42,
         threads,
         progress: false,
+        precision: None,
     }
 }
 
@@ -150,6 +151,19 @@ fn failed_run_leaves_existing_file_untouched() {
     assert_eq!(entries(&d), vec!["keep.csv"]);
 }
 
+/// The run has started (its signal handler is installed before the output's
+/// temporary file is created) once a file appears in `dir`.
+#[cfg(unix)]
+fn wait_for_temp_file(dir: &std::path::Path) {
+    for _ in 0..200 {
+        if !entries(dir).is_empty() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("domsim did not start within 10 s");
+}
+
 /// SIGTERM stops a long run cleanly: status 130, completed games reported,
 /// no output file and no temporary file.
 #[cfg(unix)]
@@ -171,7 +185,8 @@ fn sigterm_stops_cleanly_without_output() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    wait_for_temp_file(&d);
+    std::thread::sleep(std::time::Duration::from_millis(300));
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -184,5 +199,37 @@ fn sigterm_stops_cleanly_without_output() {
         err.contains("interrupted:") && err.contains("games completed"),
         "{err}"
     );
+    assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
+}
+
+/// Two signals in a row force an immediate exit: still no file left behind.
+#[cfg(unix)]
+#[test]
+fn second_signal_exits_at_once_without_files() {
+    let d = scratch("sigterm2");
+    let out = d.join("big.csv");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args([
+            "sim",
+            "-n",
+            "1000000000",
+            "-j",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_temp_file(&d);
+    for _ in 0..2 {
+        std::process::Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
     assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
 }
