@@ -108,14 +108,6 @@ fn unwritable_output_paths() {
 // ---------------------------------------------------------------------------
 // Strategy files
 
-/// Whether this build loads strategy files in `sim` (the `sim` branch wires
-/// them; before that every file is refused with exit 2, which these tests
-/// then check alone).
-fn files_supported() -> bool {
-    let o = domsim(&["check", "strategies/big_money.dom"]);
-    o.status.success()
-}
-
 fn write(d: &Path, name: &str, bytes: &[u8]) -> String {
     let p = d.join(name);
     std::fs::write(&p, bytes).unwrap();
@@ -123,7 +115,7 @@ fn write(d: &Path, name: &str, bytes: &[u8]) -> String {
 }
 
 /// A strategy file that must be refused: exit 2, the file named, `needle`
-/// in the message when files are supported, no output.
+/// in the message, no output.
 fn bad_strategy(d: &Path, file: &str, needle: &str) {
     let out = d.join("out.csv");
     let o = domsim(&[
@@ -138,12 +130,10 @@ fn bad_strategy(d: &Path, file: &str, needle: &str) {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{file}: {err}");
     assert!(err.contains(file), "{file}: message names the file: {err}");
-    if files_supported() {
-        assert!(
-            err.contains(needle),
-            "{file}: expected '{needle}' in: {err}"
-        );
-    }
+    assert!(
+        err.contains(needle),
+        "{file}: expected '{needle}' in: {err}"
+    );
     assert!(!out.exists(), "{file}: no output file");
     let left: Vec<String> = entries(d)
         .into_iter()
@@ -206,10 +196,6 @@ fn huge_strategy_file_is_refused_quickly() {
 
 #[test]
 fn odd_but_valid_strategies_run_and_are_reported() {
-    if !files_supported() {
-        eprintln!("strategy files not supported by this build: skipped");
-        return;
-    }
     let d = scratch("odd");
     // A card not in the kingdom: a warning, the entry is ignored.
     let f = write(&d, "witch.dom", b"buy:\n    Witch\n    Gold\n    Silver\n");
