@@ -105,6 +105,7 @@ fn is_name_char(c: char) -> bool {
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
 const MAX_NESTING: usize = 48;
+const MAX_OPERATORS: usize = 256;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Ty {
@@ -119,6 +120,10 @@ struct Cur<'a> {
     i: usize,
     end: usize,
     depth: usize,
+    /// Binary operators parsed on this line: a chain `a + b + c ...` builds
+    /// a left-deep tree that the compiler (and Drop) walk recursively, so
+    /// its length is bounded like the nesting depth (hardening, issue 8).
+    ops: usize,
 }
 
 type R<T> = Result<T, StrategyError>;
@@ -131,6 +136,7 @@ impl<'a> Cur<'a> {
             i: start,
             end,
             depth: 0,
+            ops: 0,
         }
     }
     fn peek(&self) -> Option<char> {
@@ -247,6 +253,7 @@ impl<'a> Cur<'a> {
         let at = self.i;
         let (mut l, mut lt) = self.and()?;
         while self.eat_word("or") {
+            self.count_op(at)?;
             self.want(lt, Ty::Bool, at, self.i)?;
             self.ws();
             let rat = self.i;
@@ -263,6 +270,7 @@ impl<'a> Cur<'a> {
         let at = self.i;
         let (mut l, mut lt) = self.not()?;
         while self.eat_word("and") {
+            self.count_op(at)?;
             self.want(lt, Ty::Bool, at, self.i)?;
             self.ws();
             let rat = self.i;
@@ -326,6 +334,7 @@ impl<'a> Cur<'a> {
             } else {
                 break;
             };
+            self.count_op(at)?;
             self.want(lt, Ty::Int, at, self.i - 1)?;
             self.ws();
             let rat = self.i;
@@ -351,6 +360,7 @@ impl<'a> Cur<'a> {
             } else {
                 break;
             };
+            self.count_op(at)?;
             self.want(lt, Ty::Int, at, self.i - 1)?;
             self.ws();
             let rat = self.i;
@@ -360,6 +370,18 @@ impl<'a> Cur<'a> {
             lt = Ty::Int;
         }
         Ok((l, lt))
+    }
+
+    fn count_op(&mut self, at: usize) -> R<()> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATORS {
+            return Err(self.ln.err(
+                at,
+                1,
+                format!("expression too long (more than {MAX_OPERATORS} operators on one line)"),
+            ));
+        }
+        Ok(())
     }
 
     fn nest(&mut self, at: usize) -> R<()> {
