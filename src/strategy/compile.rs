@@ -142,9 +142,6 @@ pub struct Compiled {
     pub(crate) modes: Vec<(u32, u32)>,
     /// (option number, condition), in the order they are tried.
     pub(crate) mode_list: Vec<(u8, Code)>,
-    // ---- Dark Ages (see `super::dark_ages`)
-    /// Band of Misfits' `Copy` pick.
-    pub(crate) copy: Route,
 }
 
 struct Ctx<'a> {
@@ -314,7 +311,6 @@ pub(crate) fn compile(
             pick_x: vec![[Route::Engine; super::intrigue::N_WHY_X]; n],
             modes: vec![(0, 0); n],
             mode_list: Vec::new(),
-            copy: Route::Engine,
         },
         warnings: Vec::new(),
     };
@@ -424,8 +420,6 @@ pub(crate) fn compile(
                     cx.out.pick[c + 1][wi] = route;
                 } else if let Some(wi) = super::intrigue::why_index_x(w) {
                     cx.out.pick_x[c][wi] = route;
-                } else {
-                    super::dark_ages::set_pick(&mut cx.out, spec.card, w, route);
                 }
             }
             Question::Mode(m) => {

@@ -2,7 +2,8 @@
 //! and Intrigue code paths (small hooks in `compile.rs` and `eval.rs` call in
 //! here):
 //!
-//! * Band of Misfits' `Copy` pick has its own route (`Compiled::copy`);
+//! * Band of Misfits' `Copy` pick uses the main per-card table (its
+//!   fallback is the `play` list);
 //! * on-trash ordering (`Why::TrashTrigger`, asked with no card): pending
 //!   abilities resolve first, in the engine's order; Market Square's "discard
 //!   it to gain a Gold" follows its `react` condition (stored as Market
@@ -16,40 +17,12 @@
 //!   (Scavenger's topdeck from the discard pile would take the junk rule).
 
 use super::compile::{Compiled, Route};
-use super::eval::list_route;
-use super::intrigue::default_pick as default_route;
 use crate::cards::{Card, CardSet};
 use crate::engine::{Choose, Game, Pick, Why};
 
-/// A per-card pick whose `Why` neither the main table nor Intrigue's routes:
-/// store its route. Returns false if the `Why` is not a Dark Ages one.
-pub(crate) fn set_pick(out: &mut Compiled, card: Card, w: Why, route: Route) -> bool {
-    match (w, card) {
-        (Why::Copy, Card::BandOfMisfits) => {
-            out.copy = route;
-            true
-        }
-        _ => false,
-    }
-}
-
-/// A pick whose `Why` is not in the main table: Dark Ages' own first, then
-/// Intrigue's.
-#[inline(never)]
-pub(crate) fn pick_x(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
-    match q.why {
-        Why::Copy => match s.copy {
-            Route::List(l) => list_route(s, l, g, q),
-            _ => default_route(g, q),
-        },
-        Why::TrashTrigger => trash_trigger(s, g, q),
-        _ => super::intrigue::pick_x(s, g, q),
-    }
-}
-
 /// Resolve pending on-trash abilities first (engine order); when only Market
 /// Square is left (optional), its `react` condition decides.
-fn trash_trigger(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
+pub(crate) fn trash_trigger(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
     let ms = CardSet::one(Card::MarketSquare);
     let abilities = q.legal.minus(ms);
     if !abilities.is_empty() {

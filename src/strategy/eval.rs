@@ -377,7 +377,7 @@ impl Bots for StrategyBots<'_> {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
         let Some(w) = why_index(q.why) else {
-            return super::dark_ages::pick_x(s, g, q);
+            return super::intrigue::pick_x(s, g, q);
         };
         let route = match q.by {
             None => self.turn[q.player as usize % MAX_PLAYERS][w],
@@ -463,6 +463,10 @@ fn other_route(s: &Compiled, route: Route, g: &Game, q: &Pick) -> Option<Card> {
         Route::DefaultPlay => default_play(g, q),
         Route::Costliest(min) => costliest(g, q, min),
         Route::React => return react(s, g, q),
+        // Dark Ages: the order of on-trash abilities, Market Square.
+        Route::Engine if q.why == Why::TrashTrigger => {
+            return super::dark_ages::trash_trigger(s, g, q)
+        }
         Route::Nothing if q.optional => return None,
         Route::List(_) | Route::AllTreasures | Route::Nothing | Route::Engine | Route::Value(_) => {
             return super::intrigue::default_pick(g, q)

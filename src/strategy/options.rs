@@ -711,7 +711,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         question: Question::Pick(Why::Trash),
         kind: Kind::List,
         fallback: &[],
-        doc: "an Action card to trash for +$5 (optional; not listed: Death Cart itself is trashed only if listed)",
+        doc: "an Action card from hand to trash (none: the played Death Cart trashes itself)",
         default_doc: "a Ruins or Necropolis from hand, else nothing",
     },
     OptionSpec {

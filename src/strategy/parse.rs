@@ -74,6 +74,16 @@ pub(crate) fn nearest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> Opti
 /// A card or a type name. Cards win over types (Curse is both).
 pub(crate) fn subject(name: &str) -> Result<Subject, String> {
     if let Some(c) = Card::from_name(name) {
+        // Dark Ages: the pile pseudo-cards never reach a hand or a deck; their
+        // names mean the type (any Ruins, any Knight).
+        if c.is(Types::PILE) {
+            let t = if c == Card::Ruins {
+                Types::RUINS
+            } else {
+                Types::KNIGHT
+            };
+            return Ok(Subject::Type(t));
+        }
         return Ok(Subject::Card(c));
     }
     let key = normalize(name);

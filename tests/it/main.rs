@@ -4,6 +4,7 @@ mod base_rules;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;
+mod dark_ages_strategy;
 mod intrigue_random;
 mod intrigue_strategy;
 mod scenarios;
