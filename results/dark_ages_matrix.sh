@@ -10,7 +10,7 @@ $D matrix -n 2000 -j 1 --preset "Invasion" -o results/dark_ages_matrix_invasion.
 $D matrix -n 2000 -j 1 --preset "Playing Chess with Death" -o results/dark_ages_matrix_playing_chess_with_death.csv \
   $S/graverobber.dom $S/rats.dom $S/junk_dealer.dom $S/big_money_ultimate.dom
 $D matrix -n 2000 -j 1 --preset "Chivalry and Revelry" -o results/dark_ages_matrix_chivalry_and_revelry.csv \
-  $S/altar.dom $S/knights.dom $S/rats.dom $S/squire.dom $S/big_money_ultimate.dom
+  $S/altar.dom $S/knights.dom $S/rats.dom $S/big_money_ultimate.dom
 $D matrix -n 2000 -j 1 --preset "High and Low" -o results/dark_ages_matrix_high_and_low.csv \
   $S/hermit.dom $S/poor_house.dom $S/big_money_ultimate.dom
 $D matrix -n 2000 -j 1 --preset "Prophecy" -o results/dark_ages_matrix_prophecy.csv \
