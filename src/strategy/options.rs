@@ -1094,6 +1094,43 @@ pub static OPTIONS: &[OptionSpec] = &[
         doc: "a card costing up to $3 to gain (optional)",
         default_doc: "the `gain` list, else the `buy` list, else nothing",
     },
+    OptionSpec {
+        card: Card::Hermit,
+        name: "from_hand",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "the card to trash is both in hand and in the discard pile: trash it from hand?",
+        default_doc: "no (from the discard pile)",
+    },
+    OptionSpec {
+        card: Card::Hovel,
+        name: "trash",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "on buying a Victory card: trash Hovel from your hand?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::SirMichael,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[General(L::Discard)],
+        doc: "when attacked: cards to discard down to 3",
+        default_doc: "the `discard` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::WanderingMinstrel,
+        name: "order",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "put the revealed Actions back one at a time: the first pick goes deepest, the \
+              last ends on top",
+        default_doc: "the junk rule (the cheapest deepest, the most expensive on top)",
+    },
 ];
 
 /// Built-in lists used by `Src::Builtin`, written in the language itself.
