@@ -47,7 +47,9 @@ impl Bots for BigMoney {
 }
 
 /// Random legal decisions. Optional questions are declined with probability
-/// `1/decline` (never for buys with $2 or more, so games end). With `check`,
+/// `1/decline` (never for buys with $2 or more, so games end), and optional
+/// trashing never takes the player's Treasure value below $5 (see
+/// `MIN_MONEY`), so every game can end by the rules. With `check`,
 /// the conservation invariant is verified at every decision; the first
 /// violation is kept in `violation`.
 #[derive(Clone, Debug)]
@@ -108,6 +110,21 @@ impl Bots for RandomBots {
             if decline != u32::MAX && self.rng.below(decline) == 0 {
                 return None;
             }
+            if q.why == Why::Trash && q.target == q.player {
+                // Optional trashing of one's own cards (Chapel): never trash
+                // the money needed to buy again. Random Chapel play otherwise
+                // strands every player with a deck of one Chapel once the
+                // Copper pile is gone (about 1 game in 2,000 with 2 players),
+                // and the game stalls until the turn cap.
+                let money = treasure_value(g, q.player);
+                let mut ok = q.legal;
+                for c in q.legal.and(CardSet::TREASURES).iter() {
+                    if money < MIN_MONEY + c.info().value as u32 {
+                        ok.remove(c);
+                    }
+                }
+                return self.any(ok);
+            }
             if q.why == Why::Buy {
                 // Prefer cards that are not Curse/Copper most of the time.
                 let good = q
@@ -129,6 +146,18 @@ impl Bots for RandomBots {
         self.verify(g);
         self.rng.below(q.n.max(1) as u32) as u8
     }
+}
+
+/// The total Treasure value `RandomBots` keeps when trashing optionally.
+const MIN_MONEY: u32 = 5;
+
+/// Sum of the printed values of the Treasures `p` owns.
+fn treasure_value(g: &Game, p: u8) -> u32 {
+    let pl = g.player(p);
+    CardSet::TREASURES
+        .iter()
+        .map(|c| pl.owns(c) as u32 * c.info().value as u32)
+        .sum()
 }
 
 /// One scripted answer.

@@ -162,6 +162,14 @@ pub enum Command {
         /// Write the table as CSV to this file (atomically).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Save mergeable partial statistics to FILE after every
+        /// --checkpoint-every games; run the same command again after a
+        /// crash or kill to resume from it (same final numbers).
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// Games per checkpoint batch.
+        #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
+        checkpoint_every: u64,
         #[command(flatten)]
         playtest: PlaytestArgs,
     },
@@ -231,6 +239,20 @@ pub enum Command {
     },
     /// List the recommended kingdoms (presets) and whether they are available.
     Presets,
+    /// Soak test: random kingdoms from every implemented card, 2–6 players,
+    /// random bots and randomly generated strategy files, invariants checked
+    /// at every decision. Exit status 1 if any game failed.
+    Soak {
+        /// Games to play.
+        #[arg(long, short = 'n', default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Run seed: game i is derived from (seed, i) alone.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -252,6 +274,8 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out,
+            checkpoint,
+            checkpoint_every,
             playtest,
         } => cmd_sim(
             &strategies,
@@ -261,6 +285,7 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
             out.as_deref(),
+            checkpoint.as_deref().map(|p| (p, checkpoint_every)),
             &playtest,
         ),
         Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
@@ -297,6 +322,11 @@ pub fn run() -> Result<ExitCode> {
             cmd_presets();
             Ok(ExitCode::SUCCESS)
         }
+        Command::Soak {
+            games,
+            seed,
+            threads,
+        } => cmd_soak(games, seed, threads),
     }
 }
 
@@ -469,6 +499,7 @@ fn cmd_sim(
     seed: u64,
     threads: Option<u16>,
     out: Option<&std::path::Path>,
+    checkpoint: Option<(&std::path::Path, u64)>,
     pt: &PlaytestArgs,
 ) -> Result<ExitCode> {
     pt.check()?;
@@ -490,8 +521,29 @@ fn cmd_sim(
     };
     let k = kc.kingdom;
     let compiled = compile(&lineup, &k)?;
-    let result = pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP));
     let infos = lineup.infos();
+    let result = match checkpoint {
+        None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
+        Some((path, every)) => {
+            if pt.precision.is_some() {
+                bail!("--checkpoint cannot be combined with --precision (a sequential run stops when precise enough; its checkpoints would not be resumable)");
+            }
+            let key = checkpoint_key(seed, &k, &infos);
+            let r = pool.install(|| {
+                sim::checkpoint::run(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    path,
+                    &key,
+                    every,
+                )
+            })?;
+            checkpoint_note(path, &r, games);
+            r.result
+        }
+    };
     let rows = report::rows(&result.stats, &infos);
     println!(
         "{} players, kingdom ({}): {}",
@@ -879,4 +931,50 @@ fn scenario(file: &PathBuf) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    install_stop_handler();
+    let cfg = crate::soak::SoakConfig::new(games, seed);
+    let r = pool.install(|| crate::soak::run(&cfg, &STOP));
+    print!("{}", r.text(&cfg));
+    if !r.ok() {
+        return Ok(ExitCode::from(1));
+    }
+    if r.interrupted {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What identifies a run for `--checkpoint` (everything but the game count).
+fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
+    let who: Vec<String> = infos
+        .iter()
+        .map(|e| format!("{}[{}]", e.source, e.hash))
+        .collect();
+    format!(
+        "seed={seed} players={} kingdom={} strategies={}",
+        k.n(),
+        k.describe(),
+        who.join(",")
+    )
+}
+
+fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: u64) {
+    if r.resumed_from > 0 {
+        eprintln!(
+            "resumed from checkpoint '{}' at {} games",
+            path.display(),
+            r.resumed_from
+        );
+    }
+    if r.saved < games {
+        eprintln!(
+            "checkpoint '{}' holds {} of {games} games; run the same command again to resume",
+            path.display(),
+            r.saved
+        );
+    }
 }

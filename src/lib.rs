@@ -10,6 +10,7 @@
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
+//! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
 //! * [`strategy`] — the strategy language (files in `strategies/`);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
@@ -21,6 +22,7 @@ pub mod engine;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod soak;
 pub mod stats;
 pub mod strategy;
 

@@ -290,6 +290,26 @@ fn card_list(v: &str, line: usize, col0: usize) -> Result<Vec<Card>, ScenarioErr
     Ok(out)
 }
 
+/// A turn counter of the set-up (actions, coins...): a number up to `max`.
+/// Real turns stay far below these limits; larger values would overflow the
+/// engine's counters once a card adds to them (hardening, issue 8).
+fn counter<T: std::str::FromStr + Into<u64>>(
+    v: &str,
+    line: usize,
+    col: usize,
+    max: u64,
+) -> Result<T, ScenarioError> {
+    let n: T = number(v, line, col)?;
+    if n.into() > max {
+        return err(
+            line,
+            col,
+            format!("{} is too large (at most {max})", v.trim()),
+        );
+    }
+    number(v, line, col)
+}
+
 fn number<T: std::str::FromStr>(v: &str, line: usize, col: usize) -> Result<T, ScenarioError> {
     v.trim().parse().or_else(|_| {
         err(
@@ -464,16 +484,16 @@ impl Scenario {
                         if i >= players {
                             return err(line, col, "more turn counts than players");
                         }
-                        game.turns_taken[i] = number(t, line, col)?;
+                        game.turns_taken[i] = counter(t, line, col, 10_000)?;
                     }
                     turns_set = true;
                 }
-                "actions" => game.turn.actions = number(&v, line, vcol)?,
-                "buys" => game.turn.buys = number(&v, line, vcol)?,
-                "coins" => game.turn.coins = number(&v, line, vcol)?,
-                "cost_reduction" => game.turn.cost_reduction = number(&v, line, vcol)?,
-                "copper_bonus" => game.turn.copper_bonus = number(&v, line, vcol)?,
-                "action_plays" => game.turn.action_plays = number(&v, line, vcol)?,
+                "actions" => game.turn.actions = counter(&v, line, vcol, 1000)?,
+                "buys" => game.turn.buys = counter(&v, line, vcol, 1000)?,
+                "coins" => game.turn.coins = counter(&v, line, vcol, 1000)?,
+                "cost_reduction" => game.turn.cost_reduction = counter(&v, line, vcol, 100)?,
+                "copper_bonus" => game.turn.copper_bonus = counter(&v, line, vcol, 100)?,
+                "action_plays" => game.turn.action_plays = counter(&v, line, vcol, 1000)?,
                 "phase" => {
                     game.turn.phase = match v.as_str() {
                         "action" => Phase::Action,
@@ -1079,4 +1099,81 @@ pub fn state_json(g: &Game, transcript: &[Asked]) -> Value {
             "default": a.defaulted,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// The state of `g` in scenario notation (set-up keys only: no answers,
+/// steps or expectations). Parsing the text gives a game with the same
+/// state except the shuffle RNG, which the notation does not describe (it
+/// is derived from `seed:`). Every Supply pile is listed, so the text does
+/// not depend on the default pile sizes. Used by the round-trip property
+/// test and handy for turning a simulated position into a scenario.
+pub fn to_text(g: &Game) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let n = g.n();
+    let list = |cards: &mut dyn Iterator<Item = Card>| -> String {
+        cards.map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(s, "players: {n}");
+    let k = list(&mut g.kingdom.kingdom.iter());
+    if !k.is_empty() {
+        let _ = writeln!(s, "kingdom: {k}");
+    }
+    let piles: Vec<String> = g
+        .kingdom
+        .supply
+        .or(g.kingdom.non_supply)
+        .minus(CardSet::PILES)
+        .iter()
+        .map(|c| format!("{}={}", c.name(), g.supply[c as usize]))
+        .collect();
+    if !piles.is_empty() {
+        let _ = writeln!(s, "supply: {}", piles.join(", "));
+    }
+    // The Knights and Ruins piles card by card, top first.
+    for (pile, cards, key) in [
+        (Card::Knights, &g.knights, "knights"),
+        (Card::Ruins, &g.ruins, "ruins"),
+    ] {
+        if g.kingdom.supply.contains(pile) {
+            let v = list(&mut cards.cards[..cards.len as usize].iter().rev().copied());
+            let _ = writeln!(s, "{key}: {v}");
+        }
+    }
+    let _ = writeln!(s, "active: p{}", g.active);
+    let turns: Vec<String> = g.turns_taken[..n].iter().map(|t| t.to_string()).collect();
+    let _ = writeln!(s, "turns: {}", turns.join(", "));
+    let t = &g.turn;
+    let phase = match t.phase {
+        Phase::Action => "action",
+        Phase::Buy => "buy",
+        Phase::Bought => "bought",
+    };
+    let _ = writeln!(s, "phase: {phase}");
+    let _ = writeln!(s, "actions: {}", t.actions);
+    let _ = writeln!(s, "buys: {}", t.buys);
+    let _ = writeln!(s, "coins: {}", t.coins);
+    let _ = writeln!(s, "cost_reduction: {}", t.cost_reduction);
+    let _ = writeln!(s, "copper_bonus: {}", t.copper_bonus);
+    let _ = writeln!(s, "action_plays: {}", t.action_plays);
+    if !g.trash.is_empty() {
+        let _ = writeln!(s, "trash: {}", list(&mut g.trash.iter()));
+    }
+    for p in 0..n {
+        let pl = &g.players[p];
+        for z in [
+            ZoneName::Hand,
+            ZoneName::Deck,
+            ZoneName::Discard,
+            ZoneName::Play,
+            ZoneName::Aside,
+        ] {
+            // zone_cards lists deck and discard top first, as the notation does.
+            let cards = zone_cards(pl, z);
+            if !cards.is_empty() {
+                let _ = writeln!(s, "p{p}.{}: {}", z.name(), list(&mut cards.into_iter()));
+            }
+        }
+    }
+    s
 }

@@ -18,6 +18,13 @@ pub mod zone;
 pub use decision::{Bots, Choose, Event, Fault, Pick, Why, YesNo, PAWN_PAIRS};
 pub use kingdom::{Kingdom, SetupError, MAX_PLAYERS};
 pub use rng::GameRng;
+
+/// Per-turn guard: the Action phase stops once this many Action play events
+/// happened in one turn, counting the turn in [`Game::action_capped`]. The
+/// cards of one game are finite and no implemented card returns a played card
+/// to hand, so a real turn never comes close; the guard turns a future
+/// runaway loop into a reported event instead of a hang (the soak reports it).
+pub const MAX_ACTION_PLAYS_PER_TURN: u16 = 1000;
 pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
 pub use turn::RuleError;
 pub use zone::{CardVec, MAX_CARDS};
@@ -74,6 +81,7 @@ impl Game {
             rng: rng.clone(),
             over: false,
             capped: false,
+            action_capped: 0,
             fault: None,
             next_uid: 0,
             total: [0; Card::COUNT],
@@ -105,6 +113,7 @@ impl Game {
         self.rng = rng;
         self.over = false;
         self.capped = false;
+        self.action_capped = 0;
         self.fault = None;
         self.next_uid = 0;
         for (t, &n) in self.total.iter_mut().zip(kingdom.pile_size.iter()) {

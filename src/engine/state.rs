@@ -135,6 +135,9 @@ pub struct Game {
     pub over: bool,
     /// The game was stopped by the turn cap.
     pub capped: bool,
+    /// Turns whose Action phase was stopped by [`super::MAX_ACTION_PLAYS_PER_TURN`]
+    /// (a runaway bot/engine loop; 0 in any sane game).
+    pub action_capped: u32,
     /// The first illegal answer given by a bot, if any.
     pub fault: Option<Fault>,
     /// Next play-instance id.

@@ -79,6 +79,12 @@ impl Game {
     pub fn action_phase<B: Bots>(&mut self, b: &mut B) {
         let p = self.active;
         while self.turn.actions > 0 {
+            if self.turn.action_plays >= super::MAX_ACTION_PLAYS_PER_TURN {
+                // A per-turn guard against a runaway loop (no card set can
+                // legitimately get here): stop the phase and record it.
+                self.action_capped += 1;
+                break;
+            }
             let legal = self.hand_kinds(p, CardSet::ACTIONS);
             if legal.is_empty() {
                 break;
@@ -357,7 +363,7 @@ impl Game {
         };
         let info = c.info();
         if c.is_action() {
-            self.turn.action_plays += 1;
+            self.turn.action_plays = self.turn.action_plays.saturating_add(1);
         }
         b.event(self, Event::Play { player: p, card: c });
         let immune = if CardSet::ATTACKS.contains(c) {

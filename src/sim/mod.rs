@@ -21,6 +21,7 @@
 //!   are skipped, games in progress finish, and [`RunResult::completed`] says
 //!   how many games were played.
 
+pub mod checkpoint;
 pub mod lineup;
 pub mod logbots;
 pub mod presets;

@@ -151,10 +151,42 @@ fn file_error(file: &str, msg: String) -> StrategyError {
 /// Read a strategy file (and what it extends).
 pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    // Refuse what cannot be a strategy before reading it all (hardening,
+    // issue 8): a huge file, a directory, binary data.
+    let meta = std::fs::metadata(path)
         .map_err(|e| file_error(&name, format!("cannot read the strategy file: {e}")))?;
+    if meta.is_dir() {
+        return Err(file_error(
+            &name,
+            "is a directory, not a strategy file".into(),
+        ));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(file_error(
+            &name,
+            format!(
+                "the strategy file is too large ({} bytes; the limit is {} bytes): is it really a strategy?",
+                meta.len(),
+                MAX_FILE_BYTES
+            ),
+        ));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| file_error(&name, format!("cannot read the strategy file: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        file_error(
+            &name,
+            format!(
+                "not a text file: invalid UTF-8 at byte {} (a strategy is plain text)",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
     parse(&text, &name)
 }
+
+/// The largest strategy file [`load`] accepts (real ones are a few KB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Parse a strategy from text; `file` names it in errors, and `extends`
 /// paths are resolved relative to its directory.
@@ -168,6 +200,20 @@ pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
         safe_ending: true,
         penultimate_province: true,
     };
+    if text
+        .lines()
+        .all(|l| l.split('#').next().unwrap_or("").trim().is_empty())
+    {
+        return Err(StrategyError {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            msg: "the strategy is empty: it needs at least a 'buy:' list (or 'extends: FILE')"
+                .into(),
+            source_line: String::new(),
+            width: 1,
+        });
+    }
     let mut stack = Vec::new();
     let name = resolve(text, file, &mut stack, &mut st)?;
     st.name = name.unwrap_or_else(|| {

@@ -115,6 +115,7 @@ fn is_name_char(c: char) -> bool {
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
 const MAX_NESTING: usize = 48;
+const MAX_OPERATORS: usize = 256;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Ty {
@@ -129,6 +130,10 @@ struct Cur<'a> {
     i: usize,
     end: usize,
     depth: usize,
+    /// Binary operators parsed on this line: a chain `a + b + c ...` builds
+    /// a left-deep tree that the compiler (and Drop) walk recursively, so
+    /// its length is bounded like the nesting depth (hardening, issue 8).
+    ops: usize,
 }
 
 type R<T> = Result<T, StrategyError>;
@@ -141,6 +146,7 @@ impl<'a> Cur<'a> {
             i: start,
             end,
             depth: 0,
+            ops: 0,
         }
     }
     fn peek(&self) -> Option<char> {
@@ -257,6 +263,7 @@ impl<'a> Cur<'a> {
         let at = self.i;
         let (mut l, mut lt) = self.and()?;
         while self.eat_word("or") {
+            self.count_op(at)?;
             self.want(lt, Ty::Bool, at, self.i)?;
             self.ws();
             let rat = self.i;
@@ -273,6 +280,7 @@ impl<'a> Cur<'a> {
         let at = self.i;
         let (mut l, mut lt) = self.not()?;
         while self.eat_word("and") {
+            self.count_op(at)?;
             self.want(lt, Ty::Bool, at, self.i)?;
             self.ws();
             let rat = self.i;
@@ -336,6 +344,7 @@ impl<'a> Cur<'a> {
             } else {
                 break;
             };
+            self.count_op(at)?;
             self.want(lt, Ty::Int, at, self.i - 1)?;
             self.ws();
             let rat = self.i;
@@ -361,6 +370,7 @@ impl<'a> Cur<'a> {
             } else {
                 break;
             };
+            self.count_op(at)?;
             self.want(lt, Ty::Int, at, self.i - 1)?;
             self.ws();
             let rat = self.i;
@@ -370,6 +380,18 @@ impl<'a> Cur<'a> {
             lt = Ty::Int;
         }
         Ok((l, lt))
+    }
+
+    fn count_op(&mut self, at: usize) -> R<()> {
+        self.ops += 1;
+        if self.ops > MAX_OPERATORS {
+            return Err(self.ln.err(
+                at,
+                1,
+                format!("expression too long (more than {MAX_OPERATORS} operators on one line)"),
+            ));
+        }
+        Ok(())
     }
 
     fn nest(&mut self, at: usize) -> R<()> {
@@ -454,8 +476,12 @@ impl<'a> Cur<'a> {
             if name.trim().is_empty() {
                 return Err(self.ln.err(start, 1, format!("'{w}' needs a card or type")));
             }
-            let sub =
-                subject(name).map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?;
+            // cost() of a pile pseudo-card (Knights, Ruins) is the pile's cost.
+            let sub = match Card::from_name(name) {
+                Some(c) if f == Fun::Cost => Subject::Card(c),
+                _ => subject(name)
+                    .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
+            };
             if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
                 return Err(self.ln.err(
                     name_at,

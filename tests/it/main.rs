@@ -1,12 +1,18 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+mod alloc;
+mod bad_inputs;
 mod base_rules;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;
 mod dark_ages_strategy;
+mod determinism;
+mod golden;
+mod hardening;
 mod intrigue_random;
 mod intrigue_strategy;
+mod random_play;
 mod scenarios;
 mod sim;
 mod stats;

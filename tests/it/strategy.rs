@@ -1376,35 +1376,9 @@ fn readme_documents_every_option_and_name() {
 // ---------------------------------------------------------------------------
 // Evaluation allocates nothing
 
-mod counting_alloc {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    thread_local! {
-        static COUNT: Cell<u64> = const { Cell::new(0) };
-    }
-
-    /// Counts allocations per thread (the other tests of the binary are
-    /// unaffected: they just pass through to the system allocator).
-    pub struct Counting;
-
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-            COUNT.with(|c| c.set(c.get() + 1));
-            unsafe { System.alloc(l) }
-        }
-        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-            unsafe { System.dealloc(p, l) }
-        }
-    }
-
-    pub fn count() -> u64 {
-        COUNT.with(|c| c.get())
-    }
-}
-
-#[global_allocator]
-static ALLOC: counting_alloc::Counting = counting_alloc::Counting;
+// The test binary has one global allocator, the per-thread counter in
+// `alloc.rs`.
+use crate::alloc as counting_alloc;
 
 #[test]
 fn playing_games_with_strategies_allocates_nothing() {

@@ -1,0 +1,386 @@
+//! The bad-input table of issue 8, each case run against the built binary:
+//! a clear message, exit status 2, and never a partial output file. Cases
+//! already in `cli.rs` (unknown card, 1 or 7 players, zero games,
+//! `--threads 0`, output path that is a directory or in a missing directory)
+//! are not repeated here. Also: interrupted runs (SIGINT, SIGTERM).
+
+use super::cli::{domsim, entries, scratch, stderr, stdout};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TEN: &str = "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch";
+
+/// Run `sim` with `args` and an output file in a fresh directory; assert
+/// exit 2, a message containing `needle`, and an untouched directory.
+fn rejects(name: &str, args: &[&str], needle: &str) -> String {
+    let d = scratch(name);
+    let out = d.join("out.csv");
+    let mut full = vec!["sim", "-o", out.to_str().unwrap()];
+    full.extend_from_slice(args);
+    let o = domsim(&full);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(needle),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+    assert!(entries(&d).is_empty(), "{args:?} left {:?}", entries(&d));
+    err
+}
+
+#[test]
+fn duplicate_and_eleven_kingdom_cards() {
+    rejects(
+        "dup",
+        &[
+            "-n",
+            "5",
+            "--kingdom",
+            "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Village",
+        ],
+        "'Village' is listed twice",
+    );
+    let eleven = format!("{TEN},Workshop");
+    rejects("eleven", &["-n", "5", "--kingdom", &eleven], "exactly 10");
+}
+
+#[test]
+fn negative_and_huge_numbers() {
+    for (args, needle) in [
+        (vec!["--games", "-1"], "-1"),
+        (
+            vec!["--games", "99999999999999999999"],
+            "99999999999999999999",
+        ),
+        (vec!["-n", "5", "--threads", "-3"], "-3"),
+        (vec!["-n", "5", "--threads", "99999"], "99999"),
+        (
+            vec!["-n", "5", "--seed", "99999999999999999999"],
+            "99999999999999999999",
+        ),
+        (vec!["-n", "5", "--players", "300"], "300"),
+    ] {
+        rejects("numbers", &args, needle);
+    }
+    // The same for the other verbs that take counts.
+    for args in [
+        vec!["soak", "--games", "0"],
+        vec!["soak", "--games", "-1"],
+        vec!["soak", "--threads", "0"],
+        vec![
+            "matrix",
+            "builtin:big-money",
+            "builtin:big-money",
+            "-n",
+            "0",
+        ],
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).trim().is_empty());
+    }
+}
+
+#[test]
+fn unwritable_output_paths() {
+    let d = scratch("unwritable");
+    // /proc accepts no new files, even for root (tests may run as root, so
+    // file permissions prove nothing).
+    for (path, needle) in [
+        (PathBuf::from("/proc/domsim-test-out.csv"), "cannot write"),
+        (d.join("file.txt/out.csv"), ""),
+    ] {
+        std::fs::write(d.join("file.txt"), "a file, not a directory").unwrap();
+        let o = domsim(&["sim", "-n", "5", "-o", path.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{}: {err}", path.display());
+        assert!(err.contains(needle), "{}: {err}", path.display());
+        assert!(
+            err.contains(path.to_str().unwrap()) || err.contains("file.txt"),
+            "the message names the path: {err}"
+        );
+        assert_eq!(entries(&d), vec!["file.txt"], "nothing else written");
+        assert!(!path.exists());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Strategy files
+
+fn write(d: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = d.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+/// A strategy file that must be refused: exit 2, the file named, `needle`
+/// in the message, no output.
+fn bad_strategy(d: &Path, file: &str, needle: &str) {
+    let out = d.join("out.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        file,
+        "builtin:big-money",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+    assert!(err.contains(file), "{file}: message names the file: {err}");
+    assert!(
+        err.contains(needle),
+        "{file}: expected '{needle}' in: {err}"
+    );
+    assert!(!out.exists(), "{file}: no output file");
+    let left: Vec<String> = entries(d)
+        .into_iter()
+        .filter(|e| e.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+#[test]
+fn bad_strategy_files() {
+    let d = scratch("badstrat");
+    bad_strategy(&d, &write(&d, "empty.dom", b""), "empty");
+    bad_strategy(
+        &d,
+        &write(&d, "comments.dom", b"# only a comment\n\n"),
+        "empty",
+    );
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    bad_strategy(&d, &write(&d, "garbage.dom", &garbage), "not a text file");
+    let deep = format!(
+        "buy:\n    Gold if {}coins >= 6{}\n",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    bad_strategy(
+        &d,
+        &write(&d, "deep.dom", deep.as_bytes()),
+        "nested too deeply",
+    );
+    let long = format!("buy:\n    Gold if coins{} >= 6\n", " + 1".repeat(10_000));
+    bad_strategy(&d, &write(&d, "long.dom", long.as_bytes()), "too long");
+    bad_strategy(
+        &d,
+        &write(&d, "unknown.dom", b"buy:\n    Provinse\n    Silver\n"),
+        "did you mean 'Province'",
+    );
+    bad_strategy(&d, d.join("no-such.dom").to_str().unwrap(), "no-such.dom");
+    bad_strategy(&d, d.to_str().unwrap(), "directory");
+}
+
+#[test]
+fn huge_strategy_file_is_refused_quickly() {
+    let d = scratch("huge");
+    // 50 MB of a syntactically valid list: the loader must refuse it by its
+    // size instead of parsing millions of entries.
+    let mut text = String::with_capacity(50 << 20);
+    text.push_str("buy:\n");
+    while text.len() < 50 << 20 {
+        text.push_str("    Silver if coins >= 3 and turn < 99\n");
+    }
+    let f = write(&d, "huge.dom", text.as_bytes());
+    drop(text);
+    let t = Instant::now();
+    bad_strategy(&d, &f, "too large");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    std::fs::remove_file(&f).unwrap();
+}
+
+#[test]
+fn odd_but_valid_strategies_run_and_are_reported() {
+    let d = scratch("odd");
+    // A card not in the kingdom: a warning, the entry is ignored.
+    let f = write(&d, "witch.dom", b"buy:\n    Witch\n    Gold\n    Silver\n");
+    let o = domsim(&["sim", "-n", "20", &f, "builtin:big-money"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Witch"), "{}", stderr(&o));
+    // Never buys anything: every game stops at the turn cap, and says so.
+    let f = write(&d, "idle.dom", b"buy:\n    Province if coins >= 100\n");
+    let out = d.join("idle.csv");
+    let o = domsim(&["sim", "-n", "4", "-o", out.to_str().unwrap(), &f, &f]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(all.contains("turn cap"), "{all}");
+    assert!(out.exists());
+    // Always buys Curses: the games still end (cap or piles) and are counted.
+    let f = write(&d, "curses.dom", b"buy:\n    Curse\n");
+    let o = domsim(&["sim", "-n", "10", &f, "builtin:big-money"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("10 games"), "{}", stdout(&o));
+}
+
+// ---------------------------------------------------------------------------
+// Interrupted runs
+
+/// Start a long `sim` writing `out`, send `signal` once it runs, and check:
+/// it stops within seconds, says how many games finished, exits 130, and
+/// `out` still holds its previous content with no temporary file left.
+fn interrupt(signal: &str) {
+    let d = scratch(&format!("sig{signal}"));
+    let out = d.join("results.csv");
+    std::fs::write(&out, "previous results\n").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(["sim", "-n", "2000000000", "-j", "1", "-o"])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let it start playing (and create its temporary file).
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = Instant::now();
+    let k = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(k.success());
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(30),
+        "stopped in {:?}",
+        t.elapsed()
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "SIG{signal}: {err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(err.contains("games completed"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "previous results\n",
+        "the previous results file is intact"
+    );
+    assert_eq!(entries(&d), vec!["results.csv"], "no temporary file left");
+}
+
+#[test]
+fn sigint_keeps_previous_results() {
+    interrupt("INT");
+}
+
+#[test]
+fn sigterm_keeps_previous_results() {
+    interrupt("TERM");
+}
+
+// ---------------------------------------------------------------------------
+// --checkpoint: a killed run resumes and gives the uninterrupted numbers
+
+fn next_in(ck: &Path) -> u64 {
+    std::fs::read_to_string(ck)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("next ").and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn checkpointed_run_killed_and_resumed_gives_the_same_numbers() {
+    let d = scratch("checkpoint");
+    let games = "12000";
+    let full = d.join("full.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        games,
+        "--seed",
+        "11",
+        "-o",
+        full.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full_table = stdout(&o);
+
+    let ck = d.join("run.ck");
+    let out = d.join("resumed.csv");
+    let args = [
+        "sim",
+        "-n",
+        games,
+        "--seed",
+        "11",
+        "-j",
+        "1",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--checkpoint-every",
+        "500",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it hard (no handler runs) once a checkpoint with games exists.
+    let t = Instant::now();
+    while next_in(&ck) == 0 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = next_in(&ck);
+    assert!(saved > 0, "a checkpoint was written");
+    assert!(saved < 12000, "killed before the end ({saved} games saved)");
+    assert_eq!(saved % 500, 0, "checkpoints at batch boundaries");
+    assert!(!out.exists(), "a killed run writes no results file");
+
+    // The same command again: resumes and completes.
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("resumed from checkpoint '{}' at", ck.display())),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        stdout(&o),
+        full_table,
+        "same table as the uninterrupted run"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&full).unwrap(),
+        "same CSV as the uninterrupted run"
+    );
+    assert_eq!(next_in(&ck), 12000);
+
+    // A checkpoint of another run is refused, with exit 2 and no output.
+    let other = d.join("other.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        games,
+        "--seed",
+        "12",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "-o",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!other.exists());
+    // A damaged checkpoint is refused, never half-used.
+    std::fs::write(&ck, "domsim-checkpoint 1\nkey x\nnext 10\n").unwrap();
+    let o = domsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));
+}
