@@ -476,9 +476,10 @@ impl<'a> Cur<'a> {
             if name.trim().is_empty() {
                 return Err(self.ln.err(start, 1, format!("'{w}' needs a card or type")));
             }
-            // cost() of a pile pseudo-card (Knights, Ruins) is the pile's cost.
+            // cost() and supply() of a pile pseudo-card (Knights, Ruins) are
+            // the pile's (its top card's cost, the cards left in it).
             let sub = match Card::from_name(name) {
-                Some(c) if f == Fun::Cost => Subject::Card(c),
+                Some(c) if matches!(f, Fun::Cost | Fun::Supply) => Subject::Card(c),
                 _ => subject(name)
                     .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
             };

@@ -478,3 +478,15 @@ fn hovel_hermit_minstrel_and_storeroom() {
     );
     assert_eq!(pick(BUY, &g, st2), None);
 }
+
+#[test]
+fn supply_of_a_pile_name_counts_the_pile() {
+    let g = game_in(K3, "p0.hand: Copper");
+    // 10 Knights in the pile; the condition holds only if supply() sees them.
+    assert!(yes(
+        &format!("{BUY}Urchin trash: supply(Knights) >= 10\n"),
+        &g,
+        Card::Urchin,
+        Some(Card::Urchin)
+    ));
+}
