@@ -328,6 +328,8 @@ pub struct StrategyBots<'a> {
     turn: [[Route; N_WHY]; MAX_PLAYERS],
     /// Treasures with an effect in any seat's game (play order matters).
     effect_treasures: CardSet,
+    /// Dark Ages: bit per seat, set between Count's first and second choice.
+    count_second: u8,
 }
 
 impl<'a> StrategyBots<'a> {
@@ -346,6 +348,7 @@ impl<'a> StrategyBots<'a> {
             effect_treasures: seats
                 .iter()
                 .fold(CardSet::EMPTY, |m, s| m.or(s.effect_treasures)),
+            count_second: 0,
         }
     }
 
@@ -417,6 +420,12 @@ impl Bots for StrategyBots<'_> {
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let s = self.seat(q.player);
+        if q.by == Card::Count {
+            let bit = 1u8 << (q.player % 8);
+            let second = self.count_second & bit != 0;
+            self.count_second ^= bit;
+            return super::dark_ages::count_choice(s, g, q, second);
+        }
         if let Some(a) = super::intrigue::choose_mode(s, g, q) {
             return a;
         }
@@ -437,7 +446,7 @@ impl Bots for StrategyBots<'_> {
 /// A list answers (buy, play, trash...): its first applicable entry, else
 /// none or the engine default.
 #[inline(never)]
-fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
+pub(crate) fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
     // No end-game safety check on a gain chosen for another player (Swindler).
     let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
     match s.scan(l, g, q, safety) {
@@ -454,6 +463,10 @@ fn other_route(s: &Compiled, route: Route, g: &Game, q: &Pick) -> Option<Card> {
         Route::DefaultPlay => default_play(g, q),
         Route::Costliest(min) => costliest(g, q, min),
         Route::React => return react(s, g, q),
+        // Dark Ages: the order of on-trash abilities, Market Square.
+        Route::Engine if q.why == Why::TrashTrigger => {
+            return super::dark_ages::trash_trigger(s, g, q)
+        }
         Route::Nothing if q.optional => return None,
         Route::List(_) | Route::AllTreasures | Route::Nothing | Route::Engine | Route::Value(_) => {
             return super::intrigue::default_pick(g, q)

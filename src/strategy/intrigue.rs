@@ -97,6 +97,9 @@ pub(crate) fn pick_x(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
 /// in strategies/INTRIGUE.md (Courtyard's topdeck).
 #[inline]
 pub(crate) fn default_pick(g: &Game, q: &Pick) -> Option<Card> {
+    if let Some(a) = super::dark_ages::default_pick(g, q) {
+        return a;
+    }
     if q.by == Some(Card::Courtyard) && q.why == Why::Topdeck && !q.optional {
         if let Some(c) = courtyard_topdeck(g, q) {
             return Some(c);

@@ -29,6 +29,7 @@
 
 mod ast;
 mod compile;
+mod dark_ages;
 mod eval;
 mod intrigue;
 pub mod options;

@@ -549,6 +549,588 @@ pub static OPTIONS: &[OptionSpec] = &[
         default_doc: "the most likely top card by known deck composition (most copies in \
                       the draw pile, or in the discard pile if the draw pile is empty)",
     },
+    // ---- Dark Ages (see strategies/DARK_AGES.md; routing of Copy,
+    // TrashTrigger and Count's two choices in `super::dark_ages`). Count's
+    // modes 0-2 answer its first choice, modes 3-5 its second (option m - 3).
+    OptionSpec {
+        card: Card::Altar,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash), Builtin],
+        doc: "the card to trash from hand (mandatory)",
+        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, then the junk rule",
+    },
+    OptionSpec {
+        card: Card::Altar,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $5)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Armory,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain onto your deck (up to $4)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::BandOfMisfits,
+        name: "copy",
+        question: Question::Pick(Why::Copy),
+        kind: Kind::List,
+        fallback: &[General(L::Play)],
+        doc: "the cheaper Action card from the Supply to play it as",
+        default_doc: "the `play` list, else the most expensive legal card",
+    },
+    OptionSpec {
+        card: Card::Beggar,
+        name: "reveal",
+        question: Question::React,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "when attacked: discard it to gain a Silver onto your deck and one into your discard pile?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Catacombs,
+        name: "take",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "put the 3 cards looked at into your hand (no: discard them, draw 3)?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Catacombs,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "when trashed: the cheaper card to gain",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "discard",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "first choice: discard 2 cards (tried first)",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "topdeck",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "first choice: put a card from your hand onto your deck",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "copper",
+        question: Question::Mode(2),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "first choice: gain a Copper",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "trash_hand",
+        question: Question::Mode(4),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "second choice: trash your hand (tried first)",
+        default_doc: "no Action in hand, every Treasure in hand is Copper, coins + hand_money <= 3, and turn <= 12",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "duchy",
+        question: Question::Mode(5),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "second choice: gain a Duchy (tried second)",
+        default_doc: "gains_to_end <= 5 and coins + hand_money < 5",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "coins",
+        question: Question::Mode(3),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "second choice: +$3",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "discard_cards",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[General(L::Discard)],
+        doc: "after choosing discard: the 2 cards to discard",
+        default_doc: "the `discard` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::Count,
+        name: "topdeck_card",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[General(L::Topdeck)],
+        doc: "after choosing topdeck: the card to put onto your deck",
+        default_doc: "the `topdeck` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::Counterfeit,
+        name: "play",
+        question: Question::Pick(Why::PlayTarget),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "the Treasure to play twice and trash (optional)",
+        default_doc: "Spoils, then Copper",
+    },
+    OptionSpec {
+        card: Card::Cultist,
+        name: "play",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "play another Cultist from your hand?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::DeathCart,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "an Action card from hand to trash (none: the played Death Cart trashes itself)",
+        default_doc: "a Ruins or Necropolis from hand, else nothing",
+    },
+    OptionSpec {
+        card: Card::Forager,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "the card to trash from hand (mandatory)",
+        default_doc: "the `trash` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::Graverobber,
+        name: "upgrade",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose: trash an Action from hand, gain a card costing up to $3 more (tried first)",
+        default_doc: "when a Ruins is in hand",
+    },
+    OptionSpec {
+        card: Card::Graverobber,
+        name: "from_trash",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose: gain a $3-$6 card from the trash onto your deck",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Graverobber,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (from the trash, or after trashing an Action)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Graverobber,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the Action card to trash from hand",
+        default_doc: "the junk rule (the cheapest)",
+    },
+    OptionSpec {
+        card: Card::Hermit,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "a non-Treasure card to trash from your hand or discard pile (optional)",
+        default_doc: "Curse, Ruins, Estate, Overgrown Estate, Hovel",
+    },
+    OptionSpec {
+        card: Card::Hermit,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the card to gain (up to $3)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::HuntingGrounds,
+        name: "estates",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "when trashed: gain 3 Estates (tried first)",
+        default_doc: "when the Duchy pile is empty",
+    },
+    OptionSpec {
+        card: Card::HuntingGrounds,
+        name: "duchy",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "when trashed: gain a Duchy",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Ironmonger,
+        name: "discard",
+        question: Question::YesNoOwn,
+        kind: Kind::List,
+        fallback: &[],
+        doc: "revealed cards to discard (matched entry = discard)",
+        default_doc: "discard Curse, Ruins and Victory-only cards",
+    },
+    OptionSpec {
+        card: Card::JunkDealer,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash), Builtin],
+        doc: "the card to trash from hand (mandatory)",
+        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, Hovel, Overgrown Estate, then the junk rule",
+    },
+    OptionSpec {
+        card: Card::MarketSquare,
+        name: "react",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "when a card of yours is trashed: discard Market Square to gain a Gold?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Mercenary,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "the 2 cards to trash (the first is optional, the second then mandatory)",
+        default_doc: "the `trash` list, else nothing",
+    },
+    OptionSpec {
+        card: Card::Mystic,
+        name: "name",
+        question: Question::Pick(Why::Name),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card to name",
+        default_doc: "the most likely top card by known deck composition",
+    },
+    OptionSpec {
+        card: Card::Pillage,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[Costliest(0)],
+        doc: "the card a victim with 5+ cards discards (your pick)",
+        default_doc: "the most expensive",
+    },
+    OptionSpec {
+        card: Card::Procession,
+        name: "play",
+        question: Question::Pick(Why::PlayTarget),
+        kind: Kind::List,
+        fallback: &[General(L::Play), Costliest(0)],
+        doc: "the Action to play twice, trash and upgrade (optional)",
+        default_doc: "the `play` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Procession,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the Action to gain (costing exactly $1 more)",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Rats,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[General(L::Trash)],
+        doc: "the non-Rats card to trash from hand (mandatory)",
+        default_doc: "the `trash` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::Rebuild,
+        name: "name",
+        question: Question::Pick(Why::Name),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the card to name",
+        default_doc: "Province",
+    },
+    OptionSpec {
+        card: Card::Rebuild,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "the Victory card to gain (up to $3 more than the trashed one)",
+        default_doc: "the most expensive",
+    },
+    OptionSpec {
+        card: Card::Rogue,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "the $3-$6 card to gain from the trash",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Rogue,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[Costliest(0)],
+        doc: "which of a victim's revealed $3-$6 cards to trash",
+        default_doc: "the most expensive",
+    },
+    OptionSpec {
+        card: Card::Scavenger,
+        name: "deck",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "put your deck into your discard pile?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Scavenger,
+        name: "topdeck",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "the card from your discard pile to put onto your deck",
+        default_doc: "Gold, an Action card, Silver, then the junk rule",
+    },
+    OptionSpec {
+        card: Card::Squire,
+        name: "actions",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +2 Actions (tried first)",
+        default_doc: "no actions left and an Action card in hand",
+    },
+    OptionSpec {
+        card: Card::Squire,
+        name: "buys",
+        question: Question::Mode(1),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose +2 Buys (tried second)",
+        default_doc: "coins + hand_money >= 10",
+    },
+    OptionSpec {
+        card: Card::Squire,
+        name: "silver",
+        question: Question::Mode(2),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "choose to gain a Silver",
+        default_doc: "otherwise (yes)",
+    },
+    OptionSpec {
+        card: Card::Squire,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "when trashed: the Attack card to gain",
+        default_doc: "the `gain` list, else the `buy` list, else the most expensive",
+    },
+    OptionSpec {
+        card: Card::Storeroom,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "cards to discard, one at a time, in BOTH rounds (to draw, then for +$1 each)",
+        default_doc: "Curse, Ruins, Victory-only cards, then Action cards when no actions are left",
+    },
+    OptionSpec {
+        card: Card::Survivors,
+        name: "discard",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "discard both cards looked at (no: put them back in any order)?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::Urchin,
+        name: "trash",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "when you play another Attack: trash this Urchin to gain a Mercenary?",
+        default_doc: "no",
+    },
+    OptionSpec {
+        card: Card::DameAnna,
+        name: "trash",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "your own play: up to 2 cards from hand to trash (optional); when attacked: \
+              which revealed $3-$6 card to lose (an unmatched list falls to the junk rule)",
+        default_doc: "Curse, Ruins, Estate, Hovel, Overgrown Estate; as a victim the junk \
+                      rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::DameJosephine,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::DameMolly,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::DameNatalie,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::DameSylvia,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::SirBailey,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::SirDestry,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::SirMartin,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::SirMichael,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::SirVander,
+        name: "victim",
+        question: Question::Pick(Why::Trash),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "when attacked: which revealed $3-$6 card to lose",
+        default_doc: "the junk rule (Victory-only first, then the cheapest)",
+    },
+    OptionSpec {
+        card: Card::DameNatalie,
+        name: "gain",
+        question: Question::Pick(Why::Gain),
+        kind: Kind::List,
+        fallback: &[General(L::Gain), General(L::Buy)],
+        doc: "a card costing up to $3 to gain (optional)",
+        default_doc: "the `gain` list, else the `buy` list, else nothing",
+    },
+    OptionSpec {
+        card: Card::Hermit,
+        name: "from_hand",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "the card to trash is both in hand and in the discard pile: trash it from hand?",
+        default_doc: "no (from the discard pile)",
+    },
+    OptionSpec {
+        card: Card::Hovel,
+        name: "trash",
+        question: Question::YesNoOwn,
+        kind: Kind::Bool,
+        fallback: &[],
+        doc: "on buying a Victory card: trash Hovel from your hand?",
+        default_doc: "yes",
+    },
+    OptionSpec {
+        card: Card::SirMichael,
+        name: "discard",
+        question: Question::Pick(Why::Discard),
+        kind: Kind::List,
+        fallback: &[General(L::Discard)],
+        doc: "when attacked: cards to discard down to 3",
+        default_doc: "the `discard` list, else the junk rule",
+    },
+    OptionSpec {
+        card: Card::WanderingMinstrel,
+        name: "order",
+        question: Question::Pick(Why::Topdeck),
+        kind: Kind::List,
+        fallback: &[],
+        doc: "put the revealed Actions back one at a time: the first pick goes deepest, the \
+              last ends on top",
+        default_doc: "the junk rule (the cheapest deepest, the most expensive on top)",
+    },
 ];
 
 /// Built-in lists used by `Src::Builtin`, written in the language itself.
@@ -581,6 +1163,54 @@ Upgrade trash:
     Curse
     Estate
     Copper
+# ---- Dark Ages
+Altar trash:
+    Curse
+    Ruins
+    Estate
+    Copper
+Count discard: yes
+Count trash_hand: hand(Action) = 0 and hand(Treasure) = hand(Copper) and coins + hand_money <= 3 and turn <= 12
+Count duchy: gains_to_end <= 5 and coins + hand_money < 5
+Count coins: yes
+Counterfeit play:
+    Spoils
+    Copper
+Dame Anna trash:
+    Curse
+    Ruins
+    Estate
+    Hovel
+    Overgrown Estate
+Graverobber upgrade: hand(Ruins) > 0
+Graverobber from_trash: yes
+Hermit trash:
+    Curse
+    Ruins
+    Estate
+    Overgrown Estate
+    Hovel
+Hunting Grounds estates: supply(Duchy) = 0
+Hunting Grounds duchy: yes
+Junk Dealer trash:
+    Curse
+    Ruins
+    Estate
+    Copper
+    Hovel
+    Overgrown Estate
+Scavenger topdeck:
+    Gold
+    Action
+    Silver
+Squire actions: actions = 0 and hand(Action) > 0
+Squire buys: coins + hand_money >= 10
+Squire silver: yes
+Storeroom discard:
+    Curse
+    Ruins
+    Victory
+    Action if actions = 0
 ";
 
 /// The option row for `card` and option `name`, if any.

@@ -74,6 +74,16 @@ pub(crate) fn nearest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> Opti
 /// A card or a type name. Cards win over types (Curse is both).
 pub(crate) fn subject(name: &str) -> Result<Subject, String> {
     if let Some(c) = Card::from_name(name) {
+        // Dark Ages: the pile pseudo-cards never reach a hand or a deck; their
+        // names mean the type (any Ruins, any Knight).
+        if c.is(Types::PILE) {
+            let t = if c == Card::Ruins {
+                Types::RUINS
+            } else {
+                Types::KNIGHT
+            };
+            return Ok(Subject::Type(t));
+        }
         return Ok(Subject::Card(c));
     }
     let key = normalize(name);
@@ -466,8 +476,13 @@ impl<'a> Cur<'a> {
             if name.trim().is_empty() {
                 return Err(self.ln.err(start, 1, format!("'{w}' needs a card or type")));
             }
-            let sub =
-                subject(name).map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?;
+            // cost() and supply() of a pile pseudo-card (Knights, Ruins) are
+            // the pile's (its top card's cost, the cards left in it).
+            let sub = match Card::from_name(name) {
+                Some(c) if matches!(f, Fun::Cost | Fun::Supply) => Subject::Card(c),
+                _ => subject(name)
+                    .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
+            };
             if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
                 return Err(self.ln.err(
                     name_at,

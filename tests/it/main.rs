@@ -6,6 +6,7 @@ mod base_rules;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;
+mod dark_ages_strategy;
 mod determinism;
 mod golden;
 mod hardening;

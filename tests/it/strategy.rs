@@ -106,6 +106,19 @@ fn every_shipped_strategy_loads_and_plays() {
         );
         // Some kingdom has every card it names.
         let mut kingdoms = vec![money_kingdom(), engine_kingdom()];
+        // Dark Ages cards in no available preset.
+        kingdoms.push(kingdom(&[
+            "Count",
+            "Counterfeit",
+            "Death Cart",
+            "Feodum",
+            "Market Square",
+            "Storeroom",
+            "Beggar",
+            "Urchin",
+            "Sage",
+            "Forager",
+        ]));
         for p in [
             "Victory Dance",
             "Best Wishes",
@@ -113,6 +126,12 @@ fn every_shipped_strategy_loads_and_plays() {
             "Deconstruction",
             "Hand Madness",
             "Underlings",
+            "Grim Parade",
+            "Playing Chess with Death",
+            "High and Low",
+            "Chivalry and Revelry",
+            "Prophecy",
+            "Invasion",
         ] {
             kingdoms.push(
                 domsim::sim::presets::Preset::find(p)
@@ -1335,6 +1354,7 @@ fn readme_documents_every_option_and_name() {
     // documents its options in its own file, linked from README.md.
     let mut readme = std::fs::read_to_string(lib_dir().join("README.md")).unwrap();
     readme += &std::fs::read_to_string(lib_dir().join("INTRIGUE.md")).unwrap();
+    readme += &std::fs::read_to_string(lib_dir().join("DARK_AGES.md")).unwrap();
     for o in strategy::options::OPTIONS {
         let head = format!("{} {}", o.card.name(), o.name);
         assert!(readme.contains(&head), "README lacks option '{head}'");
