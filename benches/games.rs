@@ -103,25 +103,62 @@ fn big_money_6p(c: &mut Criterion) {
     bench_games(c, "big_money_6_players", &first_game(6), BigMoney);
 }
 
-/// A mirror of one strategy file on `k` (a whole game per iteration).
-fn strategy_mirror(c: &mut Criterion, name: &str, k: &Kingdom, file: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let st = domsim::strategy::load(&path).expect("strategy parses");
-    let (bot, _) = st.compile(k).expect("strategy compiles");
+/// Two strategy files on `k`, swapping seats every game (a mirror when
+/// `file_a == file_b`); a whole game per iteration.
+fn strategy_pair(c: &mut Criterion, name: &str, k: &Kingdom, file_a: &str, file_b: &str) {
+    let load = |file: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let st = domsim::strategy::load(&path).expect("strategy parses");
+        st.compile(k).expect("strategy compiles").0
+    };
+    let (a, b) = (load(file_a), load(file_b));
     let mut g = Game::new(k, 1, 0);
     let mut i = 0u64;
     let mut grp = c.benchmark_group("whole_game");
     grp.throughput(Throughput::Elements(1));
-    grp.bench_function(name, |b| {
-        b.iter(|| {
+    grp.bench_function(name, |bch| {
+        bch.iter(|| {
             g.reset(k, 1, i);
+            let seats = if i % 2 == 0 { [&a, &b] } else { [&b, &a] };
             i += 1;
-            let o = g.play_game(&mut StrategyBots::new(&[&bot, &bot]));
-            assert!(!o.capped && o.winners != 0 && g.fault.is_none());
+            let o = g.play_game(&mut StrategyBots::new(&seats));
+            assert!(o.winners != 0 && g.fault.is_none());
             black_box(o)
         })
     });
     grp.finish();
+}
+
+fn strategy_mirror(c: &mut Criterion, name: &str, k: &Kingdom, file: &str) {
+    strategy_pair(c, name, k, file, file);
+}
+
+/// Dark Ages: Cultist vs Rebuild (Ruins, on-trash draws, Shelters: every
+/// Kingdom card is from Dark Ages).
+fn cultist_vs_rebuild(c: &mut Criterion) {
+    let k = Kingdom::from_names(
+        2,
+        &[
+            "Cultist",
+            "Rebuild",
+            "Armory",
+            "Catacombs",
+            "Forager",
+            "Fortress",
+            "Hunting Grounds",
+            "Market Square",
+            "Procession",
+            "Squire",
+        ],
+    )
+    .expect("valid kingdom");
+    strategy_pair(
+        c,
+        "cultist_vs_rebuild_dark_ages",
+        &k,
+        "strategies/cultist.dom",
+        "strategies/rebuild.dom",
+    );
 }
 
 /// The Big Money mirror played through `strategies/big_money.dom` (issue 3:
@@ -157,6 +194,7 @@ criterion_group!(
     big_money_4p,
     big_money_6p,
     big_money_mirror_strategy_file,
-    masquerade_big_money_mirror
+    masquerade_big_money_mirror,
+    cultist_vs_rebuild
 );
 criterion_main!(benches);
