@@ -119,7 +119,11 @@ fn strategy_pair(c: &mut Criterion, name: &str, k: &Kingdom, file_a: &str, file_
     grp.bench_function(name, |bch| {
         bch.iter(|| {
             g.reset(k, 1, i);
-            let seats = if i % 2 == 0 { [&a, &b] } else { [&b, &a] };
+            let seats = if i.is_multiple_of(2) {
+                [&a, &b]
+            } else {
+                [&b, &a]
+            };
             i += 1;
             let o = g.play_game(&mut StrategyBots::new(&seats));
             assert!(o.winners != 0 && g.fault.is_none());
