@@ -16,11 +16,10 @@
 //! completes (running the same command again then plays nothing and prints
 //! the same result).
 
-use super::{seat_orders, RunConfig, RunResult, Stats};
-use crate::engine::{Bots, Game, Kingdom, MAX_PLAYERS};
+use super::{play_range, RunConfig, RunResult, Stats};
+use crate::engine::{Bots, Kingdom, MAX_PLAYERS};
 use crate::report::AtomicFile;
 use anyhow::{anyhow, bail, Context, Result};
-use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -28,49 +27,6 @@ const MAGIC: &str = "domsim-checkpoint 1";
 
 /// Default games per checkpoint batch.
 pub const DEFAULT_EVERY: u64 = 1 << 20;
-
-/// Play games `start..end` (see [`super::run`]: same seating, dealing and
-/// accounting). Games not started when `stop` is set are skipped.
-fn play_range<B, F>(
-    kingdom: &Kingdom,
-    seed: u64,
-    start: u64,
-    end: u64,
-    make: &F,
-    stop: &AtomicBool,
-) -> Stats
-where
-    B: Bots,
-    F: Fn(&[u8]) -> B + Sync,
-{
-    let n = kingdom.n();
-    let orders = seat_orders(n);
-    (start..end)
-        .into_par_iter()
-        .fold(
-            || Box::new((Game::new(kingdom, seed, 0), Stats::default())),
-            |mut acc, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return acc;
-                }
-                let order = &orders[(i % orders.len() as u64) as usize][..n];
-                let mut bots = make(order);
-                let (g, st) = &mut *acc;
-                g.reset(kingdom, seed, i);
-                let o = g.play_game(&mut bots);
-                st.record(order, &o);
-                if let Some(f) = &g.fault {
-                    st.faults += 1;
-                    if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
-                        st.first_fault = Some((i, f.to_string()));
-                    }
-                }
-                acc
-            },
-        )
-        .map(|acc| acc.1)
-        .reduce(Stats::default, Stats::merge)
-}
 
 /// What a checkpoint file holds.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -236,8 +236,6 @@ where
     B: Bots,
     F: Fn(&[u8]) -> B + Sync,
 {
-    let n = kingdom.n();
-    let orders = seat_orders(n);
     let bar = if cfg.progress {
         let b = indicatif::ProgressBar::new(cfg.games);
         b.set_style(
@@ -260,31 +258,7 @@ where
     let mut start = 0u64;
     while start < cfg.games && !stop.load(Ordering::Relaxed) {
         let end = (start + BLOCK).min(cfg.games);
-        let part = (start..end)
-            .into_par_iter()
-            .fold(
-                || Box::new((Game::new(kingdom, cfg.seed, 0), Stats::default())),
-                |mut acc, i| {
-                    if stop.load(Ordering::Relaxed) {
-                        return acc;
-                    }
-                    let order = &orders[(i % orders.len() as u64) as usize][..n];
-                    let mut bots = make(order);
-                    let (g, st) = &mut *acc;
-                    g.reset(kingdom, cfg.seed, i);
-                    let o = g.play_game(&mut bots);
-                    st.record(order, &o);
-                    if let Some(f) = &g.fault {
-                        st.faults += 1;
-                        if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
-                            st.first_fault = Some((i, f.to_string()));
-                        }
-                    }
-                    acc
-                },
-            )
-            .map(|acc| acc.1)
-            .reduce(Stats::default, Stats::merge);
+        let part = play_range(kingdom, cfg.seed, start, end, &make, stop);
         total = total.merge(part);
         bar.set_position(total.games);
         start = end;
@@ -302,6 +276,51 @@ where
         completed,
         interrupted: stop.load(Ordering::Relaxed) && completed < cfg.games,
     }
+}
+
+/// Play games `start..end` in the current rayon pool: game `i` is dealt from
+/// `(seed, i)` and seated by seat order `i mod n!`; games not started when
+/// `stop` is set are skipped. The one place where the runner plays games
+/// ([`run`] and the checkpointed run both call it).
+pub fn play_range<B, F>(
+    kingdom: &Kingdom,
+    seed: u64,
+    start: u64,
+    end: u64,
+    make: &F,
+    stop: &AtomicBool,
+) -> Stats
+where
+    B: Bots,
+    F: Fn(&[u8]) -> B + Sync,
+{
+    let n = kingdom.n();
+    let orders = seat_orders(n);
+    (start..end)
+        .into_par_iter()
+        .fold(
+            || Box::new((Game::new(kingdom, seed, 0), Stats::default())),
+            |mut acc, i| {
+                if stop.load(Ordering::Relaxed) {
+                    return acc;
+                }
+                let order = &orders[(i % orders.len() as u64) as usize][..n];
+                let mut bots = make(order);
+                let (g, st) = &mut *acc;
+                g.reset(kingdom, seed, i);
+                let o = g.play_game(&mut bots);
+                st.record(order, &o);
+                if let Some(f) = &g.fault {
+                    st.faults += 1;
+                    if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
+                        st.first_fault = Some((i, f.to_string()));
+                    }
+                }
+                acc
+            },
+        )
+        .map(|acc| acc.1)
+        .reduce(Stats::default, Stats::merge)
 }
 
 /// Wilson score interval for `successes` out of `n` at 95% (z = 1.96).
