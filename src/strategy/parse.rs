@@ -333,48 +333,32 @@ impl<'a> Cur<'a> {
     }
 
     fn sum(&mut self) -> R<(Expr, Ty)> {
-        self.ws();
-        let at = self.i;
-        let (mut l, mut lt) = self.prod()?;
-        loop {
-            let op = if self.eat("+") {
-                BinOp::Add
-            } else if self.eat("-") {
-                BinOp::Sub
-            } else {
-                break;
-            };
-            self.count_op(at)?;
-            self.want(lt, Ty::Int, at, self.i - 1)?;
-            self.ws();
-            let rat = self.i;
-            let (r, rt) = self.prod()?;
-            self.want(rt, Ty::Int, rat, self.i)?;
-            l = Expr::Bin(op, Box::new(l), Box::new(r));
-            lt = Ty::Int;
-        }
-        Ok((l, lt))
+        self.int_level(&[("+", BinOp::Add), ("-", BinOp::Sub)], Self::prod)
     }
 
     fn prod(&mut self) -> R<(Expr, Ty)> {
+        self.int_level(
+            &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Mod)],
+            Self::unary,
+        )
+    }
+
+    /// One left-associative level of integer operators: `next (op next)*`,
+    /// both operands of every operator type-checked as integers.
+    fn int_level(
+        &mut self,
+        ops: &[(&str, BinOp)],
+        next: fn(&mut Self) -> R<(Expr, Ty)>,
+    ) -> R<(Expr, Ty)> {
         self.ws();
         let at = self.i;
-        let (mut l, mut lt) = self.unary()?;
-        loop {
-            let op = if self.eat("*") {
-                BinOp::Mul
-            } else if self.eat("/") {
-                BinOp::Div
-            } else if self.eat("%") {
-                BinOp::Mod
-            } else {
-                break;
-            };
+        let (mut l, mut lt) = next(self)?;
+        while let Some(op) = ops.iter().find(|(t, _)| self.eat(t)).map(|&(_, op)| op) {
             self.count_op(at)?;
             self.want(lt, Ty::Int, at, self.i - 1)?;
             self.ws();
             let rat = self.i;
-            let (r, rt) = self.unary()?;
+            let (r, rt) = next(self)?;
             self.want(rt, Ty::Int, rat, self.i)?;
             l = Expr::Bin(op, Box::new(l), Box::new(r));
             lt = Ty::Int;
