@@ -14,22 +14,9 @@ use std::hint::black_box;
 
 /// The "first game" kingdom of the rulebook.
 fn first_game(players: usize) -> Kingdom {
-    Kingdom::from_names(
-        players,
-        &[
-            "Cellar",
-            "Market",
-            "Militia",
-            "Mine",
-            "Moat",
-            "Remodel",
-            "Smithy",
-            "Village",
-            "Woodcutter",
-            "Workshop",
-        ],
-    )
-    .expect("valid kingdom")
+    domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(players))
+        .expect("First Game preset")
 }
 
 /// Random bots that buy Witch whenever they can and play it first: lots of

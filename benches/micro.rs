@@ -108,22 +108,9 @@ fn owned(g: &Game) -> [[u8; Card::COUNT]; 6] {
 }
 
 fn big_money_turn(c: &mut Criterion) {
-    let k = Kingdom::from_names(
-        2,
-        &[
-            "Cellar",
-            "Market",
-            "Militia",
-            "Mine",
-            "Moat",
-            "Remodel",
-            "Smithy",
-            "Village",
-            "Woodcutter",
-            "Workshop",
-        ],
-    )
-    .unwrap();
+    let k = domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(2))
+        .expect("First Game preset");
     // A mid-game state: 12 turns of a Big Money mirror.
     let mut start = Game::new(&k, 3, 0);
     for _ in 0..12 {

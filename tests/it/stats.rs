@@ -11,22 +11,9 @@ use domsim::stats::{
 };
 
 fn first_game() -> Kingdom {
-    Kingdom::from_names(
-        2,
-        &[
-            "Cellar",
-            "Market",
-            "Militia",
-            "Mine",
-            "Moat",
-            "Remodel",
-            "Smithy",
-            "Village",
-            "Woodcutter",
-            "Workshop",
-        ],
-    )
-    .unwrap()
+    domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(2))
+        .expect("First Game preset")
 }
 
 const BOTS: [DemoBot; 2] = [DemoBot::BigMoney, DemoBot::SmithyBigMoney];
@@ -532,22 +519,9 @@ fn fewer_strategies_than_seats_rotate_too() {
     assert_eq!(seat_strategies(2, 3, 0)[..3], [0, 1, 0]);
     assert_eq!(seat_strategies(2, 3, 1)[..3], [1, 0, 1]);
     assert_eq!(seat_strategies(1, 4, 7)[..4], [0, 0, 0, 0]);
-    let k = Kingdom::from_names(
-        3,
-        &[
-            "Cellar",
-            "Market",
-            "Militia",
-            "Mine",
-            "Moat",
-            "Remodel",
-            "Smithy",
-            "Village",
-            "Woodcutter",
-            "Workshop",
-        ],
-    )
-    .unwrap();
+    let k = domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(3))
+        .expect("First Game preset");
     let st = playtest(&k, &names(), 100, 1, 2, make);
     assert_eq!(st.games, 100);
     for s in &st.strategies {
