@@ -801,10 +801,17 @@ pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacke
 /// VP in the table.
 #[inline]
 pub fn vp_of(c: Card, pl: &Player) -> i16 {
+    vp_of_counts(c, &pl.owned, pl.owned_total)
+}
+
+/// [`vp_of`] from a player's owned counts and total alone (lets a bot score
+/// a hypothetical gain without copying the player's zones).
+#[inline]
+pub fn vp_of_counts(c: Card, owned: &[u8; Card::COUNT], total: u16) -> i16 {
     match c {
-        Card::Gardens => (pl.owned_total / 10) as i16,
-        Card::Duke => pl.owned[Card::Duchy as usize] as i16,
-        Card::Feodum => (pl.owned[Card::Silver as usize] / 3) as i16,
+        Card::Gardens => (total / 10) as i16,
+        Card::Duke => owned[Card::Duchy as usize] as i16,
+        Card::Feodum => (owned[Card::Silver as usize] / 3) as i16,
         _ => c.info().vp as i16,
     }
 }

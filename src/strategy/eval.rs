@@ -4,7 +4,7 @@
 
 use super::ast::{BinOp, Fun, Var};
 use super::compile::{why_index, CEntry, Code, Compiled, Cond, Op, Route, Subj, N_WHY, STACK};
-use crate::cards::{vp_of, Card, CardSet};
+use crate::cards::{vp_of_counts, Card, CardSet};
 use crate::engine::decision::best_by;
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
 
@@ -164,6 +164,17 @@ impl Compiled {
     /// The built-in safety rules: would gaining `c` now lose the game (it
     /// ends the game with me behind), or hand the game to an opponent (the
     /// penultimate Province rule)?
+    ///
+    /// The penultimate Province rule skips the second-to-last Province only
+    /// when an opponent taking the last one would then **beat** me. A tie is
+    /// accepted: the opponent would take that last Province on his next turn,
+    /// so he would have taken as many turns as I (seated after me) or one
+    /// more (seated before me), and the fewer-turns tie-break never favours
+    /// him. Treating a possible tie as a loss deadlocked even positions: with
+    /// equal VP neither bot would buy the penultimate Province, and games ran
+    /// on until a third pile emptied (Smithy Big Money vs Big Money Ultimate
+    /// averaged 27.7 turns, 23% of them ties). Now the bot behind is the only
+    /// one held back, so some player can always take it.
     #[inline(never)]
     pub(crate) fn unsafe_gain(&self, g: &Game, me: u8, c: Card) -> bool {
         if !(self.safe_ending || self.penultimate_province) {
@@ -177,13 +188,21 @@ impl Compiled {
             return false;
         }
         // My VP after the gain (variable-VP cards may change too).
-        let mut pl = g.players[me as usize].clone();
-        pl.owned[c as usize] += 1;
-        pl.owned_total += 1;
+        let pl = &g.players[me as usize];
+        let mut owned = pl.owned;
+        owned[c as usize] += 1;
+        let total = pl.owned_total + 1;
         let mut mine = 0i32;
-        for (i, &n) in pl.owned.iter().enumerate() {
+        for s in g
+            .kingdom
+            .in_game
+            .and(CardSet::SCORING)
+            .or(CardSet::one(c))
+            .iter()
+        {
+            let n = owned[s as usize];
             if n > 0 {
-                mine += n as i32 * vp_of(Card::ALL[i], &pl) as i32;
+                mine += n as i32 * vp_of_counts(s, &owned, total) as i32;
             }
         }
         let my_turns = g.turns_taken[me as usize];
@@ -202,8 +221,8 @@ impl Compiled {
         if end_check && (mine < best || (mine == best && lose_tie)) {
             return true;
         }
-        // The opponent could take the last Province (+6) and tie or win.
-        ppr && best + 6 >= mine
+        // An opponent could take the last Province (+6) and beat me.
+        ppr && best + 6 > mine
     }
 }
 

@@ -1236,16 +1236,94 @@ fn penultimate_province_rule() {
     let k = money_kingdom();
     let ppr = compile_text("buy: Province, Duchy", &k);
     let off = compile_text("penultimate_province: off\nbuy: Province, Duchy", &k);
-    // Even: after my Province the opponent could tie/win with the last one.
-    let g = vp_state(&k, &[Province], &[Province], 2);
+    // Behind: after my Province (7 VP) the opponent (6) could take the last
+    // one and win 12-7.
+    let g = vp_state(&k, &[Estate], &[Province], 2);
     assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Duchy));
     assert_eq!(ask(&g, &off, Why::Buy, None, BUYABLE, true), Some(Province));
+    // Even: the opponent could at best tie with the last one, which is not
+    // a loss: take it (refusing a possible tie deadlocked even positions).
+    let g = vp_state(&k, &[Province], &[Province], 2);
+    assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
     // Far enough ahead: take it.
     let g = vp_state(&k, &[Province, Province, Estate], &[Province], 2);
     assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
     // Not the penultimate one: no effect.
-    let g = vp_state(&k, &[Province], &[Province], 3);
+    let g = vp_state(&k, &[Estate], &[Province], 3);
     assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
+}
+
+/// In an even position the rule must let someone take the penultimate
+/// Province, whichever seat is to play: the opponent's reply can only tie.
+#[test]
+fn penultimate_province_rule_never_blocks_both_seats() {
+    let k = money_kingdom();
+    let ppr = compile_text("buy: Province, Duchy", &k);
+    for (mine, theirs) in [(3u8, 3u8), (2, 2), (4, 3), (3, 4)] {
+        let mut g = blank(&k);
+        fill(&mut g.players[0].discard, &vec![Duchy; mine as usize]);
+        fill(&mut g.players[1].discard, &vec![Duchy; theirs as usize]);
+        g.supply[Province as usize] = 2;
+        g.recount_totals();
+        let mut takes = 0;
+        for (seat, turns) in [(0u8, [6u16, 5]), (1, [6, 6])] {
+            g.active = seat;
+            g.turns_taken[..2].copy_from_slice(&turns);
+            let q = Pick {
+                player: seat,
+                why: Why::Buy,
+                by: None,
+                legal: BUYABLE.iter().copied().collect(),
+                optional: true,
+                target: seat,
+            };
+            if StrategyBots::new(&[&ppr, &ppr]).pick(&g, &q) == Some(Province) {
+                takes += 1;
+            }
+        }
+        assert!(takes >= 1, "{mine} vs {theirs} Duchies: both seats refuse");
+    }
+}
+
+/// Regression: Smithy Big Money vs Big Money Ultimate used to stall with two
+/// Provinces left and equal scores (both refusing the penultimate one) until
+/// a third pile ran out: 27.7 turns a game on average, 23% ties.
+#[test]
+fn smithy_vs_bmu_games_do_not_stall_on_the_penultimate_province() {
+    let k = domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(2))
+        .unwrap();
+    let load = |f: &str| {
+        domsim::strategy::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f))
+            .unwrap()
+            .compile(&k)
+            .unwrap()
+            .0
+    };
+    let (a, b) = (
+        load("strategies/smithy_big_money.dom"),
+        load("strategies/big_money_ultimate.dom"),
+    );
+    let mut g = Game::new(&k, 1, 0);
+    let (mut turns, mut longest, mut ties) = (0u64, 0u16, 0u32);
+    const N: u64 = 2000;
+    for i in 0..N {
+        g.reset(&k, 1, i);
+        let seats = if i % 2 == 0 { [&a, &b] } else { [&b, &a] };
+        let o = g.play_game(&mut StrategyBots::new(&seats));
+        assert!(!o.capped && g.fault.is_none());
+        turns += o.turns[0] as u64;
+        longest = longest.max(o.turns[0]);
+        ties += (o.winner_count() > 1) as u32;
+    }
+    // Before the fix: 27.7 turns and 23% ties (100,000 games); after: 23.4
+    // and 9%. The rest of the length is real play: a player too far behind
+    // to catch up refuses to end the game losing, and the leader's greened
+    // deck needs several turns to reach $8.
+    let mean = turns as f64 / N as f64;
+    assert!(mean < 25.0, "mean game length {mean:.2} turns");
+    assert!(ties < N as u32 * 12 / 100, "{ties} ties in {N} games");
+    assert!(longest < 100, "longest game {longest} turns");
 }
 
 // ---------------------------------------------------------------------------
