@@ -72,9 +72,7 @@ fn return_from_play(g: &mut Game, p: u8, uid: u16) -> bool {
     let Some(c) = g.take_from_play(p, uid) else {
         return false;
     };
-    let pl = &mut g.players[p as usize];
-    pl.owned[c as usize] -= 1;
-    pl.owned_total -= 1;
+    g.players[p as usize].remove_owned(c);
     g.return_to_pile(c);
     true
 }

@@ -161,8 +161,7 @@ pub fn masquerade<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         if let Some(c) = *slot {
             let pl = &mut g.players[v];
             if pl.hand.take_one(c) {
-                pl.owned[c as usize] -= 1;
-                pl.owned_total -= 1;
+                pl.remove_owned(c);
             } else {
                 *slot = None;
             }
@@ -172,8 +171,7 @@ pub fn masquerade<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         if let Some(c) = *slot {
             let pl = &mut g.players[(v + 1) % n];
             pl.hand.push(c);
-            pl.owned[c as usize] += 1;
-            pl.owned_total += 1;
+            pl.add_owned(c);
         }
     }
     let legal = g.hand_kinds(p, CardSet::all());

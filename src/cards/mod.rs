@@ -371,6 +371,19 @@ card_table! {
 
 const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
 
+/// `VALUE[c]`: what Treasure `c` is worth when played, before modifiers —
+/// the table's `value` as a dense byte array (one cache line for the whole
+/// table, where `INFO` rows are 40 bytes apart).
+pub static VALUE: [u8; Card::COUNT] = {
+    let mut t = [0u8; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = TABLE[i].value;
+        i += 1;
+    }
+    t
+};
+
 impl Card {
     #[inline]
     pub fn info(self) -> &'static CardInfo {
@@ -387,6 +400,13 @@ impl Card {
     #[inline]
     pub fn is(self, t: Types) -> bool {
         self.info().types.has(t)
+    }
+    /// Money this card adds to a deck's total: a Treasure's value plus an
+    /// Action's printed +$ (the strategy variable `total_money`).
+    #[inline]
+    pub fn money(self) -> u8 {
+        let i = self.info();
+        i.value + i.coins
     }
     #[inline]
     pub fn is_action(self) -> bool {

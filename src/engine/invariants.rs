@@ -54,6 +54,13 @@ impl Game {
                     pl.owned_total
                 ));
             }
+            if pl.money != pl.expected_money() {
+                return Err(format!(
+                    "player {p}: cached money {} but the owned cards are worth {}",
+                    pl.money,
+                    pl.expected_money()
+                ));
+            }
         }
         for p in self.n()..self.players.len() {
             if self.players[p].owned_total != 0 {

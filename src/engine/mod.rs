@@ -158,10 +158,11 @@ impl Game {
             }
             for c in start {
                 pl.deck.push(c);
-                pl.owned[c as usize] += 1;
+                pl.add_owned(c);
             }
             pl.owned[Card::Copper as usize] = 7;
             pl.owned_total = 10;
+            pl.money += 7 * Card::Copper.money() as u16;
             self.rng.shuffle(pl.deck.as_mut_slice());
             for _ in 0..5 {
                 let c = pl.deck.pop().unwrap_or(Card::Copper);
@@ -414,7 +415,7 @@ impl Game {
         let pl = &mut self.players[p as usize];
         debug_assert!(pl.deck.is_empty());
         // Copy only the cards (a CardVec swap would move the whole capacity).
-        pl.deck.extend_from(pl.discard.as_slice());
+        pl.deck.append(&pl.discard);
         pl.discard.clear();
         self.rng.shuffle(pl.deck.as_mut_slice());
         b.event(self, Event::Shuffle { player: p });
@@ -454,8 +455,30 @@ impl Game {
     }
 
     /// Draw up to `n` cards; returns how many were drawn.
-    #[inline]
+    ///
+    /// When the deck holds enough cards no shuffle can happen, so the `n`
+    /// cards move as one block (top card first, as `n` single draws would
+    /// put them) and the `Draw` events follow in draw order. Observers see
+    /// the same events; only the hand during them is already complete.
+    #[inline(always)]
     pub fn draw<B: Bots>(&mut self, b: &mut B, p: u8, n: u8) -> u8 {
+        let pl = &mut self.players[p as usize];
+        let k = n as usize;
+        if pl.deck.len() >= k {
+            let first = pl.hand.len();
+            pl.deck.move_top_to(&mut pl.hand, k);
+            for i in first..first + k {
+                let c = self.players[p as usize].hand.as_slice()[i];
+                b.event(self, Event::Draw { player: p, card: c });
+            }
+            return n;
+        }
+        self.draw_slow(b, p, n)
+    }
+
+    /// [`Self::draw`] one card at a time, shuffling when the deck runs out.
+    #[inline(never)]
+    fn draw_slow<B: Bots>(&mut self, b: &mut B, p: u8, n: u8) -> u8 {
         for i in 0..n {
             if self.draw_one(b, p).is_none() {
                 return i;
@@ -502,8 +525,7 @@ impl Game {
             Dest::Hand => pl.hand.push(c),
             Dest::DeckTop => pl.deck.push(c),
         }
-        pl.owned[c as usize] += 1;
-        pl.owned_total += 1;
+        pl.add_owned(c);
         b.event(self, Event::Gain { player: p, card: c });
         if c == Card::DeathCart {
             self.on_gain(b, p, c);
@@ -531,8 +553,7 @@ impl Game {
     #[inline]
     fn put_in_trash_as<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, as_card: Card) {
         let pl = &mut self.players[p as usize];
-        pl.owned[c as usize] -= 1;
-        pl.owned_total -= 1;
+        pl.remove_owned(c);
         self.trash.push(c);
         b.event(self, Event::Trash { player: p, card: c });
         if self.kingdom.watch_trash {

@@ -25,6 +25,11 @@ pub struct Player {
     pub owned: [u8; Card::COUNT],
     /// Cached: total cards owned.
     pub owned_total: u16,
+    /// Cached: total money owned — the sum over owned cards of
+    /// [`Card::money`] (a Treasure's value plus an Action's printed +$), the
+    /// strategy variable `total_money`. Kept by [`Player::add_owned`] and
+    /// [`Player::remove_owned`], checked by the invariants.
+    pub money: u16,
 }
 
 impl Player {
@@ -38,6 +43,7 @@ impl Player {
             aside: CardVec::new(),
             owned: [0; Card::COUNT],
             owned_total: 0,
+            money: 0,
         }
     }
     pub fn clear(&mut self) {
@@ -48,6 +54,21 @@ impl Player {
         self.aside.clear();
         self.owned = [0; Card::COUNT];
         self.owned_total = 0;
+        self.money = 0;
+    }
+    /// `c` now belongs to this player (it has been put in one of his zones).
+    #[inline]
+    pub fn add_owned(&mut self, c: Card) {
+        self.owned[c as usize] += 1;
+        self.owned_total += 1;
+        self.money += c.money() as u16;
+    }
+    /// `c` no longer belongs to this player (trashed, passed, returned).
+    #[inline]
+    pub fn remove_owned(&mut self, c: Card) {
+        self.owned[c as usize] -= 1;
+        self.owned_total -= 1;
+        self.money -= c.money() as u16;
     }
     /// Recompute the cached owned counts from the zones.
     pub fn recount(&mut self) {
@@ -64,6 +85,15 @@ impl Player {
             }
         }
         self.owned_total = self.owned.iter().map(|&n| n as u16).sum();
+        self.money = self.expected_money();
+    }
+    /// The money total implied by the owned counts (recount, invariants).
+    pub fn expected_money(&self) -> u16 {
+        self.owned
+            .iter()
+            .zip(Card::ALL.iter())
+            .map(|(&n, c)| n as u16 * c.money() as u16)
+            .sum()
     }
     #[inline]
     pub fn owns(&self, c: Card) -> u8 {

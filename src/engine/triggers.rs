@@ -147,8 +147,7 @@ impl Game {
         }
         let pl = &mut self.players[p as usize];
         pl.hand.push(c);
-        pl.owned[c as usize] += 1;
-        pl.owned_total += 1;
+        pl.add_owned(c);
         true
     }
 

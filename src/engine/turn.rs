@@ -157,9 +157,9 @@ impl Game {
         self.bom_len = 0;
         let pl = &mut self.players[a as usize];
         let (play, hand, discard) = (&mut pl.play, &mut pl.hand, &mut pl.discard);
-        discard.extend_from(play.as_slice());
+        discard.append(play);
         play.clear();
-        discard.extend_from(hand.as_slice());
+        discard.append(hand);
         hand.clear();
         self.draw(b, a, 5);
         self.turn = TurnState::START;
@@ -262,24 +262,25 @@ impl Game {
         let pl = &mut self.players[p as usize];
         let mut kept = 0;
         let mut coins = 0u16;
+        let mut coppers = 0u16;
+        let mut uid = self.next_uid;
         for i in 0..pl.hand.len() {
             let c = pl.hand.as_slice()[i];
             if c.is_treasure() {
                 let j = pl.play.len();
                 pl.play.push(c);
-                pl.play_uid[j] = self.next_uid;
-                self.next_uid = self.next_uid.wrapping_add(1);
-                coins += c.info().value as u16;
-                if c == Card::Copper {
-                    coins += self.turn.copper_bonus as u16;
-                }
+                pl.play_uid[j] = uid;
+                uid = uid.wrapping_add(1);
+                coins += crate::cards::VALUE[c as usize] as u16;
+                coppers += (c == Card::Copper) as u16;
             } else {
                 pl.hand.as_mut_slice()[kept] = c;
                 kept += 1;
             }
         }
+        self.next_uid = uid;
         pl.hand.truncate(kept);
-        self.turn.coins += coins;
+        self.turn.coins += coins + coppers * self.turn.copper_bonus as u16;
         for i in first..self.players[p as usize].play.len() {
             let c = self.players[p as usize].play.as_slice()[i];
             b.event(self, Event::Play { player: p, card: c });

@@ -10,6 +10,10 @@ use std::fmt;
 /// against this constant, so a push can never overflow.
 pub const MAX_CARDS: usize = 600;
 
+/// Cards copied per step by [`CardVec::append`]; the backing array has this
+/// many spare slots past `MAX_CARDS` so a chunk never needs a range check.
+const CHUNK: usize = 16;
+
 /// An ordered list of cards with a fixed capacity; plain data, `Copy`.
 ///
 /// For piles with a top (deck, discard), the **top is the last element**, so
@@ -17,7 +21,9 @@ pub const MAX_CARDS: usize = 600;
 #[derive(Clone, Copy)]
 pub struct CardVec {
     len: u16,
-    cards: [Card; MAX_CARDS],
+    /// `MAX_CARDS` usable slots, plus `CHUNK` spare ones written only by the
+    /// over-long chunk copies of [`CardVec::append`].
+    cards: [Card; MAX_CARDS + CHUNK],
 }
 
 impl Default for CardVec {
@@ -30,7 +36,7 @@ impl CardVec {
     pub const fn new() -> Self {
         CardVec {
             len: 0,
-            cards: [Card::Copper; MAX_CARDS],
+            cards: [Card::Copper; MAX_CARDS + CHUNK],
         }
     }
     #[inline]
@@ -136,6 +142,45 @@ impl CardVec {
             None => false,
         }
     }
+    /// Append every card of `other`, in order (what `extend_from` does for a
+    /// slice). Zones are short and this runs several times a turn (Cleanup,
+    /// shuffles), so it copies whole 16-card chunks of the backing arrays
+    /// (one vector move each, no call to `memmove`): the copy may write up to
+    /// 15 stale cards past the new length, which is unused capacity.
+    ///
+    /// A game never holds more than `MAX_CARDS` cards, so `n + m <= MAX_CARDS`
+    /// and every chunk stays inside the padded array (a broken invariant
+    /// panics on the slice bounds rather than writing out of place).
+    #[inline(always)]
+    pub fn append(&mut self, other: &CardVec) {
+        let (n, m) = (self.len as usize, other.len as usize);
+        let mut i = 0;
+        while i < m {
+            let mut chunk = [Card::Copper; CHUNK];
+            chunk.copy_from_slice(&other.cards[i..i + CHUNK]);
+            self.cards[n + i..n + i + CHUNK].copy_from_slice(&chunk);
+            i += CHUNK;
+        }
+        self.len += m as u16;
+    }
+
+    /// Move the top `k` cards of this pile (the last `k`) to the end of
+    /// `to`, top card first: what `k` pops each followed by a push does.
+    /// The caller checks `k <= self.len()`.
+    #[inline]
+    pub fn move_top_to(&mut self, to: &mut CardVec, k: usize) {
+        let d = self.len as usize;
+        let t = to.len as usize;
+        debug_assert!(k <= d);
+        let src = &self.cards[d - k..d];
+        let dst = &mut to.cards[t..t + k];
+        for (x, &c) in dst.iter_mut().zip(src.iter().rev()) {
+            *x = c;
+        }
+        self.len -= k as u16;
+        to.len += k as u16;
+    }
+
     /// Append every card of `other`, in order.
     #[inline]
     pub fn extend_from(&mut self, other: &[Card]) {

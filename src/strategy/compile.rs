@@ -36,23 +36,41 @@ pub(crate) struct Code {
     pub len: u32,
 }
 
-/// A compiled condition: the common shapes get a fast path.
+/// A compiled condition: the common shapes get a fast path. Kept small
+/// (12 bytes): a comparison over a type's cards goes through [`Cond::Code`],
+/// so no 16-byte card mask sits inside a condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cond {
     Always,
     /// `variable <cmp> constant`.
     VarCmp(Var, BinOp, i32),
-    /// `function(subject) <cmp> constant` (count limits, supply checks).
-    FunCmp(Fun, Subj, BinOp, i32),
+    /// `function(card) <cmp> constant` (count limits, supply checks).
+    FunCmp(Fun, Card, BinOp, i32),
     Code(Code),
 }
 
-/// A compiled list entry; `target == None` is the `none` entry.
+/// What a list entry names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The `none` entry.
+    Nothing,
+    /// One card.
+    Card(Card),
+    /// A type: the cards of that type in this game (in `CEntry::mask`).
+    Type,
+}
+
+/// A compiled list entry (32 bytes, two per cache line). `mask` holds the
+/// cards it can answer, so "is any of them a legal answer" is one AND.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CEntry {
-    pub target: Option<Subj>,
+    /// The card's bit, the type's cards in this game, or empty for `none`.
+    pub mask: CardSet,
+    pub target: Target,
     pub cond: Cond,
 }
+
+const _: () = assert!(std::mem::size_of::<CEntry>() <= 32);
 
 fn is_cmp(op: BinOp) -> bool {
     matches!(
@@ -130,8 +148,6 @@ pub struct Compiled {
     pub(crate) penultimate_province: bool,
     /// Either safety rule is on.
     pub(crate) guarded: bool,
-    /// Cards of this game that add money (Treasures, +$ Actions).
-    pub(crate) money: CardSet,
     /// Treasures of this game whose play has an effect (play order matters).
     pub(crate) effect_treasures: CardSet,
     // ---- Intrigue (see `super::intrigue`)
@@ -254,15 +270,19 @@ impl Ctx<'_> {
                 None => Cond::Always,
                 Some(Expr::Bin(op, l, r)) if is_cmp(*op) => match (&**l, &**r) {
                     (Expr::Var(v), Expr::Int(n)) => Cond::VarCmp(*v, *op, *n),
-                    (Expr::Fun(f, s), Expr::Int(n)) => Cond::FunCmp(*f, self.subj(*s), *op, *n),
+                    (Expr::Fun(f, Subject::Card(c)), Expr::Int(n)) => Cond::FunCmp(*f, *c, *op, *n),
                     _ => {
                         Cond::Code(self.code(e.cond.as_ref().unwrap_or(&Expr::Bool(true)), e.pos)?)
                     }
                 },
                 Some(x) => Cond::Code(self.code(x, e.pos)?),
             };
-            let target = e.target.map(|s| self.subj(s));
-            self.out.entries.push(CEntry { target, cond });
+            let (target, mask) = match e.target.map(|s| self.subj(s)) {
+                None => (Target::Nothing, CardSet::EMPTY),
+                Some(Subj::Card(c)) => (Target::Card(c), CardSet::one(c)),
+                Some(Subj::Mask(m)) => (Target::Type, m),
+            };
+            self.out.entries.push(CEntry { mask, target, cond });
         }
         self.out
             .lists
@@ -278,11 +298,6 @@ pub(crate) fn compile(
     st: &Strategy,
     k: &Kingdom,
 ) -> Result<(Compiled, Vec<String>), StrategyError> {
-    let money: CardSet = k
-        .in_game
-        .iter()
-        .filter(|c| c.info().value > 0 || c.info().coins > 0)
-        .collect();
     let effect_treasures: CardSet = k
         .in_game
         .and(CardSet::TREASURES)
@@ -306,7 +321,6 @@ pub(crate) fn compile(
             safe_ending: st.safe_ending,
             penultimate_province: st.penultimate_province,
             guarded: st.safe_ending || st.penultimate_province,
-            money,
             effect_treasures,
             pick_x: vec![[Route::Engine; super::intrigue::N_WHY_X]; n],
             modes: vec![(0, 0); n],
@@ -521,7 +535,7 @@ mod tests {
         assert_eq!(conds[0], Cond::VarCmp(Var::Coins, BinOp::Ge, 4));
         assert_eq!(
             conds[1],
-            Cond::FunCmp(Fun::Count, Subj::Card(Card::Chapel), BinOp::Lt, 1)
+            Cond::FunCmp(Fun::Count, Card::Chapel, BinOp::Lt, 1)
         );
         assert!(matches!(conds[2], Cond::Code(c) if c.len == 5));
         assert_eq!(conds[3], Cond::Always);

@@ -3,7 +3,9 @@
 //! lists are ranges of a flat entry array, routing is a table lookup.
 
 use super::ast::{BinOp, Fun, Var};
-use super::compile::{why_index, CEntry, Code, Compiled, Cond, Op, Route, Subj, N_WHY, STACK};
+use super::compile::{
+    why_index, CEntry, Code, Compiled, Cond, Op, Route, Subj, Target, N_WHY, STACK,
+};
 use crate::cards::{vp_of_counts, Card, CardSet};
 use crate::engine::decision::best_by;
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
@@ -33,14 +35,9 @@ fn sum_by(s: Subj, f: impl Fn(Card) -> i32) -> i32 {
 
 impl Compiled {
     /// Total money of seat `me`: Treasure values plus printed +$ of Actions.
+    #[inline]
     fn total_money(&self, g: &Game, me: u8) -> i32 {
-        let pl = &g.players[me as usize];
-        let mut t = 0i32;
-        for c in self.money.iter() {
-            let i = c.info();
-            t += pl.owned[c as usize] as i32 * (i.value as i32 + i.coins as i32);
-        }
-        t
+        g.players[me as usize].money as i32
     }
 
     /// Evaluate a number or condition (conditions are 0/1).
@@ -77,12 +74,20 @@ impl Compiled {
         }
     }
 
+    /// Whether an entry's condition holds. `Always` (most entries) is
+    /// decided inline; the others out of line, so the list scan stays a
+    /// tight loop instead of loading every variable it might need up front.
     #[inline(always)]
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
+        matches!(cond, Cond::Always) || self.holds_slow(cond, g, me)
+    }
+
+    #[inline(never)]
+    fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
-            Cond::FunCmp(f, s, op, n) => bin(op, fun(f, s, g, me), n) != 0,
+            Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
             Cond::Code(c) => self.eval(c, g, me) != 0,
         }
     }
@@ -98,25 +103,28 @@ impl Compiled {
     pub(crate) fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
-            match e.target {
-                None => {
-                    if self.holds(e.cond, g, me) {
-                        return None;
-                    }
+            // A card or type entry none of whose cards is legal now is
+            // skipped on one AND, before its condition is looked at.
+            if q.legal.and(e.mask).is_empty() {
+                if e.target == Target::Nothing && self.holds(e.cond, g, me) {
+                    return None;
                 }
-                Some(Subj::Card(c)) => {
-                    if q.legal.contains(c)
-                        && self.holds(e.cond, g, me)
-                        && !(safety && self.guarded && self.unsafe_gain(g, me, c))
+                continue;
+            }
+            match e.target {
+                Target::Card(c) => {
+                    if self.holds(e.cond, g, me)
+                        && !(safety && self.may_be_unsafe(g, c) && self.unsafe_gain(g, me, c))
                     {
                         return Some(c);
                     }
                 }
-                Some(Subj::Mask(m)) => {
-                    if let Some(c) = self.scan_mask(e, m, g, q, safety) {
+                Target::Type => {
+                    if let Some(c) = self.scan_mask(e, e.mask, g, q, safety) {
                         return Some(c);
                     }
                 }
+                Target::Nothing => {}
             }
         }
         None
@@ -138,7 +146,7 @@ impl Compiled {
                 ..*q
             };
             let c = sub.default_answer(g)?;
-            if !(safety && self.guarded && self.unsafe_gain(g, me, c)) {
+            if !(safety && self.may_be_unsafe(g, c) && self.unsafe_gain(g, me, c)) {
                 return Some(c);
             }
             legal.remove(c);
@@ -149,16 +157,20 @@ impl Compiled {
     /// Whether some entry of a yes/no list matches `card`.
     fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
         for e in self.entries(list) {
-            let hit = match e.target {
-                None => true,
-                Some(Subj::Card(c)) => c == card,
-                Some(Subj::Mask(m)) => m.contains(card),
-            };
+            let hit = e.target == Target::Nothing || e.mask.contains(card);
             if hit && self.holds(e.cond, g, me) {
-                return e.target.is_some();
+                return e.target != Target::Nothing;
             }
         }
         false
+    }
+
+    /// Inline pre-check of [`Self::unsafe_gain`]: the safety rules only
+    /// concern the last card of a pile or the penultimate Province, so a
+    /// pile with more than 2 cards left never needs the full check.
+    #[inline(always)]
+    fn may_be_unsafe(&self, g: &Game, c: Card) -> bool {
+        self.guarded && g.supply[c as usize] <= 2
     }
 
     /// The built-in safety rules: would gaining `c` now lose the game (it
@@ -245,8 +257,24 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
     }
 }
 
-#[inline]
+/// A variable's value: the cached ones inline, the rest out of line.
+#[inline(always)]
 fn var(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
+    let pl = &g.players[me as usize];
+    match v {
+        Var::Coins => g.turn.coins as i32,
+        Var::Actions => g.turn.actions as i32,
+        Var::Buys => g.turn.buys as i32,
+        Var::Turn => g.turns_taken[me as usize] as i32,
+        Var::Cards => pl.owned_total as i32,
+        Var::TotalMoney => pl.money as i32,
+        Var::EmptyPiles => g.empty_piles as i32,
+        _ => var_slow(s, v, g, me),
+    }
+}
+
+#[inline(never)]
+fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
     let pl = &g.players[me as usize];
     match v {
         Var::Coins => g.turn.coins as i32,
@@ -311,7 +339,18 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
     prov.min(piles)
 }
 
-#[inline]
+/// `function(card)` of a fast-path condition: counts kept by the engine
+/// inline, zone scans out of line.
+#[inline(always)]
+fn fun_card(f: Fun, c: Card, g: &Game, me: u8) -> i32 {
+    match f {
+        Fun::Count => g.players[me as usize].owned[c as usize] as i32,
+        Fun::Supply => g.supply[c as usize] as i32,
+        _ => fun(f, Subj::Card(c), g, me),
+    }
+}
+
+#[inline(never)]
 fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
     let pl = &g.players[me as usize];
     match f {
