@@ -621,7 +621,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     }
     writeln!(
         so,
-        "\n{} runs in {:.1} s. games/s = games / wall seconds; CPU s = CPU time of the whole process during the run (n/a where unknown); speed-up = games/s over games/s on 1 thread.",
+        "\n{} run(s) in {:.1} s. games/s = games / wall seconds; CPU s = CPU time of the whole process during the run (n/a where unknown); speed-up = games/s over games/s on 1 thread.",
         rows.len(),
         total_start.elapsed().as_secs_f64()
     )?;
