@@ -1,5 +1,7 @@
 //! Whole-game benchmarks (criterion), one core. Each benchmark asserts the
-//! result it times (every game ends by the rules, with a winner).
+//! result it times (every game ends by the rules, with a winner; for
+//! strategy files also no illegal answer, and the game did what the
+//! benchmark is named for: curses given, Ruins dealt, …).
 //!
 //! Throughput is one element per game, so criterion's `thrpt` is games/s.
 //! Quick mode for CI: `cargo bench --bench games -- --quick --noplot`.
@@ -7,8 +9,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use domsim::bots::{BigMoney, RandomBots};
 use domsim::cards::Set;
-use domsim::engine::{Bots, Choose, Game, Kingdom, Pick, Why, YesNo};
-use domsim::strategy::StrategyBots;
+use domsim::engine::{Bots, Choose, Game, Kingdom, Pick, Why, YesNo, MAX_PLAYERS};
+use domsim::strategy::{Compiled, StrategyBots};
 use domsim::Card;
 use std::hint::black_box;
 
@@ -90,38 +92,87 @@ fn big_money_6p(c: &mut Criterion) {
     bench_games(c, "big_money_6_players", &first_game(6), BigMoney);
 }
 
-/// Two strategy files on `k`, swapping seats every game (a mirror when
-/// `file_a == file_b`); a whole game per iteration.
-fn strategy_pair(c: &mut Criterion, name: &str, k: &Kingdom, file_a: &str, file_b: &str) {
+/// Strategy files at one table on `k` (one file per seat), whole games.
+/// Seats rotate: game `i` seats `files[(s + i) % n]` at seat `s`, so every
+/// file plays every seat (for two files, they swap seats every game).
+///
+/// Each game must end by the rules (Provinces or the pile limit, not the
+/// turn cap), with a winner and no illegal answer. `reached` says whether a
+/// game exercised what the benchmark is about (curses given, Ruins dealt, an
+/// engine card bought…); it must hold in at least half of the games timed.
+fn strategy_table(
+    c: &mut Criterion,
+    name: &str,
+    k: &Kingdom,
+    files: &[&str],
+    reached: fn(&Game) -> bool,
+) {
+    assert_eq!(files.len(), k.n(), "{name}: one strategy per seat");
     let load = |file: &str| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let st = domsim::strategy::load(&path).expect("strategy parses");
         st.compile(k).expect("strategy compiles").0
     };
-    let (a, b) = (load(file_a), load(file_b));
+    let compiled: Vec<_> = files.iter().map(|f| load(f)).collect();
+    let n = compiled.len();
     let mut g = Game::new(k, 1, 0);
     let mut i = 0u64;
+    let mut hits = 0u64;
     let mut grp = c.benchmark_group("whole_game");
     grp.throughput(Throughput::Elements(1));
     grp.bench_function(name, |bch| {
         bch.iter(|| {
             g.reset(k, 1, i);
-            let seats = if i.is_multiple_of(2) {
-                [&a, &b]
-            } else {
-                [&b, &a]
-            };
+            let r = (i % n as u64) as usize;
+            let seats: [&Compiled; MAX_PLAYERS] = std::array::from_fn(|s| &compiled[(s + r) % n]);
             i += 1;
-            let o = g.play_game(&mut StrategyBots::new(&seats));
-            assert!(o.winners != 0 && g.fault.is_none());
+            let o = g.play_game(&mut StrategyBots::new(&seats[..n]));
+            assert!(
+                g.over && g.end_condition() && !o.capped && o.winners != 0 && g.fault.is_none(),
+                "{name}: game {} did not end by the rules: {:?}",
+                i - 1,
+                g.fault
+            );
+            hits += reached(&g) as u64;
             black_box(o)
         })
     });
     grp.finish();
+    assert!(
+        2 * hits >= i,
+        "{name}: only {hits} of {i} games did what the benchmark is about"
+    );
 }
 
-fn strategy_mirror(c: &mut Criterion, name: &str, k: &Kingdom, file: &str) {
-    strategy_pair(c, name, k, file, file);
+/// Any game: nothing more to check.
+fn any(_: &Game) -> bool {
+    true
+}
+
+fn strategy_pair(
+    c: &mut Criterion,
+    name: &str,
+    k: &Kingdom,
+    file_a: &str,
+    file_b: &str,
+    reached: fn(&Game) -> bool,
+) {
+    strategy_table(c, name, k, &[file_a, file_b], reached);
+}
+
+fn strategy_mirror(
+    c: &mut Criterion,
+    name: &str,
+    k: &Kingdom,
+    file: &str,
+    reached: fn(&Game) -> bool,
+) {
+    strategy_pair(c, name, k, file, file, reached);
+}
+
+/// Some player owns `card` at the end.
+fn someone_owns(g: &Game, card: Card) -> bool {
+    (0..g.n()).any(|p| g.players[p].owns(card) > 0)
 }
 
 /// Dark Ages: Cultist vs Rebuild (Ruins, on-trash draws, Shelters: every
@@ -149,6 +200,8 @@ fn cultist_vs_rebuild(c: &mut Criterion) {
         &k,
         "strategies/cultist.dom",
         "strategies/rebuild.dom",
+        // Ruins were given (a 2-player game has 10) and Shelters dealt.
+        |g| g.shelters && (g.ruins.len as usize) < 10 * (g.n() - 1),
     );
 }
 
@@ -161,6 +214,7 @@ fn big_money_mirror_strategy_file(c: &mut Criterion) {
         "big_money_mirror_strategy_file",
         &k,
         "strategies/big_money.dom",
+        any,
     );
 }
 
@@ -175,6 +229,114 @@ fn masquerade_big_money_mirror(c: &mut Criterion) {
         "masquerade_big_money_mirror_strategy",
         &k,
         "strategies/masquerade_big_money.dom",
+        |g| someone_owns(g, Card::Masquerade),
+    );
+}
+
+/// Smithy Big Money against Big Money Ultimate on the First Game kingdom:
+/// conditional buy lists (`count(Smithy) < 1 + cards / 11`, pile sizes) and
+/// Smithy plays.
+fn smithy_vs_bmu(c: &mut Criterion) {
+    strategy_pair(
+        c,
+        "smithy_big_money_vs_big_money_ultimate",
+        &first_game(2),
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        |g| someone_owns(g, Card::Smithy),
+    );
+}
+
+/// Double Witch mirror on a money kingdom: attacks, Curses, the Curse pile
+/// running out (the game still ends on Provinces or three piles).
+fn double_witch_mirror(c: &mut Criterion) {
+    let k = Kingdom::from_names(
+        2,
+        &[
+            "Witch",
+            "Smithy",
+            "Militia",
+            "Moneylender",
+            "Laboratory",
+            "Council Room",
+            "Library",
+            "Chapel",
+            "Workshop",
+            "Gardens",
+        ],
+    )
+    .expect("valid kingdom");
+    strategy_mirror(
+        c,
+        "double_witch_mirror_strategy",
+        &k,
+        "strategies/double_witch.dom",
+        // Curses were given.
+        |g| g.pile(Card::Curse) < 10,
+    );
+}
+
+/// Village/Smithy engine mirror: chains of Villages and Smithies (many
+/// Action plays and draws per turn).
+fn village_smithy_mirror(c: &mut Criterion) {
+    let k = Kingdom::from_names(
+        2,
+        &[
+            "Village",
+            "Smithy",
+            "Throne Room",
+            "Market",
+            "Witch",
+            "Militia",
+            "Chapel",
+            "Laboratory",
+            "Moat",
+            "Cellar",
+        ],
+    )
+    .expect("valid kingdom");
+    strategy_mirror(
+        c,
+        "village_smithy_engine_mirror_strategy",
+        &k,
+        "strategies/village_smithy.dom",
+        |g| someone_owns(g, Card::Village) && someone_owns(g, Card::Smithy),
+    );
+}
+
+/// Four strategy files at one table (First Game): Big Money twice, Smithy
+/// Big Money twice; seats rotate.
+fn strategy_4p(c: &mut Criterion) {
+    strategy_table(
+        c,
+        "strategy_files_4_players",
+        &first_game(4),
+        &[
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+        ],
+        |g| someone_owns(g, Card::Smithy),
+    );
+}
+
+/// Six strategy files at one table (First Game): Big Money, Smithy Big
+/// Money and Big Money Ultimate, twice each; seats rotate.
+fn strategy_6p(c: &mut Criterion) {
+    strategy_table(
+        c,
+        "strategy_files_6_players",
+        &first_game(6),
+        &[
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+        ],
+        |g| someone_owns(g, Card::Smithy),
     );
 }
 
@@ -186,6 +348,11 @@ criterion_group!(
     big_money_6p,
     big_money_mirror_strategy_file,
     masquerade_big_money_mirror,
-    cultist_vs_rebuild
+    cultist_vs_rebuild,
+    smithy_vs_bmu,
+    double_witch_mirror,
+    village_smithy_mirror,
+    strategy_4p,
+    strategy_6p
 );
 criterion_main!(benches);

@@ -6,11 +6,17 @@
 //! The turn benchmarks start every iteration from the same snapshot (a copy
 //! of the game made outside the timed region, in batches of 16 so the copies
 //! stay in cache) and play one full turn of the active player.
+//!
+//! The strategy benchmarks time one answer of a compiled strategy file to a
+//! Buy question (`StrategyBots::pick`), on explicit game states where the
+//! answer is known: the conditions of the buy list are evaluated (pile
+//! sizes, card counts, arithmetic such as `count(Smithy) < 1 + cards / 11`).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use domsim::bots::BigMoney;
 use domsim::engine::{Bots, Game, GameRng, Kingdom, Pick, Why, YesNo};
 use domsim::scenario::Scenario;
+use domsim::strategy::{Compiled, StrategyBots};
 use domsim::Card;
 use std::hint::black_box;
 
@@ -167,12 +173,112 @@ fn witch_turn(c: &mut Criterion) {
     });
 }
 
+/// The First Game preset's Kingdom cards, for scenario states.
+const FIRST_GAME_CARDS: &str =
+    "Cellar, Market, Militia, Mine, Moat, Remodel, Smithy, Village, Woodcutter, Workshop";
+
+/// A shipped strategy file compiled for `k`.
+fn compiled(file: &str, k: &Kingdom) -> Compiled {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("strategies")
+        .join(file);
+    let st = domsim::strategy::load(&path).expect("strategy parses");
+    st.compile(k).expect("strategy compiles").0
+}
+
+/// Time `strat`'s answer (seat 0) to the Buy question of `state` (a
+/// scenario in the Buy phase, First Game kingdom), asserting it is `want`.
+fn bench_buy(c: &mut Criterion, name: &str, strat: &Compiled, state: &str, want: Card) {
+    let g = scenario(&format!(
+        "players: 2\nkingdom: {FIRST_GAME_CARDS}\nphase: buy\n{state}"
+    ));
+    // The question the engine asks in the Buy step.
+    let q = Pick {
+        player: 0,
+        why: Why::Buy,
+        by: None,
+        legal: g.buyable(),
+        optional: true,
+        target: 0,
+    };
+    assert!(q.legal.contains(want), "{name}: {want:?} is not buyable");
+    let mut bots = StrategyBots::new(&[strat, strat]);
+    assert_eq!(bots.pick(&g, &q), Some(want), "{name}");
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            let a = bots.pick(black_box(&g), black_box(&q));
+            assert_eq!(a, Some(want));
+            a
+        })
+    });
+}
+
+fn strategy_conditions(c: &mut Criterion) {
+    let k = domsim::sim::presets::Preset::find("First Game")
+        .and_then(|p| p.kingdom(2))
+        .expect("First Game preset");
+    let smithy = compiled("smithy_big_money.dom", &k);
+    let bmu = compiled("big_money_ultimate.dom", &k);
+    // Smithy Big Money with $4, 8 Provinces left: Duchy/Gold are too dear,
+    // `Estate if supply(Province) <= 2` is false, then
+    // `Smithy if count(Smithy) < 1 + cards / 11 and count(Smithy) < 4`:
+    // 21 cards, 1 Smithy: 1 < 1 + 21 / 11 = 2, true, so Smithy.
+    bench_buy(
+        c,
+        "micro/strategy_buy_arithmetic_true_smithy",
+        &smithy,
+        "coins: 4
+         p0.hand: Copper*4, Estate
+         p0.deck: Copper*3, Silver*4, Estate*2, Gold
+         p0.discard: Smithy, Silver*2, Copper*3",
+        Card::Smithy,
+    );
+    // The same with 2 Smithies in 21 cards: 2 < 2 is false, so Silver
+    // (the last entry).
+    bench_buy(
+        c,
+        "micro/strategy_buy_arithmetic_false_silver",
+        &smithy,
+        "coins: 4
+         p0.hand: Copper*4, Estate
+         p0.deck: Copper*3, Silver*3, Estate*2, Gold
+         p0.discard: Smithy*2, Silver*2, Copper*3",
+        Card::Silver,
+    );
+    // Big Money Ultimate with $7 and 4 Provinces left: Province is too dear,
+    // `Duchy if supply(Province) <= 4` holds (Duchy dancing).
+    bench_buy(
+        c,
+        "micro/strategy_buy_pile_condition_duchy",
+        &bmu,
+        "coins: 7
+         supply: Province=4
+         p0.hand: Gold, Silver, Copper*2, Estate
+         p0.deck: Copper*3, Silver*3, Estate*2, Gold, Province*2
+         p0.discard: Silver*2, Copper*2",
+        Card::Duchy,
+    );
+    // Smithy Big Money with $6: `Province if total_money >= 16` is skipped
+    // (not buyable), the pile conditions are false, so Gold.
+    bench_buy(
+        c,
+        "micro/strategy_buy_pile_conditions_false_gold",
+        &smithy,
+        "coins: 6
+         p0.hand: Gold, Silver, Copper, Estate*2
+         p0.deck: Copper*4, Silver*2, Estate, Smithy
+         p0.discard: Silver, Copper*2",
+        Card::Gold,
+    );
+}
+
 criterion_group!(
     benches,
     shuffle,
     draw_5,
     big_money_turn,
     smithy_turn,
-    witch_turn
+    witch_turn,
+    strategy_conditions
 );
 criterion_main!(benches);

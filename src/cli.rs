@@ -2,8 +2,10 @@
 //! a configuration before anything runs; every user error is reported with
 //! exit status 2 and a message naming the offending value.
 //!
-//! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`.
+//! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`, `report`,
+//! `soak`, `bench`.
 
+use crate::bench::{self, ThreadList};
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
@@ -253,6 +255,29 @@ pub enum Command {
         #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: Option<u16>,
     },
+    /// Measure throughput on this machine: whole games between the shipped
+    /// strategy files through the simulator's runner, on 1 thread, then 2
+    /// (and every core if more); prints a Markdown table of games/s.
+    Bench {
+        /// Small game counts (a few seconds in all): a smoke test, not a
+        /// measurement.
+        #[arg(long)]
+        quick: bool,
+        /// Multiply every workload's game count by F (e.g. 0.1 or 3).
+        #[arg(long, value_name = "F", default_value = "1", value_parser = bench::parse_scale, allow_negative_numbers = true)]
+        scale: f64,
+        /// Thread counts to measure, comma-separated (default: 1,2, plus
+        /// every core when there are more).
+        #[arg(long, short = 'j', value_name = "LIST", value_parser = bench::parse_threads, allow_negative_numbers = true)]
+        threads: Option<ThreadList>,
+        /// Also write the table as CSV to this file (atomically).
+        #[arg(long, short = 'o', value_name = "FILE.csv")]
+        out: Option<PathBuf>,
+        /// Only the workloads whose name contains NAME (case, spaces and
+        /// punctuation ignored), e.g. --only witch.
+        #[arg(long, value_name = "NAME")]
+        only: Option<String>,
+    },
 }
 
 pub fn run() -> Result<ExitCode> {
@@ -327,6 +352,22 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
         } => cmd_soak(games, seed, threads),
+        Command::Bench {
+            quick,
+            scale,
+            threads,
+            out,
+            only,
+        } => {
+            let cfg = bench::BenchConfig {
+                quick,
+                scale,
+                threads: threads.map_or_else(bench::default_threads, |t| t.0),
+                only,
+            };
+            install_stop_handler();
+            bench::run(&cfg, out.as_deref(), &STOP)
+        }
     }
 }
 

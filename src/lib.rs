@@ -7,6 +7,7 @@
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
+//! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
@@ -15,6 +16,7 @@
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 
+pub mod bench;
 pub mod bots;
 pub mod cards;
 pub mod cli;

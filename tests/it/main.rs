@@ -3,6 +3,7 @@
 mod alloc;
 mod bad_inputs;
 mod base_rules;
+mod bench;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;

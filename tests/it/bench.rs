@@ -1,0 +1,162 @@
+//! `domsim bench`: the throughput suite runs end to end at a tiny scale
+//! (table, machine description, every workload, CSV), works from any
+//! directory, and rejects bad options with exit status 2 and no file. No
+//! test looks at a time.
+
+use super::cli::{csv_lines, domsim, entries, scratch, stderr, stdout};
+use domsim::bench::{CSV_COLUMNS, WORKLOADS};
+use std::process::Command;
+
+const TABLE_HEADER: &str = "| workload | players | games | threads | wall s | CPU s | games/s | games/s per thread | speed-up vs 1 thread |";
+
+#[test]
+fn bench_quick_prints_every_workload_and_writes_csv() {
+    let d = scratch("bench-csv");
+    let out = d.join("bench.csv");
+    let o = domsim(&[
+        "bench",
+        "--quick",
+        "--scale",
+        "0.01",
+        "--threads",
+        "1,2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains(TABLE_HEADER), "{text}");
+    for key in [
+        "- cpu: ",
+        "- logical_cores: ",
+        "- os: ",
+        "- domsim_version: ",
+        "- build: ",
+    ] {
+        assert!(text.contains(key), "missing {key:?} in\n{text}");
+    }
+    // Every workload, on 1 and on 2 threads.
+    for w in &WORKLOADS {
+        for t in [1, 2] {
+            let row = format!("| {} | {} | ", w.name, w.players());
+            let n = text
+                .lines()
+                .filter(|l| l.starts_with(&row) && l.split(" | ").nth(3) == Some(&t.to_string()))
+                .count();
+            assert_eq!(n, 1, "{} on {t} thread(s) in\n{text}", w.name);
+        }
+    }
+    // The CSV: metadata, the header, one line per row; nothing else left.
+    assert_eq!(entries(&d), ["bench.csv"]);
+    let csv = std::fs::read_to_string(&out).unwrap();
+    for key in [
+        "# command: bench",
+        "# cpu: ",
+        "# logical_cores: ",
+        "# build: ",
+        "# threads: 1,2",
+        "# scale: 0.01",
+    ] {
+        assert!(csv.contains(key), "missing {key:?} in\n{csv}");
+    }
+    let lines = csv_lines(&csv);
+    assert_eq!(lines[0], CSV_COLUMNS.join(","));
+    assert_eq!(lines.len(), 1 + 2 * WORKLOADS.len(), "{csv}");
+    let mut rd = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(csv.as_bytes());
+    for (i, rec) in rd.records().enumerate() {
+        let r = rec.unwrap();
+        assert_eq!(r.len(), CSV_COLUMNS.len());
+        let w = &WORKLOADS[i / 2];
+        assert_eq!(&r[0], w.name);
+        assert_eq!(r[1].parse::<usize>().unwrap(), w.players());
+        assert!(r[2].parse::<u64>().unwrap() >= 1);
+        assert_eq!(r[3].parse::<usize>().unwrap(), 1 + i % 2);
+        for col in [4, 6, 7, 8] {
+            assert!(r[col].parse::<f64>().unwrap() >= 0.0, "{:?}", r);
+        }
+        if i % 2 == 0 {
+            assert_eq!(&r[8], "1.0000", "1 thread is the speed-up's reference");
+        }
+    }
+}
+
+#[test]
+fn bench_only_and_from_another_directory() {
+    // Run away from the source tree: the shipped strategies are still found.
+    let d = scratch("bench-elsewhere");
+    let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args([
+            "bench",
+            "--quick",
+            "--scale",
+            "0.01",
+            "-j",
+            "1",
+            "--only",
+            "double WITCH",
+        ])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("| Double Witch mirror | 2 | "), "{text}");
+    assert!(!text.contains("Big Money mirror"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("| Double")).count(),
+        1
+    );
+    assert!(entries(&d).is_empty());
+}
+
+#[test]
+fn bench_bad_options_exit_2_and_leave_no_file() {
+    let d = scratch("bench-bad");
+    let out = d.join("b.csv");
+    let o_path = out.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--threads", "0"], "out of range"),
+        (vec!["--threads", "-1"], "out of range"),
+        (vec!["--threads", "2000"], "out of range"),
+        (vec!["--threads", "1,x"], "'x' is not a thread count"),
+        (vec!["--threads", "1,,2"], "empty thread count"),
+        (vec!["--scale", "-1"], "-1 is out of range"),
+        (vec!["--scale", "0"], "0 is out of range"),
+        (vec!["--scale", "nan"], "out of range"),
+        (vec!["--scale", "lots"], "'lots' is not a number"),
+        (
+            vec!["--only", "seaside"],
+            "--only 'seaside' matches no workload",
+        ),
+        (vec!["--frobnicate"], "--frobnicate"),
+    ];
+    for (args, needle) in cases {
+        let mut full = vec!["bench", "--quick", "-o", &o_path];
+        if !args.contains(&"--scale") {
+            full.extend(["--scale", "0.01"]);
+        }
+        full.extend(args.iter().copied());
+        let o = domsim(&full);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(entries(&d).is_empty(), "{args:?} left {:?}", entries(&d));
+    }
+    // Output path is a directory / in a missing directory: refused before
+    // any game is played.
+    for (path, needle) in [
+        (d.to_str().unwrap().to_string(), "is a directory"),
+        (
+            d.join("nope/b.csv").to_str().unwrap().to_string(),
+            "does not exist",
+        ),
+    ] {
+        let o = domsim(&["bench", "--quick", "--scale", "0.01", "-o", &path]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+    assert!(entries(&d).is_empty());
+}
