@@ -371,6 +371,12 @@ card_table! {
 
 const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
 
+/// Cards whose VP depend on the owner's deck (scored by `vp_of_counts`;
+/// their table `vp` is 0). A test checks this list against `vp_of_counts`.
+pub const VARIABLE_VP: CardSet = CardSet(
+    CardSet::one(Card::Gardens).0 | CardSet::one(Card::Duke).0 | CardSet::one(Card::Feodum).0,
+);
+
 /// `VALUE[c]`: what Treasure `c` is worth when played, before modifiers —
 /// the table's `value` as a dense byte array (one cache line for the whole
 /// table, where `INFO` rows are 40 bytes apart).
@@ -885,6 +891,21 @@ mod tests {
         assert_eq!([2, 6].map(|n| size(Card::Baron, n)), [10, 10]);
         assert_eq!(Card::from_name("secret_chamber"), Some(Card::SecretChamber));
         assert_eq!(Card::suggest("Wishing Wel"), Some(Card::WishingWell));
+    }
+
+    /// VARIABLE_VP lists exactly the cards whose VP are not the table's.
+    #[test]
+    fn variable_vp_cards_are_exactly_those_scored_by_the_deck() {
+        let mut owned = [0u8; Card::COUNT];
+        owned[Card::Duchy as usize] = 5;
+        owned[Card::Silver as usize] = 9;
+        for &c in Card::ALL.iter() {
+            let variable = vp_of_counts(c, &owned, 37) != c.info().vp as i16;
+            assert_eq!(variable, VARIABLE_VP.contains(c), "{c}");
+            if VARIABLE_VP.contains(c) {
+                assert_eq!(c.info().vp, 0, "{c}");
+            }
+        }
     }
 
     #[test]

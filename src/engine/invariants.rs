@@ -54,6 +54,13 @@ impl Game {
                     pl.owned_total
                 ));
             }
+            if (pl.vp_fixed, pl.actions_owned) != pl.expected_vp_fixed_and_actions() {
+                return Err(format!(
+                    "player {p}: cached (fixed VP, Actions owned) {:?} but the owned cards give {:?}",
+                    (pl.vp_fixed, pl.actions_owned),
+                    pl.expected_vp_fixed_and_actions()
+                ));
+            }
             if pl.money != pl.expected_money() {
                 return Err(format!(
                     "player {p}: cached money {} but the owned cards are worth {}",

@@ -31,6 +31,19 @@ pub use zone::{CardVec, MAX_CARDS};
 
 use crate::cards::{Card, CardSet};
 
+/// VP of the variable-VP cards in `cards` for a player owning `owned`.
+#[inline(never)]
+fn variable_vp(cards: CardSet, owned: &[u8; Card::COUNT], total: u16) -> i32 {
+    let mut vp = 0;
+    for c in cards.iter() {
+        let n = owned[c as usize];
+        if n > 0 {
+            vp += n as i32 * crate::cards::vp_of_counts(c, owned, total) as i32;
+        }
+    }
+    vp
+}
+
 /// Where a gained card goes (RULES §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dest {
@@ -276,17 +289,30 @@ impl Game {
         self.supply[c as usize] += 1;
     }
 
-    /// Victory points of seat `p` over every card it owns (RULES §15).
+    /// Victory points of seat `p` over every card it owns (RULES §15): the
+    /// cached fixed VP plus the cards whose VP depend on the deck.
+    #[inline]
     pub fn vp(&self, p: u8) -> i32 {
         let pl = &self.players[p as usize];
-        let mut vp = 0i32;
-        for c in self.kingdom.in_game.and(CardSet::SCORING).iter() {
-            let n = pl.owned[c as usize];
-            if n > 0 {
-                vp += n as i32 * crate::cards::vp_of(c, pl) as i32;
-            }
+        let mut vp = pl.vp_fixed as i32;
+        let variable = self.kingdom.in_game.and(crate::cards::VARIABLE_VP);
+        if !variable.is_empty() {
+            vp += variable_vp(variable, &pl.owned, pl.owned_total);
         }
         vp
+    }
+
+    /// Seat `p`'s VP if it gained one more `c` now (strategy safety rules).
+    pub fn vp_if_gained(&self, p: u8, c: Card) -> i32 {
+        let pl = &self.players[p as usize];
+        let mut owned = pl.owned;
+        owned[c as usize] += 1;
+        let variable = self
+            .kingdom
+            .in_game
+            .or(CardSet::one(c))
+            .and(crate::cards::VARIABLE_VP);
+        pl.vp_fixed as i32 + c.info().vp as i32 + variable_vp(variable, &owned, pl.owned_total + 1)
     }
 
     /// Whether the game-end condition holds now (RULES §15).

@@ -30,6 +30,13 @@ pub struct Player {
     /// strategy variable `total_money`. Kept by [`Player::add_owned`] and
     /// [`Player::remove_owned`], checked by the invariants.
     pub money: u16,
+    /// Cached: the fixed VP of the owned cards (the table's `vp`: Victory
+    /// cards, Curses); the variable-VP cards (Gardens, Duke, Feodum) are
+    /// scored on demand by `Game::vp`.
+    pub vp_fixed: i16,
+    /// Cached: how many Action cards this player owns (none: the Action
+    /// phase has nothing to ask).
+    pub actions_owned: u16,
 }
 
 impl Player {
@@ -44,6 +51,8 @@ impl Player {
             owned: [0; Card::COUNT],
             owned_total: 0,
             money: 0,
+            vp_fixed: 0,
+            actions_owned: 0,
         }
     }
     pub fn clear(&mut self) {
@@ -55,6 +64,8 @@ impl Player {
         self.owned = [0; Card::COUNT];
         self.owned_total = 0;
         self.money = 0;
+        self.vp_fixed = 0;
+        self.actions_owned = 0;
     }
     /// `c` now belongs to this player (it has been put in one of his zones).
     #[inline]
@@ -62,6 +73,8 @@ impl Player {
         self.owned[c as usize] += 1;
         self.owned_total += 1;
         self.money += c.money() as u16;
+        self.vp_fixed += c.info().vp as i16;
+        self.actions_owned += c.is_action() as u16;
     }
     /// `c` no longer belongs to this player (trashed, passed, returned).
     #[inline]
@@ -69,6 +82,8 @@ impl Player {
         self.owned[c as usize] -= 1;
         self.owned_total -= 1;
         self.money -= c.money() as u16;
+        self.vp_fixed -= c.info().vp as i16;
+        self.actions_owned -= c.is_action() as u16;
     }
     /// Recompute the cached owned counts from the zones.
     pub fn recount(&mut self) {
@@ -86,6 +101,17 @@ impl Player {
         }
         self.owned_total = self.owned.iter().map(|&n| n as u16).sum();
         self.money = self.expected_money();
+        (self.vp_fixed, self.actions_owned) = self.expected_vp_fixed_and_actions();
+    }
+    /// The fixed-VP and Action-count caches implied by the owned counts.
+    pub fn expected_vp_fixed_and_actions(&self) -> (i16, u16) {
+        let mut vp = 0i16;
+        let mut actions = 0u16;
+        for (&n, c) in self.owned.iter().zip(Card::ALL.iter()) {
+            vp += n as i16 * c.info().vp as i16;
+            actions += if c.is_action() { n as u16 } else { 0 };
+        }
+        (vp, actions)
     }
     /// The money total implied by the owned counts (recount, invariants).
     pub fn expected_money(&self) -> u16 {

@@ -78,6 +78,11 @@ impl Game {
     /// Let the active player play Actions until he stops or cannot.
     pub fn action_phase<B: Bots>(&mut self, b: &mut B) {
         let p = self.active;
+        // No Action card owned: none in hand, nothing to ask (money decks).
+        if self.players[p as usize].actions_owned == 0 {
+            self.turn.phase = Phase::Buy;
+            return;
+        }
         while self.turn.actions > 0 {
             if self.turn.action_plays >= super::MAX_ACTION_PLAYS_PER_TURN {
                 // A per-turn guard against a runaway loop (no card set can

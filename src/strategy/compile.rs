@@ -42,11 +42,83 @@ pub(crate) struct Code {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Cond {
     Always,
+    /// `lo <= slot <= hi`: any comparison but `!=` of a number the engine
+    /// keeps ready with a constant (`coins >= 6` is `6 <= coins <= MAX`),
+    /// tested inline without a branch on the operator.
+    Range(Slot, i32, i32),
     /// `variable <cmp> constant`.
     VarCmp(Var, BinOp, i32),
     /// `function(card) <cmp> constant` (count limits, supply checks).
     FunCmp(Fun, Card, BinOp, i32),
     Code(Code),
+}
+
+/// A number that one load reads (see [`Cond::Range`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Coins,
+    Actions,
+    Buys,
+    Turn,
+    Cards,
+    TotalMoney,
+    EmptyPiles,
+    HandSize,
+    DrawPileSize,
+    DiscardSize,
+    Players,
+    ActionPlays,
+    /// `count(card)`: copies I own.
+    Count(Card),
+    /// `supply(card)`: cards left in its pile.
+    Supply(Card),
+}
+
+impl Slot {
+    fn of_var(v: Var) -> Option<Slot> {
+        Some(match v {
+            Var::Coins => Slot::Coins,
+            Var::Actions => Slot::Actions,
+            Var::Buys => Slot::Buys,
+            Var::Turn => Slot::Turn,
+            Var::Cards => Slot::Cards,
+            Var::TotalMoney => Slot::TotalMoney,
+            Var::EmptyPiles => Slot::EmptyPiles,
+            Var::HandSize => Slot::HandSize,
+            Var::DrawPileSize => Slot::DrawPileSize,
+            Var::DiscardSize => Slot::DiscardSize,
+            Var::Players => Slot::Players,
+            Var::ActionPlays => Slot::ActionPlays,
+            _ => return None,
+        })
+    }
+    fn of_fun(f: Fun, c: Card) -> Option<Slot> {
+        match f {
+            Fun::Count => Some(Slot::Count(c)),
+            Fun::Supply => Some(Slot::Supply(c)),
+            _ => None,
+        }
+    }
+}
+
+/// `x <op> n` as `lo <= x <= hi`, for every comparison but `!=`.
+fn as_range(op: BinOp, n: i32) -> Option<(i32, i32)> {
+    match op {
+        BinOp::Lt => Some((i32::MIN, n.checked_sub(1)?)),
+        BinOp::Le => Some((i32::MIN, n)),
+        BinOp::Gt => Some((n.checked_add(1)?, i32::MAX)),
+        BinOp::Ge => Some((n, i32::MAX)),
+        BinOp::Eq => Some((n, n)),
+        _ => None,
+    }
+}
+
+/// The fastest form of `lhs <op> n`.
+fn fast_cond(slot: Option<Slot>, op: BinOp, n: i32, general: Cond) -> Cond {
+    match (slot, as_range(op, n)) {
+        (Some(s), Some((lo, hi))) => Cond::Range(s, lo, hi),
+        _ => general,
+    }
 }
 
 /// What a list entry names.
@@ -269,8 +341,12 @@ impl Ctx<'_> {
             let cond = match &e.cond {
                 None => Cond::Always,
                 Some(Expr::Bin(op, l, r)) if is_cmp(*op) => match (&**l, &**r) {
-                    (Expr::Var(v), Expr::Int(n)) => Cond::VarCmp(*v, *op, *n),
-                    (Expr::Fun(f, Subject::Card(c)), Expr::Int(n)) => Cond::FunCmp(*f, *c, *op, *n),
+                    (Expr::Var(v), Expr::Int(n)) => {
+                        fast_cond(Slot::of_var(*v), *op, *n, Cond::VarCmp(*v, *op, *n))
+                    }
+                    (Expr::Fun(f, Subject::Card(c)), Expr::Int(n)) => {
+                        fast_cond(Slot::of_fun(*f, *c), *op, *n, Cond::FunCmp(*f, *c, *op, *n))
+                    }
                     _ => {
                         Cond::Code(self.code(e.cond.as_ref().unwrap_or(&Expr::Bool(true)), e.pos)?)
                     }
@@ -532,10 +608,10 @@ mod tests {
         .unwrap();
         let (c, _) = compile(&st, &k()).unwrap();
         let conds: Vec<Cond> = c.entries.iter().map(|e| e.cond).collect();
-        assert_eq!(conds[0], Cond::VarCmp(Var::Coins, BinOp::Ge, 4));
+        assert_eq!(conds[0], Cond::Range(Slot::Coins, 4, i32::MAX));
         assert_eq!(
             conds[1],
-            Cond::FunCmp(Fun::Count, Card::Chapel, BinOp::Lt, 1)
+            Cond::Range(Slot::Count(Card::Chapel), i32::MIN, 0)
         );
         assert!(matches!(conds[2], Cond::Code(c) if c.len == 5));
         assert_eq!(conds[3], Cond::Always);

@@ -4,9 +4,9 @@
 
 use super::ast::{BinOp, Fun, Var};
 use super::compile::{
-    why_index, CEntry, Code, Compiled, Cond, Op, Route, Subj, Target, N_WHY, STACK,
+    why_index, CEntry, Code, Compiled, Cond, Op, Route, Slot, Subj, Target, N_WHY, STACK,
 };
-use crate::cards::{vp_of_counts, Card, CardSet};
+use crate::cards::{Card, CardSet};
 use crate::engine::decision::best_by;
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
 
@@ -40,9 +40,22 @@ impl Compiled {
         g.players[me as usize].money as i32
     }
 
-    /// Evaluate a number or condition (conditions are 0/1).
+    /// Evaluate a number or condition (conditions are 0/1). A program of
+    /// at most 16 operations needs at most 16 stack slots, so the common
+    /// short conditions run on a small stack (no 256-byte clear per call).
     pub(crate) fn eval(&self, code: Code, g: &Game, me: u8) -> i32 {
-        let mut st = [0i32; STACK];
+        if code.len <= 16 {
+            self.eval_on::<16>(code, g, me)
+        } else {
+            self.eval_on::<STACK>(code, g, me)
+        }
+    }
+
+    /// [`Self::eval`] on an `N`-slot stack; `N` is at least the program's
+    /// depth (checked when compiling, `STACK` at most).
+    #[inline(always)]
+    fn eval_on<const N: usize>(&self, code: Code, g: &Game, me: u8) -> i32 {
+        let mut st = [0i32; N];
         let mut sp = 0usize;
         let ops = &self.code[code.start as usize..(code.start + code.len) as usize];
         for op in ops {
@@ -56,7 +69,10 @@ impl Compiled {
                     sp += 1;
                 }
                 Op::Fun(f, s) => {
-                    st[sp] = fun(f, s, g, me);
+                    st[sp] = match s {
+                        Subj::Card(c) => fun_card(f, c, g, me),
+                        Subj::Mask(_) => fun(f, s, g, me),
+                    };
                     sp += 1;
                 }
                 Op::Neg => st[sp - 1] = st[sp - 1].wrapping_neg(),
@@ -79,13 +95,21 @@ impl Compiled {
     /// tight loop instead of loading every variable it might need up front.
     #[inline(always)]
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
-        matches!(cond, Cond::Always) || self.holds_slow(cond, g, me)
+        match cond {
+            Cond::Always => true,
+            Cond::Range(s, lo, hi) => {
+                let x = slot(s, g, me);
+                (x.wrapping_sub(lo) as u32) <= (hi.wrapping_sub(lo) as u32)
+            }
+            _ => self.holds_slow(cond, g, me),
+        }
     }
 
     #[inline(never)]
     fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
+            Cond::Range(s, lo, hi) => (lo..=hi).contains(&slot(s, g, me)),
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
             Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
             Cond::Code(c) => self.eval(c, g, me) != 0,
@@ -200,23 +224,7 @@ impl Compiled {
             return false;
         }
         // My VP after the gain (variable-VP cards may change too).
-        let pl = &g.players[me as usize];
-        let mut owned = pl.owned;
-        owned[c as usize] += 1;
-        let total = pl.owned_total + 1;
-        let mut mine = 0i32;
-        for s in g
-            .kingdom
-            .in_game
-            .and(CardSet::SCORING)
-            .or(CardSet::one(c))
-            .iter()
-        {
-            let n = owned[s as usize];
-            if n > 0 {
-                mine += n as i32 * vp_of_counts(s, &owned, total) as i32;
-            }
-        }
+        let mine = g.vp_if_gained(me, c);
         let my_turns = g.turns_taken[me as usize];
         let mut best = i32::MIN;
         let mut lose_tie = false;
@@ -254,6 +262,28 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
         BinOp::Ne => (l != r) as i32,
         BinOp::And => (l != 0 && r != 0) as i32,
         BinOp::Or => (l != 0 || r != 0) as i32,
+    }
+}
+
+/// The value of a [`Slot`]: one load from the game state.
+#[inline(always)]
+fn slot(s: Slot, g: &Game, me: u8) -> i32 {
+    let pl = &g.players[me as usize];
+    match s {
+        Slot::Coins => g.turn.coins as i32,
+        Slot::Actions => g.turn.actions as i32,
+        Slot::Buys => g.turn.buys as i32,
+        Slot::Turn => g.turns_taken[me as usize] as i32,
+        Slot::Cards => pl.owned_total as i32,
+        Slot::TotalMoney => pl.money as i32,
+        Slot::EmptyPiles => g.empty_piles as i32,
+        Slot::HandSize => pl.hand.len() as i32,
+        Slot::DrawPileSize => pl.deck.len() as i32,
+        Slot::DiscardSize => pl.discard.len() as i32,
+        Slot::Players => g.kingdom.players as i32,
+        Slot::ActionPlays => g.turn.action_plays as i32,
+        Slot::Count(c) => pl.owned[c as usize] as i32,
+        Slot::Supply(c) => g.supply[c as usize] as i32,
     }
 }
 
@@ -317,15 +347,18 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
     if need == 0 || prov == 0 {
         return 0;
     }
-    // The `need` smallest non-empty piles (need ≤ 4).
+    // The `need` smallest non-empty piles (need ≤ 4), kept sorted; most
+    // piles are no smaller than the largest kept and are rejected on one
+    // comparison.
+    let need = need.min(4);
     let mut small = [u8::MAX; 4];
     for c in g.kingdom.supply.iter() {
         let n = g.supply[c as usize];
-        if n == 0 {
+        if n == 0 || n >= small[need - 1] {
             continue;
         }
         let mut v = n;
-        for s in small.iter_mut().take(need.min(4)) {
+        for s in small.iter_mut().take(need) {
             if v < *s {
                 std::mem::swap(&mut v, s);
             }
@@ -381,9 +414,10 @@ fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
 #[derive(Clone, Copy)]
 pub struct StrategyBots<'a> {
     seats: [&'a Compiled; MAX_PLAYERS],
-    /// Copies of each seat's turn-phase routes (`by == None`), so the most
-    /// frequent questions (play a Treasure, buy) need no pointer chasing.
-    turn: [[Route; N_WHY]; MAX_PLAYERS],
+    /// Each seat's turn-phase routes (`by == None`: play a Treasure, buy),
+    /// one load away. (Copies of the tables saved that load but cost ~400
+    /// instructions per game to build.)
+    turn: [&'a [Route; N_WHY]; MAX_PLAYERS],
     /// Treasures with an effect in any seat's game (play order matters).
     effect_treasures: CardSet,
     /// Dark Ages: bit per seat, set between Count's first and second choice.
@@ -402,7 +436,7 @@ impl<'a> StrategyBots<'a> {
             std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0]));
         StrategyBots {
             seats,
-            turn: std::array::from_fn(|i| seats[i].pick[0]),
+            turn: std::array::from_fn(|i| &seats[i].pick[0]),
             effect_treasures: seats
                 .iter()
                 .fold(CardSet::EMPTY, |m, s| m.or(s.effect_treasures)),
@@ -576,4 +610,47 @@ fn react(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GameRng, Kingdom};
+
+    /// `gains_to_end` by the definition: the Provinces left, or the sum of
+    /// the `need` smallest non-empty Supply piles, whichever is fewer.
+    fn reference(g: &Game) -> i32 {
+        let need = g.kingdom.end_piles.saturating_sub(g.empty_piles) as usize;
+        let prov = g.supply[Card::Province as usize] as i32;
+        if need == 0 || prov == 0 {
+            return 0;
+        }
+        let mut piles: Vec<i32> = g
+            .kingdom
+            .supply
+            .iter()
+            .map(|c| g.supply[c as usize] as i32)
+            .filter(|&n| n > 0)
+            .collect();
+        piles.sort();
+        prov.min(piles.iter().take(need).sum())
+    }
+
+    #[test]
+    fn gains_to_end_matches_its_definition_on_random_supplies() {
+        let mut r = GameRng::for_game(7, 0);
+        for players in [2u8, 3, 4, 5, 6] {
+            let k = Kingdom::random(players as usize, &[crate::cards::Set::Base], 3).unwrap();
+            let mut g = Game::new(&k, 1, 0);
+            for _ in 0..2_000 {
+                for c in k.supply.iter() {
+                    // Mostly small piles, some empty, some full.
+                    let full = k.pile_size[c as usize] as u32;
+                    g.supply[c as usize] = r.below(full.min(12) + 1) as u8;
+                }
+                g.recount_totals();
+                assert_eq!(gains_to_end(&g), reference(&g), "{:?}", &g.supply[..]);
+            }
+        }
+    }
 }
