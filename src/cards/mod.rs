@@ -371,6 +371,17 @@ card_table! {
 
 const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
 
+/// `IS_TREASURE[c]`: whether `c` is a Treasure, as a dense byte table.
+pub static IS_TREASURE: [bool; Card::COUNT] = {
+    let mut t = [false; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = TABLE[i].types.0 & Types::TREASURE.0 != 0;
+        i += 1;
+    }
+    t
+};
+
 /// Cards whose VP depend on the owner's deck (scored by `vp_of_counts`;
 /// their table `vp` is 0). A test checks this list against `vp_of_counts`.
 pub const VARIABLE_VP: CardSet = CardSet(

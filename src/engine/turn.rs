@@ -265,26 +265,13 @@ impl Game {
     fn play_all_treasures<B: Bots>(&mut self, b: &mut B, p: u8) {
         let first = self.players[p as usize].play.len();
         let pl = &mut self.players[p as usize];
-        let mut kept = 0;
-        let mut coins = 0u16;
-        let mut coppers = 0u16;
-        let mut uid = self.next_uid;
-        for i in 0..pl.hand.len() {
-            let c = pl.hand.as_slice()[i];
-            if c.is_treasure() {
-                let j = pl.play.len();
-                pl.play.push(c);
-                pl.play_uid[j] = uid;
-                uid = uid.wrapping_add(1);
-                coins += crate::cards::VALUE[c as usize] as u16;
-                coppers += (c == Card::Copper) as u16;
-            } else {
-                pl.hand.as_mut_slice()[kept] = c;
-                kept += 1;
-            }
-        }
-        self.next_uid = uid;
-        pl.hand.truncate(kept);
+        let (coins, coppers) = pl.hand.partition_out(
+            &mut pl.play,
+            &mut pl.play_uid,
+            &mut self.next_uid,
+            &crate::cards::IS_TREASURE,
+            &crate::cards::VALUE,
+        );
         self.turn.coins += coins + coppers * self.turn.copper_bonus as u16;
         for i in first..self.players[p as usize].play.len() {
             let c = self.players[p as usize].play.as_slice()[i];

@@ -142,6 +142,47 @@ impl CardVec {
             None => false,
         }
     }
+    /// Split `n` cards of this zone (`n <= len`, else it panics) by
+    /// `keep(card)`, without a branch per card: the kept ones stay here in
+    /// order, the others are appended to `out` in order, each with the next
+    /// id from `*uid` written to `out_uid` at its position. Returns the sum
+    /// of `value[card]` over the cards moved out and how many of them are
+    /// Copper. Every card is written to both places and the two ends
+    /// advance by 0 or 1, so a random hand costs no mispredicted branch
+    /// (the stray writes land past the ends, in unused capacity).
+    #[inline(always)]
+    pub fn partition_out(
+        &mut self,
+        out: &mut CardVec,
+        out_uid: &mut [u16; MAX_CARDS],
+        uid: &mut u16,
+        moves: &[bool; Card::COUNT],
+        value: &[u8; Card::COUNT],
+    ) -> (u16, u16) {
+        let n = self.len as usize;
+        let mut kept = 0usize;
+        let mut o = out.len as usize;
+        let mut coins = 0u16;
+        let mut coppers = 0u16;
+        let mut id = *uid;
+        for i in 0..n {
+            let c = self.cards[i];
+            let m = moves[c as usize] as usize;
+            out.cards[o] = c;
+            out_uid[o.min(MAX_CARDS - 1)] = id;
+            self.cards[kept] = c;
+            o += m;
+            kept += 1 - m;
+            id = id.wrapping_add(m as u16);
+            coins += value[c as usize] as u16 * m as u16;
+            coppers += (m != 0 && c == Card::Copper) as u16;
+        }
+        self.len = kept as u16;
+        out.len = o as u16;
+        *uid = id;
+        (coins, coppers)
+    }
+
     /// Append every card of `other`, in order (what `extend_from` does for a
     /// slice). Zones are short and this runs several times a turn (Cleanup,
     /// shuffles), so it copies whole 16-card chunks of the backing arrays
@@ -210,3 +251,46 @@ impl PartialEq for CardVec {
     }
 }
 impl Eq for CardVec {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{IS_TREASURE, VALUE};
+    use Card::*;
+
+    #[test]
+    fn partition_out_moves_treasures_in_order_and_keeps_the_rest() {
+        let mut hand = CardVec::from_slice(&[Estate, Copper, Smithy, Gold, Copper, Curse, Silver]);
+        let mut play = CardVec::from_slice(&[Village]);
+        let mut uids = [0u16; MAX_CARDS];
+        uids[0] = 7;
+        let mut next = 40u16;
+        let (coins, coppers) =
+            hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
+        assert_eq!(play.as_slice(), &[Village, Copper, Gold, Copper, Silver]);
+        assert_eq!(&uids[..5], &[7, 40, 41, 42, 43]);
+        assert_eq!(next, 44);
+        assert_eq!((coins, coppers), (1 + 3 + 1 + 2, 2));
+        // Nothing to move: both zones unchanged, no id used.
+        let (coins, coppers) =
+            hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        assert_eq!((coins, coppers, next), (0, 0, 44));
+        assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
+        assert_eq!(play.len(), 5);
+    }
+
+    #[test]
+    fn append_and_move_top_keep_order() {
+        let mut a = CardVec::from_slice(&[Copper; 20]);
+        let b = CardVec::from_slice(&[Silver, Gold, Estate]);
+        a.append(&b);
+        assert_eq!(a.len(), 23);
+        assert_eq!(&a.as_slice()[20..], &[Silver, Gold, Estate]);
+        let mut hand = CardVec::new();
+        a.move_top_to(&mut hand, 2);
+        // Top (last) card first, as two single draws would.
+        assert_eq!(hand.as_slice(), &[Estate, Gold]);
+        assert_eq!(a.len(), 21);
+    }
+}
