@@ -95,10 +95,13 @@ impl GameRng {
         while i >= 5 {
             let n = i as u64;
             let js = self.batch([n, n - 1, n - 2, n - 3]);
-            for j in js {
-                i -= 1;
-                s.swap(i, j.min(i));
+            // One range check for the batch: every index below is < i.
+            let t = &mut s[..i];
+            for (k, j) in js.into_iter().enumerate() {
+                let last = i - 1 - k;
+                t.swap(last, j.min(last));
             }
+            i -= 4;
         }
         if i >= 3 {
             let n = i as u64;
