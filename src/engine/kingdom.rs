@@ -84,7 +84,15 @@ pub struct Kingdom {
     /// Some card with a "when trashed" ability (or Market Square) can appear:
     /// the engine then runs the trash-trigger mechanism (one test otherwise).
     pub watch_trash: bool,
+    /// The Supply piles as a list (`supply` in id order, `n_piles` of them):
+    /// loops over every pile (the strategy variable `gains_to_end`) read a
+    /// short array instead of walking a 128-bit mask.
+    pub piles: [Card; MAX_SUPPLY_PILES],
+    pub n_piles: u8,
 }
+
+/// Most Supply piles a game can have: 7 basic, 10 Kingdom, Ruins.
+pub const MAX_SUPPLY_PILES: usize = 18;
 
 impl fmt::Debug for Kingdom {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -96,6 +104,12 @@ impl fmt::Debug for Kingdom {
 }
 
 impl Kingdom {
+    /// The Supply piles, in id order (the members of `supply`).
+    #[inline]
+    pub fn supply_piles(&self) -> &[Card] {
+        &self.piles[..self.n_piles as usize]
+    }
+
     /// A real game: exactly 10 distinct Kingdom cards, 2–6 players.
     pub fn new(players: usize, cards: &[Card]) -> Result<Kingdom, SetupError> {
         if cards.len() != 10 {
@@ -178,7 +192,13 @@ impl Kingdom {
             non_supply,
             shelters: None,
             watch_trash: false,
+            piles: [Card::Copper; MAX_SUPPLY_PILES],
+            n_piles: 0,
         };
+        for c in supply.iter() {
+            k.piles[k.n_piles as usize] = c;
+            k.n_piles += 1;
+        }
         k.refresh_flags();
         debug_assert!(k.total_cards() <= MAX_CARDS);
         Ok(k)

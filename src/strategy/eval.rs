@@ -352,7 +352,7 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
     // comparison.
     let need = need.min(4);
     let mut small = [u8::MAX; 4];
-    for c in g.kingdom.supply.iter() {
+    for &c in g.kingdom.supply_piles() {
         let n = g.supply[c as usize];
         if n == 0 || n >= small[need - 1] {
             continue;
