@@ -113,8 +113,11 @@ impl Game {
     }
 
     fn reset_empty(&mut self, kingdom: &Kingdom, rng: GameRng) {
+        // Seats beyond both the previous and the new player count are
+        // already empty (cleared when they were last used, or never used).
+        let used = self.kingdom.players.max(kingdom.players) as usize;
         self.kingdom = *kingdom;
-        for p in &mut self.players {
+        for p in &mut self.players[..used.min(MAX_PLAYERS)] {
             p.clear();
         }
         self.supply = kingdom.pile_size;
@@ -134,9 +137,9 @@ impl Game {
         }
         self.nonempty = kingdom.supply;
         self.empty_piles = kingdom
-            .supply
+            .supply_piles()
             .iter()
-            .filter(|&c| kingdom.pile_size[c as usize] == 0)
+            .filter(|&&c| kingdom.pile_size[c as usize] == 0)
             .count() as u8;
         self.bom_len = 0;
         self.pend_len = 0;
@@ -166,11 +169,9 @@ impl Game {
         };
         for p in 0..self.n() {
             let pl = &mut self.players[p];
-            for _ in 0..7 {
-                pl.deck.push(Card::Copper);
-            }
+            pl.deck.extend_from(&[Card::Copper; 7]);
+            pl.deck.extend_from(&start);
             for c in start {
-                pl.deck.push(c);
                 pl.add_owned(c);
             }
             pl.owned[Card::Copper as usize] = 7;

@@ -125,6 +125,17 @@ impl Compiled {
     /// applies, or a `none` entry applied.
     #[inline]
     pub(crate) fn scan(&self, list: u16, g: &Game, q: &Pick, safety: bool) -> Option<Card> {
+        if safety && self.guarded {
+            self.scan_with::<true>(list, g, q)
+        } else {
+            self.scan_with::<false>(list, g, q)
+        }
+    }
+
+    /// [`Self::scan`] with the safety rules on (`SAFE`) or off: two
+    /// instantiations, so the common loop carries no safety state.
+    #[inline(always)]
+    fn scan_with<const SAFE: bool>(&self, list: u16, g: &Game, q: &Pick) -> Option<Card> {
         let me = q.player;
         for e in self.entries(list) {
             // A card or type entry none of whose cards is legal now is
@@ -138,13 +149,13 @@ impl Compiled {
             match e.target {
                 Target::Card(c) => {
                     if self.holds(e.cond, g, me)
-                        && !(safety && self.may_be_unsafe(g, c) && self.unsafe_gain(g, me, c))
+                        && !(SAFE && g.supply[c as usize] <= 2 && self.unsafe_gain(g, me, c))
                     {
                         return Some(c);
                     }
                 }
                 Target::Type => {
-                    if let Some(c) = self.scan_mask(e, e.mask, g, q, safety) {
+                    if let Some(c) = self.scan_mask(e, e.mask, g, q, SAFE) {
                         return Some(c);
                     }
                 }
