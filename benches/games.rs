@@ -178,22 +178,7 @@ fn someone_owns(g: &Game, card: Card) -> bool {
 /// Dark Ages: Cultist vs Rebuild (Ruins, on-trash draws, Shelters: every
 /// Kingdom card is from Dark Ages).
 fn cultist_vs_rebuild(c: &mut Criterion) {
-    let k = Kingdom::from_names(
-        2,
-        &[
-            "Cultist",
-            "Rebuild",
-            "Armory",
-            "Catacombs",
-            "Forager",
-            "Fortress",
-            "Hunting Grounds",
-            "Market Square",
-            "Procession",
-            "Squire",
-        ],
-    )
-    .expect("valid kingdom");
+    let k = Kingdom::from_names(2, domsim::bench::DARK_AGES_KINGDOM).expect("valid kingdom");
     strategy_pair(
         c,
         "cultist_vs_rebuild_dark_ages",
@@ -250,22 +235,7 @@ fn smithy_vs_bmu(c: &mut Criterion) {
 /// Double Witch mirror on a money kingdom: attacks, Curses, the Curse pile
 /// running out (the game still ends on Provinces or three piles).
 fn double_witch_mirror(c: &mut Criterion) {
-    let k = Kingdom::from_names(
-        2,
-        &[
-            "Witch",
-            "Smithy",
-            "Militia",
-            "Moneylender",
-            "Laboratory",
-            "Council Room",
-            "Library",
-            "Chapel",
-            "Workshop",
-            "Gardens",
-        ],
-    )
-    .expect("valid kingdom");
+    let k = Kingdom::from_names(2, domsim::bench::MONEY_KINGDOM).expect("valid kingdom");
     strategy_mirror(
         c,
         "double_witch_mirror_strategy",
@@ -279,22 +249,7 @@ fn double_witch_mirror(c: &mut Criterion) {
 /// Village/Smithy engine mirror: chains of Villages and Smithies (many
 /// Action plays and draws per turn).
 fn village_smithy_mirror(c: &mut Criterion) {
-    let k = Kingdom::from_names(
-        2,
-        &[
-            "Village",
-            "Smithy",
-            "Throne Room",
-            "Market",
-            "Witch",
-            "Militia",
-            "Chapel",
-            "Laboratory",
-            "Moat",
-            "Cellar",
-        ],
-    )
-    .expect("valid kingdom");
+    let k = Kingdom::from_names(2, domsim::bench::ENGINE_KINGDOM).expect("valid kingdom");
     strategy_mirror(
         c,
         "village_smithy_engine_mirror_strategy",

@@ -82,7 +82,8 @@ impl Workload {
     }
 }
 
-const MONEY_KINGDOM: &[&str] = &[
+/// The money kingdom of the Double Witch workload (shared with `benches/games.rs`).
+pub const MONEY_KINGDOM: &[&str] = &[
     "Witch",
     "Smithy",
     "Militia",
@@ -95,7 +96,8 @@ const MONEY_KINGDOM: &[&str] = &[
     "Gardens",
 ];
 
-const ENGINE_KINGDOM: &[&str] = &[
+/// The engine kingdom of the Village/Smithy workload (shared with `benches/games.rs`).
+pub const ENGINE_KINGDOM: &[&str] = &[
     "Village",
     "Smithy",
     "Throne Room",
@@ -108,8 +110,9 @@ const ENGINE_KINGDOM: &[&str] = &[
     "Cellar",
 ];
 
-/// Every Kingdom card from Dark Ages: Ruins, on-trash abilities, Shelters.
-const DARK_AGES_KINGDOM: &[&str] = &[
+/// Every Kingdom card from Dark Ages: Ruins, on-trash abilities, Shelters
+/// (shared with `benches/games.rs`).
+pub const DARK_AGES_KINGDOM: &[&str] = &[
     "Cultist",
     "Rebuild",
     "Armory",

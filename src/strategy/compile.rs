@@ -75,7 +75,7 @@ pub(crate) enum Slot {
 }
 
 impl Slot {
-    fn of_var(v: Var) -> Option<Slot> {
+    pub(crate) fn of_var(v: Var) -> Option<Slot> {
         Some(match v {
             Var::Coins => Slot::Coins,
             Var::Actions => Slot::Actions,

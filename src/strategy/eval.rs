@@ -298,32 +298,21 @@ fn slot(s: Slot, g: &Game, me: u8) -> i32 {
     }
 }
 
-/// A variable's value: the cached ones inline, the rest out of line.
+/// A variable's value: the ones the engine keeps ready through [`slot`],
+/// the others (scans, VP) out of line.
 #[inline(always)]
 fn var(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
-    let pl = &g.players[me as usize];
-    match v {
-        Var::Coins => g.turn.coins as i32,
-        Var::Actions => g.turn.actions as i32,
-        Var::Buys => g.turn.buys as i32,
-        Var::Turn => g.turns_taken[me as usize] as i32,
-        Var::Cards => pl.owned_total as i32,
-        Var::TotalMoney => pl.money as i32,
-        Var::EmptyPiles => g.empty_piles as i32,
-        _ => var_slow(s, v, g, me),
+    match Slot::of_var(v) {
+        Some(x) => slot(x, g, me),
+        None => var_slow(s, v, g, me),
     }
 }
 
+/// The variables that are not a [`Slot`].
 #[inline(never)]
 fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
     let pl = &g.players[me as usize];
     match v {
-        Var::Coins => g.turn.coins as i32,
-        Var::Actions => g.turn.actions as i32,
-        Var::Buys => g.turn.buys as i32,
-        Var::Turn => g.turns_taken[me as usize] as i32,
-        Var::Cards => pl.owned_total as i32,
-        Var::TotalMoney => s.total_money(g, me),
         Var::MoneyDensity => {
             let n = pl.owned_total as i32;
             if n == 0 {
@@ -332,17 +321,25 @@ fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
                 s.total_money(g, me) * 100 / n
             }
         }
-        Var::HandSize => pl.hand.len() as i32,
         Var::HandMoney => pl.hand.iter().map(|c| c.info().value as i32).sum(),
-        Var::DrawPileSize => pl.deck.len() as i32,
-        Var::DiscardSize => pl.discard.len() as i32,
-        Var::EmptyPiles => g.empty_piles as i32,
         Var::GainsToEnd => gains_to_end(g),
         Var::Vp => g.vp(me),
         Var::VpLead => g.vp(me) - best_opp_vp(g, me),
         Var::OppVp => best_opp_vp(g, me),
-        Var::Players => g.kingdom.players as i32,
-        Var::ActionPlays => g.turn.action_plays as i32,
+        // Slots: read through `var` (kept exhaustive so a new variable must
+        // choose its path).
+        Var::Coins
+        | Var::Actions
+        | Var::Buys
+        | Var::Turn
+        | Var::Cards
+        | Var::TotalMoney
+        | Var::EmptyPiles
+        | Var::HandSize
+        | Var::DrawPileSize
+        | Var::DiscardSize
+        | Var::Players
+        | Var::ActionPlays => var(s, v, g, me),
     }
 }
 
