@@ -108,12 +108,10 @@ fn strategy_table(
     reached: fn(&Game) -> bool,
 ) {
     assert_eq!(files.len(), k.n(), "{name}: one strategy per seat");
-    let load = |file: &str| {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let st = domsim::strategy::load(&path).expect("strategy parses");
-        st.compile(k).expect("strategy compiles").0
-    };
-    let compiled: Vec<_> = files.iter().map(|f| load(f)).collect();
+    let compiled: Vec<_> = files
+        .iter()
+        .map(|f| domsim::sim::lineup::compile_shipped(f, k).unwrap_or_else(|e| panic!("{e:#}")))
+        .collect();
     let n = compiled.len();
     let mut g = Game::new(k, 1, 0);
     let mut i = 0u64;
@@ -183,8 +181,8 @@ fn cultist_vs_rebuild(c: &mut Criterion) {
         c,
         "cultist_vs_rebuild_dark_ages",
         &k,
-        "strategies/cultist.dom",
-        "strategies/rebuild.dom",
+        "cultist.dom",
+        "rebuild.dom",
         // Ruins were given (a 2-player game has 10) and Shelters dealt.
         |g| g.shelters && (g.ruins.len as usize) < 10 * (g.n() - 1),
     );
@@ -198,7 +196,7 @@ fn big_money_mirror_strategy_file(c: &mut Criterion) {
         c,
         "big_money_mirror_strategy_file",
         &k,
-        "strategies/big_money.dom",
+        "big_money.dom",
         any,
     );
 }
@@ -213,7 +211,7 @@ fn masquerade_big_money_mirror(c: &mut Criterion) {
         c,
         "masquerade_big_money_mirror_strategy",
         &k,
-        "strategies/masquerade_big_money.dom",
+        "masquerade_big_money.dom",
         |g| someone_owns(g, Card::Masquerade),
     );
 }
@@ -226,8 +224,8 @@ fn smithy_vs_bmu(c: &mut Criterion) {
         c,
         "smithy_big_money_vs_big_money_ultimate",
         &first_game(2),
-        "strategies/smithy_big_money.dom",
-        "strategies/big_money_ultimate.dom",
+        "smithy_big_money.dom",
+        "big_money_ultimate.dom",
         |g| someone_owns(g, Card::Smithy),
     );
 }
@@ -240,7 +238,7 @@ fn double_witch_mirror(c: &mut Criterion) {
         c,
         "double_witch_mirror_strategy",
         &k,
-        "strategies/double_witch.dom",
+        "double_witch.dom",
         // Curses were given.
         |g| g.pile(Card::Curse) < 10,
     );
@@ -254,7 +252,7 @@ fn village_smithy_mirror(c: &mut Criterion) {
         c,
         "village_smithy_engine_mirror_strategy",
         &k,
-        "strategies/village_smithy.dom",
+        "village_smithy.dom",
         |g| someone_owns(g, Card::Village) && someone_owns(g, Card::Smithy),
     );
 }
@@ -266,12 +264,7 @@ fn strategy_4p(c: &mut Criterion) {
         c,
         "strategy_files_4_players",
         &first_game(4),
-        &[
-            "strategies/big_money.dom",
-            "strategies/smithy_big_money.dom",
-            "strategies/big_money.dom",
-            "strategies/smithy_big_money.dom",
-        ],
+        domsim::bench::FOUR_PLAYERS,
         |g| someone_owns(g, Card::Smithy),
     );
 }
@@ -283,14 +276,7 @@ fn strategy_6p(c: &mut Criterion) {
         c,
         "strategy_files_6_players",
         &first_game(6),
-        &[
-            "strategies/big_money.dom",
-            "strategies/smithy_big_money.dom",
-            "strategies/big_money_ultimate.dom",
-            "strategies/big_money.dom",
-            "strategies/smithy_big_money.dom",
-            "strategies/big_money_ultimate.dom",
-        ],
+        domsim::bench::SIX_PLAYERS,
         |g| someone_owns(g, Card::Smithy),
     );
 }

@@ -179,11 +179,7 @@ const FIRST_GAME_CARDS: &str =
 
 /// A shipped strategy file compiled for `k`.
 fn compiled(file: &str, k: &Kingdom) -> Compiled {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("strategies")
-        .join(file);
-    let st = domsim::strategy::load(&path).expect("strategy parses");
-    st.compile(k).expect("strategy compiles").0
+    domsim::sim::lineup::compile_shipped(file, k).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 /// Time `strat`'s answer (seat 0) to the Buy question of `state` (a

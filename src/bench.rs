@@ -125,6 +125,24 @@ pub const DARK_AGES_KINGDOM: &[&str] = &[
     "Squire",
 ];
 
+/// The 4-player table (shared with `benches/games.rs`): seats alternate.
+pub const FOUR_PLAYERS: &[&str] = &[
+    "big_money.dom",
+    "smithy_big_money.dom",
+    "big_money.dom",
+    "smithy_big_money.dom",
+];
+
+/// The 6-player table (shared with `benches/games.rs`).
+pub const SIX_PLAYERS: &[&str] = &[
+    "big_money.dom",
+    "smithy_big_money.dom",
+    "big_money_ultimate.dom",
+    "big_money.dom",
+    "smithy_big_money.dom",
+    "big_money_ultimate.dom",
+];
+
 /// The standard suite, in the order it runs.
 pub static WORKLOADS: [Workload; 8] = [
     Workload {
@@ -166,25 +184,13 @@ pub static WORKLOADS: [Workload; 8] = [
     Workload {
         name: "4 players (2 BM + 2 Smithy BM)",
         kingdom: KingdomSpec::Preset("First Game"),
-        files: &[
-            "big_money.dom",
-            "smithy_big_money.dom",
-            "big_money.dom",
-            "smithy_big_money.dom",
-        ],
+        files: FOUR_PLAYERS,
         games: 600_000,
     },
     Workload {
         name: "6 players (2 BM + 2 Smithy BM + 2 BMU)",
         kingdom: KingdomSpec::Preset("First Game"),
-        files: &[
-            "big_money.dom",
-            "smithy_big_money.dom",
-            "big_money_ultimate.dom",
-            "big_money.dom",
-            "smithy_big_money.dom",
-            "big_money_ultimate.dom",
-        ],
+        files: SIX_PLAYERS,
         games: 400_000,
     },
 ];

@@ -722,7 +722,7 @@ impl Iterator for CardSetIter {
 // Dispatch: one exhaustive match per mechanism (a jump table). Adding a card
 // to the table without deciding its behaviour here is a compile error.
 
-use crate::engine::{Bots, Game, PlayCtx, Player};
+use crate::engine::{Bots, Game, PlayCtx};
 
 /// Run the effect of one play of `ctx.card` (after its vanilla bonuses).
 #[inline]
@@ -833,16 +833,11 @@ pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacke
     }
 }
 
-/// VP of one copy of `c` owned by `pl` at game end (Gardens: ⌊owned / 10⌋;
-/// Duke: Duchies owned). Great Hall (1), Harem (2) and Nobles (2) have fixed
-/// VP in the table.
-#[inline]
-pub fn vp_of(c: Card, pl: &Player) -> i16 {
-    vp_of_counts(c, &pl.owned, pl.owned_total)
-}
-
-/// [`vp_of`] from a player's owned counts and total alone (lets a bot score
-/// a hypothetical gain without copying the player's zones).
+/// VP of one copy of `c` at game end for a player owning `owned` (`total`
+/// cards in all): Gardens ⌊total / 10⌋, Duke the Duchies owned, Feodum
+/// ⌊Silvers / 3⌋; every other card its table VP (Great Hall 1, Harem and
+/// Nobles 2). Counts rather than a `Player`, so a bot can score a
+/// hypothetical gain without copying the player's zones.
 #[inline]
 pub fn vp_of_counts(c: Card, owned: &[u8; Card::COUNT], total: u16) -> i16 {
     match c {
@@ -921,12 +916,12 @@ mod tests {
 
     #[test]
     fn vp_of_intrigue_cards() {
-        let mut pl = Player::new();
-        pl.owned[Card::Duchy as usize] = 3;
-        assert_eq!(vp_of(Card::Duke, &pl), 3);
-        assert_eq!(vp_of(Card::GreatHall, &pl), 1);
-        assert_eq!(vp_of(Card::Harem, &pl), 2);
-        assert_eq!(vp_of(Card::Nobles, &pl), 2);
+        let mut owned = [0u8; Card::COUNT];
+        owned[Card::Duchy as usize] = 3;
+        assert_eq!(vp_of_counts(Card::Duke, &owned, 3), 3);
+        assert_eq!(vp_of_counts(Card::GreatHall, &owned, 3), 1);
+        assert_eq!(vp_of_counts(Card::Harem, &owned, 3), 2);
+        assert_eq!(vp_of_counts(Card::Nobles, &owned, 3), 2);
     }
 
     #[test]

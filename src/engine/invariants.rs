@@ -7,6 +7,15 @@ use crate::cards::Card;
 impl Game {
     /// Check every invariant; `Err` describes the first violation.
     pub fn check_invariants(&self) -> Result<(), String> {
+        if !self
+            .kingdom
+            .supply_piles()
+            .iter()
+            .copied()
+            .eq(self.kingdom.supply.iter())
+        {
+            return Err("the Kingdom's pile list differs from its Supply".into());
+        }
         let mut seen = [0u16; Card::COUNT];
         for (i, s) in seen.iter_mut().enumerate() {
             *s = self.supply[i] as u16;

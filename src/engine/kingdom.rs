@@ -87,8 +87,10 @@ pub struct Kingdom {
     /// The Supply piles as a list (`supply` in id order, `n_piles` of them):
     /// loops over every pile (the strategy variable `gains_to_end`) read a
     /// short array instead of walking a 128-bit mask.
-    pub piles: [Card; MAX_SUPPLY_PILES],
-    pub n_piles: u8,
+    /// Private: derived from `supply` once, when the Kingdom is built (the
+    /// invariant check compares them).
+    piles: [Card; MAX_SUPPLY_PILES],
+    n_piles: u8,
 }
 
 /// Most Supply piles a game can have: 7 basic, 10 Kingdom, Ruins.

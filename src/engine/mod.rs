@@ -171,12 +171,10 @@ impl Game {
             let pl = &mut self.players[p];
             pl.deck.extend_from(&[Card::Copper; 7]);
             pl.deck.extend_from(&start);
+            pl.add_owned_n(Card::Copper, 7);
             for c in start {
                 pl.add_owned(c);
             }
-            pl.owned[Card::Copper as usize] = 7;
-            pl.owned_total = 10;
-            pl.money += 7 * Card::Copper.money() as u16;
             self.rng.shuffle(pl.deck.as_mut_slice());
             for _ in 0..5 {
                 let c = pl.deck.pop().unwrap_or(Card::Copper);

@@ -10,6 +10,21 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRng(Xoshiro256PlusPlus);
 
+/// Read `word` as a fraction `word / 2^64` in mixed radix: digit `i` (in
+/// `0..bounds[i]`) is the high word of the remaining fraction times
+/// `bounds[i]`, which then keeps its low word. Returns the final low word
+/// (the batch's rejection test looks at it).
+#[inline(always)]
+fn mixed_radix_digits<const K: usize>(word: u64, bounds: &[u64; K], out: &mut [usize; K]) -> u64 {
+    let mut l = word;
+    for (o, &b) in out.iter_mut().zip(bounds.iter()) {
+        let m = l as u128 * b as u128;
+        *o = (m >> 64) as usize;
+        l = m as u64;
+    }
+    l
+}
+
 #[inline]
 fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -68,15 +83,10 @@ impl GameRng {
         out
     }
 
+    /// The digits of one fresh random word (see [`mixed_radix_digits`]).
     #[inline(always)]
     fn digits<const K: usize>(&mut self, bounds: &[u64; K], out: &mut [usize; K]) -> u64 {
-        let mut l = self.0.next_u64();
-        for (o, &b) in out.iter_mut().zip(bounds.iter()) {
-            let m = l as u128 * b as u128;
-            *o = (m >> 64) as usize;
-            l = m as u64;
-        }
-        l
+        mixed_radix_digits(self.0.next_u64(), bounds, out)
     }
 
     /// Uniform random permutation (Fisher–Yates, from the end): position
@@ -172,17 +182,24 @@ mod tests {
         }
     }
 
-    /// The batch is exact: digits of a known word, and a product near the
-    /// top of the range still yields in-range digits.
+    /// The digits of known words: a word is a fraction of 2^64, each digit
+    /// the integer part of the remaining fraction times the next bound.
     #[test]
-    fn batched_digits_are_in_range() {
-        let mut r = GameRng::for_game(5, 1);
-        for _ in 0..10_000 {
-            let [a, b, c, d] = r.batch([600, 599, 598, 597]);
-            assert!(a < 600 && b < 599 && c < 598 && d < 597);
-            let [x, y] = r.batch([u32::MAX as u64, 3]);
-            assert!(x < u32::MAX as usize && y < 3);
-        }
+    fn mixed_radix_digits_of_known_words() {
+        let mut d = [0usize; 2];
+        // 1/2: 600 * 1/2 = 300 exactly, nothing left for the next digit.
+        assert_eq!(mixed_radix_digits(1 << 63, &[600, 599], &mut d), 0);
+        assert_eq!(d, [300, 0]);
+        // 3/4 with bounds 2, 4: 2 * 3/4 = 1.5 -> 1, rest 1/2; 4 * 1/2 = 2.
+        assert_eq!(mixed_radix_digits(3 << 62, &[2, 4], &mut d), 0);
+        assert_eq!(d, [1, 2]);
+        // The largest word gives the largest digits.
+        let mut d4 = [0usize; 4];
+        mixed_radix_digits(u64::MAX, &[600, 599, 598, 597], &mut d4);
+        assert_eq!(d4, [599, 598, 597, 596]);
+        // 0 gives zeros.
+        assert_eq!(mixed_radix_digits(0, &[600, 599, 598, 597], &mut d4), 0);
+        assert_eq!(d4, [0; 4]);
     }
 
     #[test]

@@ -70,11 +70,16 @@ impl Player {
     /// `c` now belongs to this player (it has been put in one of his zones).
     #[inline]
     pub fn add_owned(&mut self, c: Card) {
-        self.owned[c as usize] += 1;
-        self.owned_total += 1;
-        self.money += c.money() as u16;
-        self.vp_fixed += c.info().vp as i16;
-        self.actions_owned += c.is_action() as u16;
+        self.add_owned_n(c, 1);
+    }
+    /// `n` copies of `c` now belong to this player (the starting deck).
+    #[inline]
+    pub fn add_owned_n(&mut self, c: Card, n: u8) {
+        self.owned[c as usize] += n;
+        self.owned_total += n as u16;
+        self.money += n as u16 * c.money() as u16;
+        self.vp_fixed += n as i16 * c.info().vp as i16;
+        self.actions_owned += n as u16 * c.is_action() as u16;
     }
     /// `c` no longer belongs to this player (trashed, passed, returned).
     #[inline]

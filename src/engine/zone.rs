@@ -142,12 +142,11 @@ impl CardVec {
             None => false,
         }
     }
-    /// Split `n` cards of this zone (`n <= len`, else it panics) by
-    /// `keep(card)`, without a branch per card: the kept ones stay here in
-    /// order, the others are appended to `out` in order, each with the next
-    /// id from `*uid` written to `out_uid` at its position. Returns the sum
-    /// of `value[card]` over the cards moved out and how many of them are
-    /// Copper. Every card is written to both places and the two ends
+    /// Move the cards `c` of this zone with `moves[c]` to the end of `out`,
+    /// without a branch per card: the others stay here in order, the moved
+    /// ones are appended in order, each with the next id from `*uid`
+    /// written to `out_uid` at its position. Returns the sum of `value[c]`
+    /// over the moved cards and how many of them are Copper. Every card is written to both places and the two ends
     /// advance by 0 or 1, so a random hand costs no mispredicted branch
     /// (the stray writes land past the ends, in unused capacity).
     #[inline(always)]

@@ -70,6 +70,15 @@ pub fn shipped(file: &str) -> Option<PathBuf> {
     built.is_file().then_some(built)
 }
 
+/// The shipped strategy `strategies/FILE` (see [`shipped`]) parsed and
+/// compiled for `k`: the one way benches and tests get a reference bot.
+pub fn compile_shipped(file: &str, k: &Kingdom) -> Result<Compiled> {
+    let path =
+        shipped(file).ok_or_else(|| anyhow!("shipped strategy strategies/{file} not found"))?;
+    let st = strategy::load(&path).map_err(|e| anyhow!("{e}"))?;
+    Ok(st.compile(k).map_err(|e| anyhow!("{e}"))?.0)
+}
+
 /// The strategies of a run, one per entrant, loaded.
 #[derive(Clone, Debug)]
 pub struct Lineup {

@@ -53,7 +53,10 @@ pub(crate) enum Cond {
     Code(Code),
 }
 
-/// A number that one load reads (see [`Cond::Range`]).
+/// A number that one load reads (see [`Cond::Range`]). Its names repeat
+/// those of [`Var`] on purpose: it is the subset of variables the engine
+/// keeps ready, plus `count`/`supply` of one card, so its evaluation is one
+/// match without unreachable arms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Slot {
     Coins,
@@ -92,7 +95,7 @@ impl Slot {
             _ => return None,
         })
     }
-    fn of_fun(f: Fun, c: Card) -> Option<Slot> {
+    pub(crate) fn of_fun(f: Fun, c: Card) -> Option<Slot> {
         match f {
             Fun::Count => Some(Slot::Count(c)),
             Fun::Supply => Some(Slot::Supply(c)),
@@ -102,7 +105,7 @@ impl Slot {
 }
 
 /// `x <op> n` as `lo <= x <= hi`, for every comparison but `!=`.
-fn as_range(op: BinOp, n: i32) -> Option<(i32, i32)> {
+pub(crate) fn as_range(op: BinOp, n: i32) -> Option<(i32, i32)> {
     match op {
         BinOp::Lt => Some((i32::MIN, n.checked_sub(1)?)),
         BinOp::Le => Some((i32::MIN, n)),

@@ -33,13 +33,13 @@ fn sum_by(s: Subj, f: impl Fn(Card) -> i32) -> i32 {
     }
 }
 
-impl Compiled {
-    /// Total money of seat `me`: Treasure values plus printed +$ of Actions.
-    #[inline]
-    fn total_money(&self, g: &Game, me: u8) -> i32 {
-        g.players[me as usize].money as i32
-    }
+/// `lo <= x <= hi` without a branch (the test of [`Cond::Range`]).
+#[inline(always)]
+fn in_range(x: i32, lo: i32, hi: i32) -> bool {
+    (x.wrapping_sub(lo) as u32) <= (hi.wrapping_sub(lo) as u32)
+}
 
+impl Compiled {
     /// Evaluate a number or condition (conditions are 0/1). A program of
     /// at most 16 operations needs at most 16 stack slots, so the common
     /// short conditions run on a small stack (no 256-byte clear per call).
@@ -97,19 +97,16 @@ impl Compiled {
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
-            Cond::Range(s, lo, hi) => {
-                let x = slot(s, g, me);
-                (x.wrapping_sub(lo) as u32) <= (hi.wrapping_sub(lo) as u32)
-            }
+            Cond::Range(s, lo, hi) => in_range(slot(s, g, me), lo, hi),
             _ => self.holds_slow(cond, g, me),
         }
     }
 
+    /// The conditions `holds` does not decide inline.
     #[inline(never)]
     fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
-            Cond::Always => true,
-            Cond::Range(s, lo, hi) => (lo..=hi).contains(&slot(s, g, me)),
+            Cond::Always | Cond::Range(..) => self.holds(cond, g, me),
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
             Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
             Cond::Code(c) => self.eval(c, g, me) != 0,
@@ -148,9 +145,7 @@ impl Compiled {
             }
             match e.target {
                 Target::Card(c) => {
-                    if self.holds(e.cond, g, me)
-                        && !(SAFE && g.supply[c as usize] <= 2 && self.unsafe_gain(g, me, c))
-                    {
+                    if self.holds(e.cond, g, me) && !(SAFE && self.unsafe_now(g, me, c)) {
                         return Some(c);
                     }
                 }
@@ -181,7 +176,7 @@ impl Compiled {
                 ..*q
             };
             let c = sub.default_answer(g)?;
-            if !(safety && self.may_be_unsafe(g, c) && self.unsafe_gain(g, me, c)) {
+            if !(safety && self.unsafe_now(g, me, c)) {
                 return Some(c);
             }
             legal.remove(c);
@@ -200,12 +195,13 @@ impl Compiled {
         false
     }
 
-    /// Inline pre-check of [`Self::unsafe_gain`]: the safety rules only
-    /// concern the last card of a pile or the penultimate Province, so a
-    /// pile with more than 2 cards left never needs the full check.
+    /// [`Self::unsafe_gain`] behind an inline pre-check: the safety rules
+    /// only concern the last card of a pile or the penultimate Province, so
+    /// a pile with more than 2 cards left never needs the full check. The
+    /// caller has checked that a safety rule is on for this question.
     #[inline(always)]
-    fn may_be_unsafe(&self, g: &Game, c: Card) -> bool {
-        self.guarded && g.supply[c as usize] <= 2
+    fn unsafe_now(&self, g: &Game, me: u8, c: Card) -> bool {
+        g.supply[c as usize] <= 2 && self.unsafe_gain(g, me, c)
     }
 
     /// The built-in safety rules: would gaining `c` now lose the game (it
@@ -318,7 +314,7 @@ fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
             if n == 0 {
                 0
             } else {
-                s.total_money(g, me) * 100 / n
+                pl.money as i32 * 100 / n
             }
         }
         Var::HandMoney => pl.hand.iter().map(|c| c.info().value as i32).sum(),
@@ -384,10 +380,9 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
 /// inline, zone scans out of line.
 #[inline(always)]
 fn fun_card(f: Fun, c: Card, g: &Game, me: u8) -> i32 {
-    match f {
-        Fun::Count => g.players[me as usize].owned[c as usize] as i32,
-        Fun::Supply => g.supply[c as usize] as i32,
-        _ => fun(f, Subj::Card(c), g, me),
+    match Slot::of_fun(f, c) {
+        Some(x) => slot(x, g, me),
+        None => fun(f, Subj::Card(c), g, me),
     }
 }
 
@@ -642,6 +637,51 @@ mod tests {
             .collect();
         piles.sort();
         prov.min(piles.iter().take(need).sum())
+    }
+
+    /// Every comparison compiled to `Cond::Range` answers as the operator
+    /// it replaces, at and around the boundaries; `!=` and the bounds that
+    /// would overflow keep the general form.
+    #[test]
+    fn range_conditions_agree_with_the_operators() {
+        use super::super::compile::as_range;
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            2,
+            5,
+            6,
+            7,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for op in [
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+        ] {
+            for &n in &edges {
+                let Some((lo, hi)) = as_range(op, n) else {
+                    assert!(
+                        op == BinOp::Ne
+                            || (op == BinOp::Lt && n == i32::MIN)
+                            || (op == BinOp::Gt && n == i32::MAX),
+                        "{op:?} {n} has no range"
+                    );
+                    continue;
+                };
+                for &x in &edges {
+                    assert_eq!(in_range(x, lo, hi), bin(op, x, n) != 0, "{x} {op:?} {n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,41 +14,19 @@ fn kingdom(names: &[&str]) -> Kingdom {
     Kingdom::from_names(2, names).expect("valid kingdom")
 }
 
-/// Smithy, Witch, Militia... every card the money bots need.
+/// Smithy, Witch, Militia... every card the money bots need (the Double
+/// Witch workload's kingdom of `domsim bench`).
 fn money_kingdom() -> Kingdom {
-    kingdom(&[
-        "Smithy",
-        "Witch",
-        "Militia",
-        "Moneylender",
-        "Laboratory",
-        "Council Room",
-        "Library",
-        "Chapel",
-        "Workshop",
-        "Gardens",
-    ])
+    kingdom(domsim::bench::MONEY_KINGDOM)
 }
 
-/// The engines' cards.
+/// The engines' cards (the Village/Smithy workload's kingdom).
 fn engine_kingdom() -> Kingdom {
-    kingdom(&[
-        "Village",
-        "Smithy",
-        "Throne Room",
-        "Market",
-        "Witch",
-        "Militia",
-        "Chapel",
-        "Laboratory",
-        "Moat",
-        "Cellar",
-    ])
+    kingdom(domsim::bench::ENGINE_KINGDOM)
 }
 
 fn compile_file(name: &str, k: &Kingdom) -> Compiled {
-    let s = strategy::load(&lib_dir().join(name)).unwrap_or_else(|e| panic!("{e}"));
-    s.compile(k).unwrap_or_else(|e| panic!("{e}")).0
+    domsim::sim::lineup::compile_shipped(name, k).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 /// Play `games` games of `a` against `b`, seats alternated; returns (a's
@@ -293,6 +271,7 @@ fn compile_text(text: &str, k: &Kingdom) -> Compiled {
     s.compile(k).unwrap_or_else(|e| panic!("{e}")).0
 }
 
+/// Seat 0's answer when `c` plays every seat.
 fn ask(
     g: &Game,
     c: &Compiled,
@@ -301,13 +280,26 @@ fn ask(
     legal: &[Card],
     optional: bool,
 ) -> Option<Card> {
+    ask_as(0, g, c, why, by, legal, optional)
+}
+
+/// Seat `seat`'s answer when `c` plays every seat.
+fn ask_as(
+    seat: u8,
+    g: &Game,
+    c: &Compiled,
+    why: Why,
+    by: Option<Card>,
+    legal: &[Card],
+    optional: bool,
+) -> Option<Card> {
     let q = Pick {
-        player: 0,
+        player: seat,
         why,
         by,
         legal: legal.iter().copied().collect(),
         optional,
-        target: 0,
+        target: seat,
     };
     StrategyBots::new(&[c, c]).pick(g, &q)
 }
@@ -1253,35 +1245,34 @@ fn penultimate_province_rule() {
     assert_eq!(ask(&g, &ppr, Why::Buy, None, BUYABLE, true), Some(Province));
 }
 
-/// In an even position the rule must let someone take the penultimate
-/// Province, whichever seat is to play: the opponent's reply can only tie.
+/// With two Provinces left, a seat takes the penultimate one exactly when
+/// its VP are at least its opponent's: afterwards the opponent's last
+/// Province can at best tie. So in an even position both seats take it and
+/// the rule can never block both; only the trailing seat holds back.
 #[test]
-fn penultimate_province_rule_never_blocks_both_seats() {
+fn penultimate_province_rule_holds_back_only_the_trailing_seat() {
     let k = money_kingdom();
     let ppr = compile_text("buy: Province, Duchy", &k);
-    for (mine, theirs) in [(3u8, 3u8), (2, 2), (4, 3), (3, 4)] {
+    for (mine, theirs) in [(3usize, 3usize), (2, 2), (4, 3), (3, 4), (0, 1)] {
         let mut g = blank(&k);
-        fill(&mut g.players[0].discard, &vec![Duchy; mine as usize]);
-        fill(&mut g.players[1].discard, &vec![Duchy; theirs as usize]);
+        fill(&mut g.players[0].discard, &vec![Duchy; mine]);
+        fill(&mut g.players[1].discard, &vec![Duchy; theirs]);
         g.supply[Province as usize] = 2;
         g.recount_totals();
-        let mut takes = 0;
-        for (seat, turns) in [(0u8, [6u16, 5]), (1, [6, 6])] {
+        // Seat 0 to play its 6th turn (seat 1 has had 5), then seat 1 its 6th.
+        for (seat, turns, lead) in [
+            (0u8, [6u16, 5], mine >= theirs),
+            (1, [6, 6], theirs >= mine),
+        ] {
             g.active = seat;
             g.turns_taken[..2].copy_from_slice(&turns);
-            let q = Pick {
-                player: seat,
-                why: Why::Buy,
-                by: None,
-                legal: BUYABLE.iter().copied().collect(),
-                optional: true,
-                target: seat,
-            };
-            if StrategyBots::new(&[&ppr, &ppr]).pick(&g, &q) == Some(Province) {
-                takes += 1;
-            }
+            let want = if lead { Province } else { Duchy };
+            assert_eq!(
+                ask_as(seat, &g, &ppr, Why::Buy, None, BUYABLE, true),
+                Some(want),
+                "seat {seat}, {mine} vs {theirs} Duchies"
+            );
         }
-        assert!(takes >= 1, "{mine} vs {theirs} Duchies: both seats refuse");
     }
 }
 
@@ -1293,16 +1284,9 @@ fn smithy_vs_bmu_games_do_not_stall_on_the_penultimate_province() {
     let k = domsim::sim::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(2))
         .unwrap();
-    let load = |f: &str| {
-        domsim::strategy::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f))
-            .unwrap()
-            .compile(&k)
-            .unwrap()
-            .0
-    };
     let (a, b) = (
-        load("strategies/smithy_big_money.dom"),
-        load("strategies/big_money_ultimate.dom"),
+        compile_file("smithy_big_money.dom", &k),
+        compile_file("big_money_ultimate.dom", &k),
     );
     let mut g = Game::new(&k, 1, 0);
     let (mut turns, mut longest, mut ties) = (0u64, 0u16, 0u32);
@@ -1493,22 +1477,7 @@ fn playing_games_with_strategies_allocates_nothing() {
 #[test]
 fn multi_player_games_with_mixed_strategies() {
     for players in [3usize, 4, 6] {
-        let k = Kingdom::from_names(
-            players,
-            &[
-                "Village",
-                "Smithy",
-                "Throne Room",
-                "Market",
-                "Witch",
-                "Militia",
-                "Chapel",
-                "Laboratory",
-                "Moat",
-                "Cellar",
-            ],
-        )
-        .unwrap();
+        let k = Kingdom::from_names(players, domsim::bench::ENGINE_KINGDOM).unwrap();
         let names = [
             "double_witch.dom",
             "throne_room.dom",
