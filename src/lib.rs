@@ -1,9 +1,11 @@
 //! # domsim
 //!
-//! A high-throughput simulator for the card game Dominion: base game (first
-//! edition), Intrigue (first edition) and (in progress) Dark Ages, played by
-//! declarative bots.
+//! A high-throughput simulator for card games played by declarative bots:
+//! Dominion (base game and Intrigue, first editions, and Dark Ages) in
+//! [`dominion`], on a runner, statistics and reports shared by every game.
 //!
+//! * [`dominion`] — everything that knows Dominion's rules (re-exported below
+//!   under the short names `cards`, `engine`, `bots`, `strategy`, `scenario`, `soak`);
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
@@ -12,21 +14,19 @@
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs (atomic writes);
 //! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
-//! * [`strategy`] — the strategy language (files in `strategies/`);
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
 
 pub mod bench;
-pub mod bots;
-pub mod cards;
 pub mod cli;
-pub mod engine;
+pub mod dominion;
 pub mod report;
-pub mod scenario;
 pub mod sim;
-pub mod soak;
 pub mod stats;
-pub mod strategy;
+
+// The Dominion modules keep their short paths (`domsim::engine`, `crate::cards`, …):
+// callers, tests and benches name them as before.
+pub use dominion::{bots, cards, engine, scenario, soak, strategy};
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};
