@@ -9,7 +9,7 @@ use domsim::stats::demo::{DemoBot, DemoBots};
 use domsim::stats::{csv::write_csv, html, playtest};
 use std::path::PathBuf;
 
-fn main() -> std::io::Result<()> {
+fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let games: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let out = PathBuf::from(args.get(1).map_or("results/sample_report.html", |s| s));

@@ -639,7 +639,9 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
         let bytes = csv_bytes(&meta, &rows)?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
-        eprintln!("wrote {}", dest.display());
+        if dest.as_os_str() != "-" {
+            eprintln!("wrote {}", dest.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

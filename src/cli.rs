@@ -13,6 +13,7 @@ use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::logbots::LoggingBots;
 use crate::sim::presets::{Preset, PRESETS};
 use crate::sim::{self, RunConfig};
+use crate::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -40,20 +41,27 @@ pub struct Cli {
 /// How the kingdom is chosen (default: the base "First Game" preset).
 #[derive(Args, Debug, Clone, Default)]
 pub struct KingdomArgs {
-    /// The 10 Kingdom cards, comma-separated: --kingdom "Village,Smithy,..."
+    /// The Kingdom cards, comma-separated: --kingdom "Village,Smithy,..."
+    /// Fewer than 10 make a partial kingdom (said in the output); --fill
+    /// completes it.
     #[arg(long, value_name = "CARDS", conflicts_with_all = ["preset", "random"])]
     pub kingdom: Option<String>,
+    /// Complete a --kingdom of fewer than 10 cards with random Kingdom cards
+    /// from --sets (drawn with --kingdom-seed) that no strategy of the run
+    /// buys or gains, by name or by type.
+    #[arg(long, requires = "kingdom")]
+    pub fill: bool,
     /// A recommended kingdom from the rulebooks, by English name (see `domsim presets`).
     #[arg(long, value_name = "NAME", conflicts_with = "random")]
     pub preset: Option<String>,
     /// 10 random Kingdom cards from --sets, drawn with --kingdom-seed.
     #[arg(long)]
     pub random: bool,
-    /// Card sets for --random, comma-separated (base, intrigue, dark-ages).
-    #[arg(long, value_name = "SETS", default_value = "base", requires = "random")]
+    /// Card sets for --random and --fill, comma-separated (base, intrigue, dark-ages).
+    #[arg(long, value_name = "SETS", default_value = "base")]
     pub sets: String,
-    /// Seed of the random kingdom (default: the --seed value).
-    #[arg(long, value_name = "N", requires = "random")]
+    /// Seed of the random kingdom or of the --fill cards (default: the --seed value).
+    #[arg(long, value_name = "N")]
     pub kingdom_seed: Option<u64>,
 }
 
@@ -82,7 +90,7 @@ impl StrategyArgs {
 pub struct PlaytestArgs {
     /// Sequential mode: stop once every strategy's 95% score interval is
     /// narrower than ± this (e.g. 0.005); --games is then the maximum.
-    #[arg(long, value_name = "HALF_WIDTH")]
+    #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
     precision: Option<f64>,
     /// Write a self-contained HTML playtest report (charts, no network).
     #[arg(long, value_name = "FILE.html")]
@@ -116,23 +124,50 @@ impl PlaytestArgs {
     }
 }
 
-/// An output path must not be a directory and its directory must exist.
+/// A count of games (or games between checkpoints): a whole number ≥ 1.
+fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    match s.trim().replace('_', "").parse::<i128>() {
+        Ok(n) if n >= 1 && n <= u64::MAX as i128 => Ok(n as u64),
+        Ok(n) if n < 1 => Err(format!("must be at least 1 (got {n})")),
+        Ok(_) => Err(format!("'{s}' is too large")),
+        Err(_) => Err(format!("'{s}' is not a whole number (e.g. 10000)")),
+    }
+}
+
+/// A seed: a whole number from 0 to 2^64 − 1.
+fn parse_seed(s: &str) -> std::result::Result<u64, String> {
+    s.trim()
+        .replace('_', "")
+        .parse::<u64>()
+        .map_err(|_| format!("'{s}' is not a seed (a whole number from 0 to 18446744073709551615)"))
+}
+
+/// Fail now if an output cannot be written (see [`crate::output`]): the
+/// output is prepared and dropped, leaving nothing behind.
 fn check_out_path(path: &std::path::Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("output path {} is a directory", path.display());
+    crate::output::Output::create(path).map(drop)
+}
+
+/// Refuse, before anything runs, an output that is a strategy file or
+/// another output (see [`crate::output::check_distinct`]).
+fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
+    let ins: Vec<(&str, &std::path::Path)> = specs
+        .iter()
+        .filter(|s| !s.starts_with("builtin:"))
+        .map(|s| ("strategy file", std::path::Path::new(s.as_str())))
+        .collect();
+    let outs: Vec<(&str, &std::path::Path)> = outs
+        .iter()
+        .filter_map(|(o, p)| p.map(|p| (*o, p)))
+        .collect();
+    crate::output::check_distinct(&ins, &outs)
+}
+
+/// "wrote FILE" on standard error (nothing for `-`, standard output).
+fn announce(path: &std::path::Path) {
+    if path.as_os_str() != "-" {
+        eprintln!("wrote {}", path.display());
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if !dir.is_dir() {
-        bail!(
-            "cannot write {}: directory {} does not exist",
-            path.display(),
-            dir.display()
-        );
-    }
-    Ok(())
 }
 
 #[derive(Subcommand, Debug)]
@@ -153,10 +188,10 @@ pub enum Command {
         #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
         players: Option<u8>,
         /// Games to play.
-        #[arg(long, short = 'n', default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, short = 'n', default_value_t = 10_000, value_parser = parse_count, allow_negative_numbers = true)]
         games: u64,
         /// Run seed: game i is dealt from (seed, i).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
         /// Worker threads (default: one per core). Results do not depend on it.
         #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -170,7 +205,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
         /// Games per checkpoint batch.
-        #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = parse_count, allow_negative_numbers = true)]
         checkpoint_every: u64,
         #[command(flatten)]
         playtest: PlaytestArgs,
@@ -196,10 +231,10 @@ pub enum Command {
         #[command(flatten)]
         kingdom: KingdomArgs,
         /// Games per pair.
-        #[arg(long, short = 'n', default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, short = 'n', default_value_t = 2_000, value_parser = parse_count, allow_negative_numbers = true)]
         games: u64,
         /// Run seed (every pair plays the same deals: game i from (seed, i)).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
         /// Worker threads (default: one per core). Results do not depend on it.
         #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -221,7 +256,7 @@ pub enum Command {
         #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
         players: Option<u8>,
         /// Run seed.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
         /// Which game of the run to play (same deal and seat order as game
         /// GAME of `domsim sim` with the same seed and strategies).
@@ -246,10 +281,10 @@ pub enum Command {
     /// at every decision. Exit status 1 if any game failed.
     Soak {
         /// Games to play.
-        #[arg(long, short = 'n', default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        #[arg(long, short = 'n', default_value_t = 100_000, value_parser = parse_count, allow_negative_numbers = true)]
         games: u64,
         /// Run seed: game i is derived from (seed, i) alone.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
         /// Worker threads (default: one per core).
         #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -343,10 +378,7 @@ pub fn run() -> Result<ExitCode> {
             kingdom,
             players,
         } => cmd_check(&files, &kingdom, players),
-        Command::Presets => {
-            cmd_presets();
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Presets => cmd_presets(),
         Command::Soak {
             games,
             seed,
@@ -380,18 +412,55 @@ struct KingdomChoice {
     how: String,
 }
 
-fn choose_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<KingdomChoice> {
+/// The kingdom of a run. `strategies` are the run's strategy specs: a
+/// `--fill` never draws a card one of them may buy or gain.
+fn choose_kingdom(
+    a: &KingdomArgs,
+    players: usize,
+    seed: u64,
+    strategies: &[String],
+) -> Result<KingdomChoice> {
+    if a.kingdom_seed.is_some() && !a.random && !a.fill {
+        bail!("--kingdom-seed goes with --random or --fill");
+    }
     if let Some(list) = &a.kingdom {
         let names: Vec<&str> = list
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect();
-        let k = Kingdom::from_names(players, &names).map_err(|e| anyhow!("--kingdom: {e}"))?;
-        return Ok(KingdomChoice {
-            kingdom: k,
-            how: "list".into(),
-        });
+        let mut cards = names
+            .iter()
+            .map(|n| crate::engine::kingdom::parse_card(n))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| anyhow!("--kingdom: {e}"))?;
+        if cards.len() > 10 {
+            bail!(
+                "--kingdom: a kingdom has at most 10 piles; {} were given",
+                cards.len()
+            );
+        }
+        let given = cards.len();
+        let mut how = "list".to_string();
+        if a.fill && given < 10 {
+            let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
+            let lineup = Lineup::load(strategies)?;
+            let ks = a.kingdom_seed.unwrap_or(seed);
+            let fill = Kingdom::fill_cards(&cards, &sets, ks, |c| !lineup.may_gain(c))
+                .map_err(|e| anyhow!("--fill: {e}"))?;
+            how = format!(
+                "list of {given}, filled with {} by --fill sets={} kingdom_seed={ks}",
+                fill.iter().map(|c| c.name()).collect::<Vec<_>>().join(";"),
+                a.sets
+            );
+            cards.extend(fill);
+        } else if given < 10 {
+            how = format!(
+                "partial list: {given} of 10 piles, so a three-pile ending is less likely than in a real game; --fill completes it"
+            );
+        }
+        let k = Kingdom::with_piles(players, &cards).map_err(|e| anyhow!("--kingdom: {e}"))?;
+        return Ok(KingdomChoice { kingdom: k, how });
     }
     if a.random {
         let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
@@ -414,7 +483,7 @@ fn choose_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<KingdomC
     })
 }
 
-fn cmd_presets() {
+fn cmd_presets() -> Result<ExitCode> {
     for p in PRESETS {
         let missing = p.missing();
         let status = if missing.is_empty() {
@@ -422,9 +491,10 @@ fn cmd_presets() {
         } else {
             format!("needs {}", missing.join(", "))
         };
-        println!("{:<26} {}", p.name, p.cards.join(", "));
-        println!("{:<26} ({}; {status})", "", p.source);
+        outln!("{:<26} {}", p.name, p.cards.join(", "));
+        outln!("{:<26} ({}; {status})", "", p.source);
     }
+    Ok(ExitCode::SUCCESS)
 }
 
 // ---------------------------------------------------------------------------
@@ -544,8 +614,18 @@ fn cmd_sim(
     pt: &PlaytestArgs,
 ) -> Result<ExitCode> {
     pt.check()?;
+    check_io(
+        &sa.all(),
+        &[
+            ("-o", out),
+            ("--checkpoint", checkpoint.map(|c| c.0)),
+            ("--report", pt.report.as_deref()),
+            ("--stats", pt.stats.as_deref()),
+            ("--save-stats", pt.save_stats.as_deref()),
+        ],
+    )?;
     let (specs, players) = seat_specs(&sa.all(), players)?;
-    let kc = choose_kingdom(ka, players, seed)?;
+    let kc = choose_kingdom(ka, players, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
     // The handler is installed before the temporary file exists, so that a
     // signal can never leave it behind.
@@ -586,25 +666,26 @@ fn cmd_sim(
         }
     };
     let rows = report::rows(&result.stats, &infos);
-    println!(
+    outln!(
         "{} players, kingdom ({}): {}",
         players,
         kc.how,
         k.describe()
     );
-    println!(
+    outln!(
         "{} games, seed {seed}; seat orders rotate over all {} permutations\n",
         result.completed,
         sim::seat_orders(players).len()
     );
-    print!("{}", report::sim_table(&rows));
-    println!(
+    out!("{}", report::sim_table(&rows));
+    outln!(
         "\nscore = win rate with shared wins split (a k-way tie counts 1/k); 95% Wilson interval."
     );
     if result.stats.tied_games > 0 || result.stats.capped > 0 {
-        println!(
+        outln!(
             "{} tied game(s), {} game(s) stopped by the turn cap.",
-            result.stats.tied_games, result.stats.capped
+            result.stats.tied_games,
+            result.stats.capped
         );
     }
     if let Some((i, f)) = &result.stats.first_fault {
@@ -635,10 +716,10 @@ fn cmd_sim(
         let bytes = report::sim_csv(&meta, &rows)?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
-        eprintln!("wrote {}", dest.display());
+        announce(&dest);
     }
     if pt.precision.is_some() {
-        println!(
+        outln!(
             "sequential mode: stopped after {} games (widest 95% half-width {:.4}, target {})",
             result.completed,
             result.stats.widest_half_width(),
@@ -688,13 +769,12 @@ fn write_playtest(
     note: &str,
 ) -> Result<()> {
     if let Some(p) = json {
-        crate::stats::save_json(p, st).with_context(|| format!("cannot write {}", p.display()))?;
-        eprintln!("wrote {}", p.display());
+        crate::stats::save_json(p, st)?;
+        announce(p);
     }
     if let Some(p) = csv {
-        crate::stats::csv::write_csv(p, st)
-            .with_context(|| format!("cannot write {}", p.display()))?;
-        eprintln!("wrote {}", p.display());
+        crate::stats::csv::write_csv(p, st)?;
+        announce(p);
     }
     if let Some(p) = html {
         let opts = crate::stats::html::ReportOptions {
@@ -702,9 +782,8 @@ fn write_playtest(
             note: Some(note.to_string()),
             matrix: None,
         };
-        crate::stats::html::write_html(p, st, &opts)
-            .with_context(|| format!("cannot write {}", p.display()))?;
-        eprintln!("wrote {}", p.display());
+        crate::stats::html::write_html(p, st, &opts)?;
+        announce(p);
     }
     Ok(())
 }
@@ -714,6 +793,11 @@ fn cmd_report(
     out: &std::path::Path,
     csv: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
+    let mut outs = vec![("-o", out)];
+    if let Some(c) = csv {
+        outs.push(("--csv", c));
+    }
+    crate::output::check_distinct(&[("statistics file", input)], &outs)?;
     check_out_path(out)?;
     if let Some(c) = csv {
         check_out_path(c)?;
@@ -743,13 +827,14 @@ fn cmd_matrix(
         check_out_path(h)?;
     }
     let specs = sa.all();
+    check_io(&specs, &[("-o", out), ("--report", html)])?;
     if specs.len() < 2 {
         bail!(
             "a round robin needs at least 2 strategies ({} given)",
             specs.len()
         );
     }
-    let kc = choose_kingdom(ka, 2, seed)?;
+    let kc = choose_kingdom(ka, 2, seed, &specs)?;
     let all = Lineup::load(&specs)?;
     install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
@@ -795,11 +880,11 @@ fn cmd_matrix(
         entrants: all.infos(),
         cells,
     };
-    println!("2 players, kingdom ({}): {}", kc.how, k.describe());
-    println!(
+    outln!("2 players, kingdom ({}): {}", kc.how, k.describe());
+    outln!(
         "{games} games per pair, seed {seed}; cell = row's score against column (ties shared)\n"
     );
-    print!("{}", m.table());
+    out!("{}", m.table());
     if interrupted {
         eprintln!(
             "interrupted: {completed} games completed; unfinished pairs are shown as —; no file written"
@@ -818,7 +903,7 @@ fn cmd_matrix(
         let bytes = m.csv(&meta)?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
-        eprintln!("wrote {}", dest.display());
+        announce(&dest);
     }
     if let Some(h) = html {
         let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
@@ -846,9 +931,8 @@ fn cmd_matrix(
             )),
             matrix: Some((&values, &names)),
         };
-        crate::stats::html::write_html(h, &empty, &opts)
-            .with_context(|| format!("cannot write {}", h.display()))?;
-        eprintln!("wrote {}", h.display());
+        crate::stats::html::write_html(h, &empty, &opts)?;
+        announce(h);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -861,7 +945,7 @@ fn cmd_log(
     game: u64,
 ) -> Result<ExitCode> {
     let (specs, players) = seat_specs(&sa.all(), players)?;
-    let kc = choose_kingdom(ka, players, seed)?;
+    let kc = choose_kingdom(ka, players, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
     let k = kc.kingdom;
     let orders = sim::seat_orders(players);
@@ -873,14 +957,14 @@ fn cmd_log(
     let mut b = LoggingBots::new(compiled.bots(&order), names.clone());
     g.play_game(&mut b);
     let text = b.finish(&g);
-    println!(
+    outln!(
         "Game {game} of seed {seed}, {players} players, kingdom ({}): {}",
         kc.how,
         k.describe()
     );
     for (s, &e) in order.iter().enumerate() {
         let info = &infos[e as usize];
-        println!(
+        outln!(
             "  P{} (seat {}): {} [{}]",
             s + 1,
             s + 1,
@@ -888,12 +972,12 @@ fn cmd_log(
             info.source
         );
     }
-    print!("{text}");
+    out!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 
 fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {
-    let kc = choose_kingdom(ka, players as usize, 1)?;
+    let kc = choose_kingdom(ka, players as usize, 1, files)?;
     let mut failed = 0;
     for f in files {
         let checked = Lineup::load(std::slice::from_ref(f))
@@ -901,9 +985,9 @@ fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode
         match checked {
             Ok((l, c)) => {
                 for w in &c.warnings {
-                    println!("{}", warning(w));
+                    outln!("{}", warning(w));
                 }
-                println!(
+                outln!(
                     "{f}: ok ({}{})",
                     l.entrants[0].0.name,
                     if c.warnings.is_empty() {
@@ -919,7 +1003,7 @@ fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode
             }
         }
     }
-    println!(
+    outln!(
         "checked {} file(s) against kingdom ({}): {}",
         files.len(),
         kc.how,
@@ -931,19 +1015,18 @@ fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-fn scenario(file: &PathBuf) -> Result<ExitCode> {
-    let text = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let text = String::from_utf8(text).map_err(|e| {
-        anyhow!(
-            "{}: not UTF-8 text (byte {})",
-            file.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+fn scenario(file: &std::path::Path) -> Result<ExitCode> {
+    let text = crate::output::read_input(file, "scenario file")?;
     let sc = Scenario::parse(&text).map_err(|e| anyhow!("{}:{e}", file.display()))?;
+    if sc.expectations() == 0 {
+        bail!(
+            "{}: the scenario states no expectation: add at least one 'expect …' line (see README, Scenario notation)",
+            file.display()
+        );
+    }
     let report = sc.run().map_err(|e| anyhow!("{}:{e}", file.display()))?;
     let json = state_json(&report.game, &report.transcript);
-    println!("{}", serde_json::to_string_pretty(&json)?);
+    outln!("{}", serde_json::to_string_pretty(&json)?);
     let mut ok = true;
     for f in &report.failures {
         eprintln!("{}: FAILED {f}", file.display());
@@ -979,7 +1062,7 @@ fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
     install_stop_handler();
     let cfg = crate::soak::SoakConfig::new(games, seed);
     let r = pool.install(|| crate::soak::run(&cfg, &STOP));
-    print!("{}", r.text(&cfg));
+    out!("{}", r.text(&cfg));
     if !r.ok() {
         return Ok(ExitCode::from(1));
     }

@@ -12,7 +12,8 @@
 //! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
-//! * [`report`] — console tables and CSV outputs (atomic writes);
+//! * [`report`] — console tables and CSV outputs;
+//! * [`output`] — how every file is written and read (`-`, atomic files, links, devices, size caps, input/output clashes);
 //! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
 //! * [`scenario`] — the text notation for a game state, used by tests and
 //!   by `domsim scenario`.
@@ -20,6 +21,7 @@
 pub mod bench;
 pub mod cli;
 pub mod dominion;
+pub mod output;
 pub mod report;
 pub mod sim;
 pub mod stats;

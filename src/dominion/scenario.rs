@@ -473,8 +473,11 @@ impl Scenario {
                     }
                 }
                 "active" => {
-                    game.active = player_index(&v, players, line, vcol)
-                        .or_else(|_| number::<u8>(&v, line, vcol))?;
+                    game.active = if v.trim_start().starts_with('p') {
+                        player_index(v.trim(), players, line, vcol)?
+                    } else {
+                        number::<u8>(&v, line, vcol)?
+                    };
                     if game.active as usize >= players {
                         return err(line, vcol, "active player out of range");
                     }
@@ -625,12 +628,23 @@ impl Scenario {
         if game.kingdom.total_cards() + 10 * players > crate::engine::MAX_CARDS * 2 {
             return err(1, 1, "scenario has too many cards");
         }
+
         Ok(Scenario {
             game,
             bots,
             items,
             strict,
         })
+    }
+
+    /// The number of `expect …` lines. A scenario *file* must state at
+    /// least one (`domsim scenario` refuses one that states none: it would
+    /// pass without checking anything).
+    pub fn expectations(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|(_, it)| matches!(it, Item::Expect(_)))
+            .count()
     }
 
     /// Run the steps and check the expectations. `Err` for a step that the

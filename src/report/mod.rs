@@ -6,7 +6,7 @@
 //!   `ReaderBuilder::comment(Some(b'#'))` (Rust csv). Nothing in the file
 //!   depends on the thread count or the time of the run, so the same command
 //!   gives byte-identical files.
-//! * Files are written atomically: [`AtomicFile`] creates a temporary file in
+//! * Files are written through [`crate::output`]: an [`AtomicFile`] creates a temporary file in
 //!   the destination's directory up front (so an unwritable destination fails
 //!   before any game is played) and renames it over the destination only when
 //!   everything was written; on error or interruption the temporary file is
@@ -17,10 +17,7 @@
 
 use crate::engine::MAX_PLAYERS;
 use crate::sim::{wilson, EntrantStats, Stats};
-use anyhow::{anyhow, Context, Result};
-use std::fs::File;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use anyhow::{anyhow, Result};
 
 /// Header of the `domsim sim` CSV.
 pub const SIM_COLUMNS: [&str; 23] = [
@@ -321,133 +318,12 @@ impl Matrix {
     }
 }
 
-/// Temporary files of uncommitted [`AtomicFile`]s, so that a forced exit
-/// (second Ctrl-C) can still remove them: see [`remove_pending_files_and_exit`].
-static PENDING: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-
-/// Remove the temporary files of every uncommitted [`AtomicFile`] and exit
-/// with `code` (a forced exit, which skips destructors). The registry lock is
-/// held until the process ends, so no temporary file can be created or
-/// renamed in between.
-pub fn remove_pending_files_and_exit(code: i32) -> ! {
-    let guard = PENDING.lock();
-    if let Ok(v) = &guard {
-        for p in v.iter() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-    std::process::exit(code)
-}
-
-/// A file written atomically: a temporary file next to the destination,
-/// renamed over it by [`AtomicFile::commit`]; removed if dropped uncommitted.
-pub struct AtomicFile {
-    dest: PathBuf,
-    tmp: PathBuf,
-    file: Option<File>,
-}
-
-impl AtomicFile {
-    /// Check the destination and create the temporary file now, so that an
-    /// unwritable destination is reported before any work is done.
-    pub fn create(dest: &Path) -> Result<AtomicFile> {
-        if dest.as_os_str().is_empty() {
-            return Err(anyhow!("output path is empty"));
-        }
-        if dest.is_dir() {
-            return Err(anyhow!(
-                "output path '{}' is a directory; give a file name",
-                dest.display()
-            ));
-        }
-        let name = dest
-            .file_name()
-            .ok_or_else(|| anyhow!("output path '{}' has no file name", dest.display()))?;
-        let dir = match dest.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(anyhow!(
-                "cannot write '{}': directory '{}' does not exist",
-                dest.display(),
-                dir.display()
-            ));
-        }
-        let tmp = dir.join(format!(
-            ".{}.tmp{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        // Created and registered under the registry lock (see
-        // `remove_pending_files_and_exit`).
-        let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        let file =
-            File::create(&tmp).with_context(|| format!("cannot write '{}'", dest.display()))?;
-        reg.push(tmp.clone());
-        drop(reg);
-        Ok(AtomicFile {
-            dest: dest.to_path_buf(),
-            tmp,
-            file: Some(file),
-        })
-    }
-
-    pub fn dest(&self) -> &Path {
-        &self.dest
-    }
-
-    /// Write `bytes`, flush to disk and rename over the destination.
-    pub fn commit(mut self, bytes: &[u8]) -> Result<()> {
-        let mut f = self.file.take().expect("uncommitted file is open");
-        f.write_all(bytes)
-            .and_then(|_| f.sync_all())
-            .with_context(|| format!("cannot write '{}'", self.tmp.display()))?;
-        drop(f);
-        let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        std::fs::rename(&self.tmp, &self.dest)
-            .with_context(|| format!("cannot write '{}'", self.dest.display()))?;
-        reg.retain(|x| x != &self.tmp);
-        drop(reg);
-        self.tmp = PathBuf::new();
-        Ok(())
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if !self.tmp.as_os_str().is_empty() {
-            self.file.take();
-            let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-            let _ = std::fs::remove_file(&self.tmp);
-            reg.retain(|x| x != &self.tmp);
-        }
-    }
-}
+// Outputs are written through `crate::output` (atomic files, `-`, devices, links).
+pub use crate::output::{remove_pending_files_and_exit, Output as AtomicFile};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn atomic_file_commits_or_vanishes() {
-        let dir = std::env::temp_dir().join(format!("domsim-report-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let dest = dir.join("out.csv");
-        let f = AtomicFile::create(&dest).unwrap();
-        drop(f);
-        assert!(
-            std::fs::read_dir(&dir).unwrap().next().is_none(),
-            "temp removed"
-        );
-        let f = AtomicFile::create(&dest).unwrap();
-        f.commit(b"a,b\n").unwrap();
-        assert_eq!(std::fs::read(&dest).unwrap(), b"a,b\n");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        assert!(AtomicFile::create(&dir).is_err());
-        assert!(AtomicFile::create(&dir.join("nope/x.csv")).is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn header_is_stable() {

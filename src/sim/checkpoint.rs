@@ -19,7 +19,7 @@
 use super::{play_range, RunConfig, RunResult, Stats};
 use crate::engine::{Bots, Kingdom, MAX_PLAYERS};
 use crate::report::AtomicFile;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -182,8 +182,7 @@ pub fn load(path: &Path, key: &str, games: u64) -> Result<Option<Checkpoint>> {
     if !path.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read checkpoint '{}'", path.display()))?;
+    let text = crate::output::read_input(path, "checkpoint")?;
     let c =
         Checkpoint::parse(&text).map_err(|e| anyhow!("checkpoint '{}': {e}", path.display()))?;
     if c.key != key {

@@ -104,6 +104,15 @@ impl Lineup {
         }
     }
 
+    /// Whether some strategy of the lineup may buy or gain `c` (Big Money
+    /// buys only Treasures and Victory cards).
+    pub fn may_gain(&self, c: Card) -> bool {
+        self.entrants.iter().any(|(_, l)| match l {
+            Loaded::BigMoney => c.is_victory() || c.is_treasure(),
+            Loaded::File(st) => st.may_gain(c),
+        })
+    }
+
     pub fn infos(&self) -> Vec<EntrantInfo> {
         self.entrants.iter().map(|e| e.0.clone()).collect()
     }

@@ -314,7 +314,7 @@ pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
     w.flush()
 }
 
-/// Write the statistics as CSV to `path`, atomically (temp file + rename).
-pub fn write_csv(path: &Path, st: &PlaytestStats) -> io::Result<()> {
+/// Write the statistics as CSV to `path` (see [`crate::output`]).
+pub fn write_csv(path: &Path, st: &PlaytestStats) -> anyhow::Result<()> {
     super::html::write_atomic(path, |f| write_csv_to(f, st))
 }

@@ -4,8 +4,7 @@
 use super::{PlaytestStats, StrategyStats, MARGIN, N_OPEN, OPEN_MAX};
 use crate::cards::Card;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Extra content of a report.
@@ -20,35 +19,18 @@ pub struct ReportOptions<'a> {
     pub matrix: Option<(&'a [Vec<f64>], &'a [String])>,
 }
 
-/// Write `contents` to `path` atomically: a temporary file in the same
-/// directory, flushed, then renamed over `path`.
+/// Write `contents` to `path` through [`crate::output::Output`]: `-` is
+/// standard output, a regular file is replaced atomically, a link's target
+/// is replaced, a FIFO or device is written through.
 pub fn write_atomic(
     path: &Path,
-    contents: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
-) -> io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?
-        .to_string_lossy();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut w = BufWriter::new(File::create(&tmp)?);
-        contents(&mut w)?;
-        w.flush()?;
-        w.get_ref().sync_all()?;
-        Ok(())
-    })();
-    match result.and_then(|_| std::fs::rename(&tmp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
+    contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    crate::output::Output::create(path)?.commit_with(contents)
 }
 
 /// Write the report to `path` atomically.
-pub fn write_html(path: &Path, st: &PlaytestStats, opts: &ReportOptions) -> io::Result<()> {
+pub fn write_html(path: &Path, st: &PlaytestStats, opts: &ReportOptions) -> anyhow::Result<()> {
     let page = render_html(st, opts);
     write_atomic(path, |w| w.write_all(page.as_bytes()))
 }

@@ -952,7 +952,7 @@ struct Saved {
 const FORMAT: &str = "domsim-playtest-stats-1";
 
 /// Save statistics as JSON (atomically), to merge or report on later.
-pub fn save_json(path: &Path, st: &PlaytestStats) -> io::Result<()> {
+pub fn save_json(path: &Path, st: &PlaytestStats) -> anyhow::Result<()> {
     let saved = Saved {
         format: FORMAT.into(),
         cards: Card::ALL.iter().map(|c| c.name().to_string()).collect(),
@@ -967,7 +967,8 @@ pub fn save_json(path: &Path, st: &PlaytestStats) -> io::Result<()> {
 /// Load statistics saved by [`save_json`]. Fails (InvalidData) on a file from
 /// a build with a different card table or turn limit.
 pub fn load_json(path: &Path) -> io::Result<PlaytestStats> {
-    let text = std::fs::read_to_string(path)?;
+    let text = crate::output::read_input(path, "statistics file")
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{e:#}")))?;
     let saved: Saved = serde_json::from_str(&text).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -988,17 +989,115 @@ pub fn load_json(path: &Path) -> io::Result<PlaytestStats> {
         return Err(bad("saved by a domsim build with a different card table"));
     }
     let st = saved.stats;
-    let ok = st.length.len() == TURNS + 1
-        && st.strategies.len() == st.names.len()
-        && st.strategies.iter().all(|s| {
-            s.turns.len() == TURNS
-                && s.cards.len() == Card::COUNT
-                && s.gain_turn.len() == TURNS * Card::COUNT
-                && s.margin.len() == N_MARGIN
-                && s.openings.len() == N_OPEN * N_OPEN
-        });
-    if !ok {
-        return Err(bad("inconsistent statistics"));
-    }
+    st.validate().map_err(|why| bad(&why))?;
     Ok(st)
+}
+
+impl PlaytestStats {
+    /// Check that the numbers of a loaded statistics file can belong
+    /// together; the message names the first field that is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.players as usize;
+        if !(2..=MAX_PLAYERS).contains(&n) {
+            return Err(format!(
+                "field 'players' is {}, expected 2 to {MAX_PLAYERS}",
+                self.players
+            ));
+        }
+        if self.names.len() != n {
+            return Err(format!(
+                "field 'names' lists {} strategies but 'players' is {n} (one strategy per seat)",
+                self.names.len()
+            ));
+        }
+        if self.strategies.len() != self.names.len() {
+            return Err(format!(
+                "field 'strategies' has {} entries, expected {} (one per name)",
+                self.strategies.len(),
+                self.names.len()
+            ));
+        }
+        if self.games == 0 {
+            return Err("field 'games' is 0: there is nothing to report".into());
+        }
+        let len = |field: &str, got: usize, want: usize| {
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!(
+                    "field '{field}' has {got} entries, expected {want}"
+                ))
+            }
+        };
+        len("length", self.length.len(), TURNS + 1)?;
+        for (i, s) in self.strategies.iter().enumerate() {
+            len(&format!("strategies[{i}].turns"), s.turns.len(), TURNS)?;
+            len(
+                &format!("strategies[{i}].cards"),
+                s.cards.len(),
+                Card::COUNT,
+            )?;
+            len(
+                &format!("strategies[{i}].gain_turn"),
+                s.gain_turn.len(),
+                TURNS * Card::COUNT,
+            )?;
+            len(&format!("strategies[{i}].margin"), s.margin.len(), N_MARGIN)?;
+            len(
+                &format!("strategies[{i}].openings"),
+                s.openings.len(),
+                N_OPEN * N_OPEN,
+            )?;
+        }
+        let sum = |it: &mut dyn Iterator<Item = u64>| it.fold(0u64, |a, b| a.saturating_add(b));
+        let lengths = sum(&mut self.length.iter().copied());
+        if lengths != self.games {
+            return Err(format!(
+                "field 'length' counts {lengths} games but 'games' is {}",
+                self.games
+            ));
+        }
+        let ended = sum(&mut [self.ended_provinces, self.ended_piles, self.ended_cap].into_iter());
+        if ended != self.games {
+            return Err(format!(
+                "fields 'ended_provinces' + 'ended_piles' + 'ended_cap' = {ended} but 'games' is {}",
+                self.games
+            ));
+        }
+        for (seat, acc) in self.seats.iter().enumerate() {
+            let want = if seat < n { self.games } else { 0 };
+            if acc.games != want {
+                return Err(format!(
+                    "field 'seats[{seat}].games' is {}, expected {want}",
+                    acc.games
+                ));
+            }
+        }
+        let played = sum(&mut self.strategies.iter().map(|s| s.score().games));
+        if played != self.games.saturating_mul(n as u64) {
+            return Err(format!(
+                "the strategies' seat games add up to {played}, expected games × players = {}",
+                self.games.saturating_mul(n as u64)
+            ));
+        }
+        for (i, s) in self.strategies.iter().enumerate() {
+            let g = s.score().games;
+            for (seat, acc) in s.seats.iter().enumerate() {
+                if acc.score > acc.games.saturating_mul(SCORE_UNIT)
+                    || acc.sole_wins.saturating_add(acc.shared_wins) > acc.games
+                {
+                    return Err(format!(
+                        "field 'strategies[{i}].seats[{seat}]' has more wins than games"
+                    ));
+                }
+            }
+            let hist = sum(&mut s.margin.iter().copied());
+            if hist != g {
+                return Err(format!(
+                    "field 'strategies[{i}].margin' counts {hist} games, expected {g}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }

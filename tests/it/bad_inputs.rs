@@ -42,7 +42,11 @@ fn duplicate_and_eleven_kingdom_cards() {
         "'Village' is listed twice",
     );
     let eleven = format!("{TEN},Workshop");
-    rejects("eleven", &["-n", "5", "--kingdom", &eleven], "exactly 10");
+    rejects(
+        "eleven",
+        &["-n", "5", "--kingdom", &eleven],
+        "at most 10 piles",
+    );
 }
 
 #[test]

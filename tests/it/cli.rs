@@ -2,7 +2,7 @@
 //! bad input. Bad input must exit with status 2, name the offending value and
 //! leave no output file (nor temporary file) behind.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 pub fn domsim(args: &[&str]) -> Output {
@@ -21,12 +21,31 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh empty directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("domsim-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh empty directory for one test, removed with everything in it when
+/// the value is dropped (at the end of the test, pass or fail).
+pub struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// A fresh empty directory for one test (see [`Scratch`]).
+pub fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("domsim-it-{name}-"))
+            .tempdir()
+            .unwrap(),
+    )
 }
 
 pub fn entries(dir: &Path) -> Vec<String> {
@@ -262,7 +281,11 @@ fn bad_inputs_exit_2_and_leave_no_file() {
             ],
             "did you mean 'Witch'",
         ),
-        (vec!["--kingdom", "Cellar,Chapel"], "exactly 10"),
+        (
+            vec!["--kingdom", "Cellar,Chapel", "--kingdom-seed", "3"],
+            "--kingdom-seed goes with",
+        ),
+        (vec!["--fill"], "--kingdom"),
         (vec!["--preset", "Frist Game"], "did you mean 'First Game'"),
         (
             vec!["--preset", "Watery Graves"],

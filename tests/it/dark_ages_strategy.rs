@@ -490,3 +490,19 @@ fn supply_of_a_pile_name_counts_the_pile() {
         Some(Card::Urchin)
     ));
 }
+
+#[test]
+fn storeroom_rounds_have_their_own_options() {
+    let g = game("p0.hand: Storeroom, Estate, Copper, Curse");
+    let hand = [Card::Estate, Card::Copper, Card::Curse];
+    let text = "buy: Gold\nStoreroom discard:\n    Estate\nStoreroom coins:\n    Copper\n";
+    let first = q(Why::Discard, Some(Card::Storeroom), &hand, true);
+    let second = q(Why::DiscardForCoin, Some(Card::Storeroom), &hand, true);
+    assert_eq!(pick(text, &g, first), Some(Card::Estate));
+    assert_eq!(pick(text, &g, second), Some(Card::Copper));
+    // Each round alone falls back to the built-in list (Curse first).
+    let only_first = "buy: Gold\nStoreroom discard:\n    Estate\n";
+    assert_eq!(pick(only_first, &g, second), Some(Card::Curse));
+    let only_second = "buy: Gold\nStoreroom coins:\n    Copper\n";
+    assert_eq!(pick(only_second, &g, first), Some(Card::Curse));
+}

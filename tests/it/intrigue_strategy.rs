@@ -502,7 +502,8 @@ fn cli_runs_strategy_files() {
         String::from_utf8_lossy(&out.stderr)
     );
     // A bad option value is reported with its position.
-    let tmp = std::env::temp_dir().join(format!("domsim_intrigue_bad_{}.dom", std::process::id()));
+    let dir = crate::cli::scratch("intrigue-bad");
+    let tmp = dir.join("bad.dom");
     std::fs::write(&tmp, "buy: Gold\nSteward coins: 3\n").expect("write");
     let out = crate::cli::domsim(&[
         "check",
@@ -510,7 +511,6 @@ fn cli_runs_strategy_files() {
         "--preset",
         "Secret Schemes",
     ]);
-    let _ = std::fs::remove_file(&tmp);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains(":2:16: expected a condition"), "{err}");

@@ -13,6 +13,7 @@ mod golden;
 mod hardening;
 mod intrigue_random;
 mod intrigue_strategy;
+mod outputs;
 mod random_play;
 mod scenarios;
 mod sim;

@@ -439,14 +439,12 @@ fn html_report_is_self_contained_and_written_atomically() {
     assert!(!page.contains("<script"), "no JavaScript");
     assert!(!page.contains("http://") || !page.contains("src=\"http"));
     assert!(!page.contains("NaN"));
-    let dir = std::env::temp_dir().join(format!("domsim-stats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("stats-html");
     let path = dir.join("r.html");
     html::write_html(&path, &st, &opts).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), page);
     let leftovers = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(leftovers, 1, "no temporary file left behind");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -535,14 +533,12 @@ fn fewer_strategies_than_seats_rotate_too() {
 #[test]
 fn statistics_round_trip_through_json() {
     let st = run(50, 8, 2);
-    let dir = std::env::temp_dir().join(format!("domsim-stats-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::cli::scratch("stats-json");
     let path = dir.join("run.json");
     stats::save_json(&path, &st).unwrap();
     assert_eq!(stats::load_json(&path).unwrap(), st);
     std::fs::write(&path, "{\"format\": \"other\"}").unwrap();
     assert!(stats::load_json(&path).is_err());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1313,10 +1313,8 @@ fn smithy_vs_bmu_games_do_not_stall_on_the_penultimate_province() {
 // ---------------------------------------------------------------------------
 // extends
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("domsim-strategy-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(tag: &str) -> crate::cli::Scratch {
+    crate::cli::scratch(&format!("strategy-{tag}"))
 }
 
 #[test]

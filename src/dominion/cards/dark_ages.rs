@@ -582,14 +582,15 @@ pub fn squire<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 }
 
 /// Storeroom (+1 Buy): discard any number, draw as many; then discard any
-/// number for +$1 each. Both rounds are optional `Discard` picks (none ends).
+/// number for +$1 each. The rounds are optional picks (none ends): `Discard`
+/// to draw, then `DiscardForCoin`, so a strategy answers each on its own.
 pub fn storeroom<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    for round in 0..2 {
+    for (round, why) in [Why::Discard, Why::DiscardForCoin].into_iter().enumerate() {
         let mut n = 0u8;
         loop {
             let legal = g.hand_kinds(p, CardSet::all());
-            let Some(c) = g.pick(b, p, Why::Discard, Some(Card::Storeroom), legal, true) else {
+            let Some(c) = g.pick(b, p, why, Some(Card::Storeroom), legal, true) else {
                 break;
             };
             g.discard_from_hand(b, p, c);

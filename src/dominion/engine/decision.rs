@@ -62,6 +62,9 @@ pub enum Why {
     /// Band of Misfits: the Action card it is played as. Default: the most
     /// expensive legal card.
     Copy,
+    /// Discard a card for +$1 (Storeroom's second round; its first round,
+    /// discarding to draw, is `Discard`). Optional; default none.
+    DiscardForCoin,
 }
 
 impl Why {
@@ -81,6 +84,7 @@ impl Why {
             Why::Order => "put a revealed card on your deck (last pick on top)",
             Why::TrashTrigger => "resolve an on-trash ability (or Market Square)",
             Why::Copy => "choose the card Band of Misfits plays as",
+            Why::DiscardForCoin => "discard a card for +$1",
         }
     }
 }
@@ -214,7 +218,7 @@ impl Pick {
                 let pool = if plain.is_empty() { self.legal } else { plain };
                 best_by(pool, |c| -(g.cost(c) as i32))
             }
-            Why::Trash | Why::Discard | Why::Topdeck | Why::Order => {
+            Why::Trash | Why::Discard | Why::DiscardForCoin | Why::Topdeck | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))
             }
             Why::Name if self.by == Some(Card::Rebuild) && self.legal.contains(Card::Province) => {

@@ -232,6 +232,33 @@ impl Kingdom {
         Kingdom::new(players, &pool)
     }
 
+    /// `10 - given.len()` Kingdom cards drawn uniformly (seeded) from the
+    /// implemented cards of `sets` that are not in `given` and that `ok`
+    /// accepts (`--fill`: cards no strategy of the run buys), sorted.
+    pub fn fill_cards(
+        given: &[Card],
+        sets: &[Set],
+        seed: u64,
+        ok: impl Fn(Card) -> bool,
+    ) -> Result<Vec<Card>, SetupError> {
+        let want = 10usize.saturating_sub(given.len());
+        let mut pool: Vec<Card> = Card::ALL
+            .iter()
+            .copied()
+            .filter(|&c| {
+                c.is_kingdom() && sets.contains(&c.info().set) && !given.contains(&c) && ok(c)
+            })
+            .collect();
+        if pool.len() < want {
+            return Err(SetupError::TooFewCards { have: pool.len() });
+        }
+        let mut rng = GameRng::for_game(seed, u64::MAX);
+        rng.shuffle(&mut pool);
+        pool.truncate(want);
+        pool.sort();
+        Ok(pool)
+    }
+
     /// Parse a comma-separated list of set names.
     pub fn parse_sets(s: &str) -> Result<Vec<Set>, SetupError> {
         let mut out = Vec::new();

@@ -17,7 +17,7 @@ use crate::engine::decision::best_by;
 use crate::engine::{Choose, Game, Pick, Why};
 
 /// Number of `Why` kinds routed by `Compiled::pick_x`.
-pub(crate) const N_WHY_X: usize = 3;
+pub(crate) const N_WHY_X: usize = 4;
 
 /// Index of an Intrigue `Why` in `Compiled::pick_x`.
 #[inline]
@@ -26,6 +26,7 @@ pub(crate) fn why_index_x(w: Why) -> Option<usize> {
         Why::Name => Some(0),
         Why::Pass => Some(1),
         Why::Order => Some(2),
+        Why::DiscardForCoin => Some(3),
         _ => None,
     }
 }

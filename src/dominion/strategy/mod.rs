@@ -39,6 +39,7 @@ pub use ast::{Entry, Expr, ListKind, Pos, Subject};
 pub use compile::Compiled;
 pub use eval::StrategyBots;
 
+use crate::cards::Card;
 use crate::engine::{Game, Kingdom};
 use ast::{Key, ListDef, ValueDef};
 use std::fmt;
@@ -68,17 +69,33 @@ impl fmt::Display for StrategyError {
         if !self.source_line.trim().is_empty() {
             let num = self.line.to_string();
             let pad = " ".repeat(num.len());
+            // Invisible characters are shown escaped (U+200B), and the caret
+            // line accounts for the wider text.
+            let shown = |c: char| parse::escape_invisible(c.encode_utf8(&mut [0; 4]));
             let lead: String = self
                 .source_line
                 .chars()
                 .take(self.col.saturating_sub(1))
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .map(|c| {
+                    if c == '\t' {
+                        "\t".to_string()
+                    } else {
+                        " ".repeat(shown(c).chars().count())
+                    }
+                })
                 .collect();
+            let width: usize = self
+                .source_line
+                .chars()
+                .skip(self.col.saturating_sub(1))
+                .take(self.width.max(1))
+                .map(|c| shown(c).chars().count())
+                .sum();
             write!(
                 f,
                 "\n{pad} |\n{num} | {}\n{pad} | {lead}{}",
-                self.source_line.trim_end(),
-                "^".repeat(self.width.max(1))
+                parse::escape_invisible(self.source_line.trim_end()),
+                "^".repeat(width.max(1))
             )?;
         }
         Ok(())
@@ -117,6 +134,20 @@ impl Strategy {
     /// Whether the strategy has a list for `kind` (tests, `check`).
     pub fn has_list(&self, kind: ListKind) -> bool {
         self.lists.iter().any(|l| l.key == Key::List(kind))
+    }
+
+    /// Whether an entry of the buy or gain list names `c`, by name or by
+    /// type (`--fill` draws only cards no strategy may take).
+    pub fn may_gain(&self, c: Card) -> bool {
+        [ListKind::Buy, ListKind::Gain]
+            .into_iter()
+            .filter_map(|k| self.list(k))
+            .flatten()
+            .any(|e| match e.target {
+                Some(ast::Subject::Card(x)) => x == c,
+                Some(ast::Subject::Type(t)) => c.info().types.has(t),
+                None => false,
+            })
     }
 
     /// The entries of a general list, if given.
@@ -171,8 +202,16 @@ pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
             ),
         ));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| file_error(&name, format!("cannot read the strategy file: {e}")))?;
+    let bytes = crate::output::read_capped(path, MAX_FILE_BYTES).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            file_error(
+                &name,
+                format!("the strategy file is larger than {MAX_FILE_BYTES} bytes: is it really a strategy?"),
+            )
+        } else {
+            file_error(&name, format!("cannot read the strategy file: {e}"))
+        }
+    })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         file_error(
             &name,
@@ -261,12 +300,14 @@ fn resolve(
                 .collect();
             return Err(pos_err(format!("extends cycle: {}", chain.join(" → "))));
         }
-        let btext = std::fs::read_to_string(&base).map_err(|e| {
-            pos_err(format!(
-                "cannot read '{}' (extends is relative to this file): {e}",
-                base.display()
-            ))
-        })?;
+        let btext = crate::output::read_capped(&base, MAX_FILE_BYTES)
+            .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
+            .map_err(|e| {
+                pos_err(format!(
+                    "cannot read '{}' (extends is relative to this file): {e}",
+                    base.display()
+                ))
+            })?;
         resolve(&btext, &base.display().to_string(), stack, st)?;
     }
     // Override the base key by key.

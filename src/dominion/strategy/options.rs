@@ -972,7 +972,16 @@ pub static OPTIONS: &[OptionSpec] = &[
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
         fallback: &[Builtin],
-        doc: "cards to discard, one at a time, in BOTH rounds (to draw, then for +$1 each)",
+        doc: "first round: cards to discard, one at a time, to draw as many",
+        default_doc: "Curse, Ruins, Victory-only cards, then Action cards when no actions are left",
+    },
+    OptionSpec {
+        card: Card::Storeroom,
+        name: "coins",
+        question: Question::Pick(Why::DiscardForCoin),
+        kind: Kind::List,
+        fallback: &[Builtin],
+        doc: "second round: cards to discard, one at a time, for +$1 each",
         default_doc: "Curse, Ruins, Victory-only cards, then Action cards when no actions are left",
     },
     OptionSpec {
@@ -1207,6 +1216,11 @@ Squire actions: actions = 0 and hand(Action) > 0
 Squire buys: coins + hand_money >= 10
 Squire silver: yes
 Storeroom discard:
+    Curse
+    Ruins
+    Victory
+    Action if actions = 0
+Storeroom coins:
     Curse
     Ruins
     Victory

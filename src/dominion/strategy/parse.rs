@@ -220,7 +220,7 @@ impl<'a> Cur<'a> {
         self.ln.err(
             i,
             t.chars().count(),
-            format!("expected {what}, found '{t}'"),
+            format!("expected {what}, found '{}'", escape_invisible(t)),
         )
     }
 
@@ -830,6 +830,43 @@ pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
         return Err(c.unexpected("the end of the expression"));
     }
     Ok(e)
+}
+
+/// `text` with every invisible or control character written as `U+XXXX`
+/// (a zero-width space pasted from a web page is otherwise unreadable in
+/// an error message).
+pub fn escape_invisible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let invisible = c.is_control()
+            || matches!(
+                c,
+                '\u{00A0}'
+                    | '\u{00AD}'
+                    | '\u{034F}'
+                    | '\u{061C}'
+                    | '\u{115F}'
+                    | '\u{1160}'
+                    | '\u{17B4}'
+                    | '\u{17B5}'
+                    | '\u{180E}'
+                    | '\u{2000}'..='\u{200F}'
+                    | '\u{2028}'..='\u{202F}'
+                    | '\u{205F}'..='\u{206F}'
+                    | '\u{3000}'
+                    | '\u{3164}'
+                    | '\u{FE00}'..='\u{FE0F}'
+                    | '\u{FEFF}'
+                    | '\u{FFA0}'
+                    | '\u{FFF0}'..='\u{FFFB}'
+            );
+        if invisible {
+            out.push_str(&format!("U+{:04X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,0 +1,382 @@
+//! Outputs and inputs behave like a Unix tool's (issues 17 and 21): `-` is
+//! standard output, links are followed, FIFOs and devices are written
+//! through, write errors are errors, an output may never be an input or
+//! another output, every read is bounded, no panic on a failed or closed
+//! standard output, and leftovers of a killed run are cleaned.
+
+use crate::cli::{domsim, entries, scratch, stderr, stdout};
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const BM: &str = "builtin:big-money";
+
+fn no_panic(o: &std::process::Output) {
+    let e = stderr(o);
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn dash_is_standard_output() {
+    let d = scratch("dash");
+    let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(["sim", BM, BM, "-n", "20", "-o", "-"])
+        .current_dir(&*d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("strategy,source,source_hash,games"), "{out}");
+    assert!(
+        entries(&d).is_empty(),
+        "no file named '-': {:?}",
+        entries(&d)
+    );
+    assert!(!stderr(&o).contains("wrote -"), "{}", stderr(&o));
+}
+
+#[test]
+fn symlink_target_is_written_and_link_kept() {
+    let d = scratch("symlink");
+    let real = d.join("real.csv");
+    std::fs::write(&real, "old").unwrap();
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink("real.csv", &link).unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", link.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .contains("strategy,source"));
+    assert_eq!(entries(&d), ["link.csv", "real.csv"]);
+}
+
+#[test]
+fn fifo_is_written_through() {
+    let d = scratch("fifo");
+    let fifo = d.join("pipe.csv");
+    let st = Command::new("mkfifo").arg(&fifo).status();
+    if !st.map(|s| s.success()).unwrap_or(false) {
+        eprintln!("mkfifo unavailable; skipping");
+        return;
+    }
+    let reader = {
+        let f = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(f).unwrap())
+    };
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", fifo.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = reader.join().unwrap();
+    assert!(text.contains("strategy,source"), "{text}");
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+#[test]
+fn dev_full_is_an_error_not_a_replacement() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [
+        vec!["sim", BM, BM, "-n", "20", "-o", "/dev/full"],
+        vec!["sim", BM, BM, "-n", "20", "--report", "/dev/full"],
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("/dev/full"), "{}", stderr(&o));
+        no_panic(&o);
+        assert!(std::fs::metadata("/dev/full")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+    // Writing to /dev/null works and leaves it a device.
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", "/dev/null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn run_to_dev_full(args: &[&str]) -> std::process::Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn full_standard_output_is_an_error_without_panic() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [
+        vec!["presets"],
+        vec!["log", BM, BM],
+        vec!["sim", BM, BM, "-n", "20"],
+    ] {
+        let o = run_to_dev_full(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("standard output"), "{}", stderr(&o));
+        no_panic(&o);
+    }
+}
+
+#[test]
+fn closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(["log", BM, BM])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    no_panic(&o);
+}
+
+#[test]
+fn an_output_may_not_be_an_input_or_another_output() {
+    let d = scratch("clash");
+    let strat = d.join("bm.dom");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/big_money.dom"),
+        &strat,
+    )
+    .unwrap();
+    let before = std::fs::read(&strat).unwrap();
+    let s = strat.to_str().unwrap();
+    let o = domsim(&["sim", s, BM, "-n", "20", "-o", s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("same file as the input"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&strat).unwrap(), before, "input intact");
+    // Through a symbolic link, too.
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink(&strat, &link).unwrap();
+    let o = domsim(&["sim", s, BM, "-n", "20", "-o", link.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&strat).unwrap(), before, "input intact");
+
+    let ck = d.join("ck");
+    let c = ck.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "3000", "--checkpoint", c, "-o", c]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
+
+    let x = d.join("x").to_str().unwrap().to_string();
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", &x, "--report", &x]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("are the same file"), "{}", stderr(&o));
+
+    let o = domsim(&["matrix", BM, BM, "-n", "20", "-o", &x, "--report", &x]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
+    // domsim report may not overwrite its input.
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "20", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let saved = std::fs::read(&js).unwrap();
+    let o = domsim(&["report", j, "-o", j]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&js).unwrap(), saved, "input intact");
+    let mut left = entries(&d);
+    left.retain(|f| f.starts_with('.'));
+    assert!(left.is_empty(), "no temporary file: {left:?}");
+}
+
+#[test]
+fn edited_statistics_are_refused_with_the_field_named() {
+    let d = scratch("badstats");
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "30", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&js).unwrap();
+    assert!(text.contains("\"players\":2"), "compact JSON expected");
+    let out = d.join("r.csv");
+    let html = d.join("r.html");
+    for (from, to, field) in [
+        ("\"players\":2", "\"players\":9", "players"),
+        ("\"players\":2", "\"players\":0", "players"),
+        ("\"players\":2", "\"players\":3", "names"),
+        ("\"games\":30", "\"games\":0", "games"),
+        ("\"games\":30", "\"games\":31", "length"),
+    ] {
+        let bad = text.replacen(from, to, 1);
+        assert_ne!(bad, text, "{from}");
+        std::fs::write(&js, bad).unwrap();
+        let o = domsim(&[
+            "report",
+            j,
+            "-o",
+            html.to_str().unwrap(),
+            "--csv",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{to}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("'{field}")),
+            "{to}: {}",
+            stderr(&o)
+        );
+        no_panic(&o);
+        assert_eq!(entries(&d), ["s.json"], "{to}: nothing written");
+    }
+}
+
+#[test]
+fn endless_inputs_are_read_through_a_cap() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    for args in [
+        vec!["check", "/dev/zero"],
+        vec!["scenario", "/dev/zero"],
+        vec!["report", "/dev/zero", "-o", "/dev/null"],
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("larger than"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_killed_runs_temporary_file_is_cleaned_by_the_next_run() {
+    let d = scratch("killed");
+    // What `kill -9` leaves: a temporary file of a process that is gone
+    // (4194304 is above the kernel's largest process id).
+    let stale = d.join(".out.csv.domsim-tmp.4194304");
+    std::fs::write(&stale, "").unwrap();
+    let out = d.join("out.csv");
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(entries(&d), ["out.csv"]);
+}
+
+#[test]
+fn negative_numbers_get_a_real_message() {
+    let o = domsim(&["sim", "--precision", "-0.01"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--precision -0.01 is out of range"),
+        "{}",
+        stderr(&o)
+    );
+    for args in [
+        vec!["sim", "-n", "-5"],
+        vec!["matrix", BM, BM, "-n", "-5"],
+        vec!["soak", "-n", "-5"],
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.contains("must be at least 1 (got -5)"), "{args:?}: {e}");
+        assert!(!e.contains("-- -5"), "no useless hint: {e}");
+    }
+    let o = domsim(&["sim", "--seed", "-3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a seed"), "{}", stderr(&o));
+}
+
+#[test]
+fn invisible_characters_are_shown_escaped() {
+    let d = scratch("zwsp");
+    let f = d.join("z.dom");
+    std::fs::write(&f, "buy: Province, \u{200B}Silver\n").unwrap();
+    let o = domsim(&["check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("U+200B"), "{e}");
+    assert!(!e.contains('\u{200B}'), "{e}");
+}
+
+#[test]
+fn scenario_messages() {
+    let d = scratch("scen");
+    let f = d.join("a.txt");
+    std::fs::write(&f, "players: 2\nactive: p5\nexpect active: p0\n").unwrap();
+    let o = domsim(&["scenario", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("player p5 does not exist in a 2-player game"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::write(&f, "# nothing\nplayers: 2\n").unwrap();
+    let o = domsim(&["scenario", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no expectation"), "{}", stderr(&o));
+    std::fs::write(&f, "").unwrap();
+    let o = domsim(&["scenario", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn small_kingdoms_are_partial_or_filled() {
+    let o = domsim(&["sim", BM, BM, "-n", "20", "--kingdom", "Smithy"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("partial list: 1 of 10 piles"), "{out}");
+    let d = scratch("fill");
+    let csv = d.join("f.csv");
+    let run = |seed: &str| {
+        let o = domsim(&[
+            "sim",
+            "strategies/double_witch.dom",
+            BM,
+            "-n",
+            "20",
+            "--kingdom",
+            "Smithy",
+            "--fill",
+            "--sets",
+            "base",
+            "--kingdom-seed",
+            seed,
+            "-o",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        (stdout(&o), std::fs::read_to_string(&csv).unwrap())
+    };
+    for seed in ["1", "2", "3", "4", "5", "6"] {
+        let (out, text) = run(seed);
+        assert!(out.contains("filled with"), "{out}");
+        let kingdom = text
+            .lines()
+            .find(|l| l.starts_with("# kingdom:"))
+            .expect("kingdom line")
+            .to_string();
+        let named: Vec<&str> = kingdom["# kingdom:".len()..]
+            .split(',')
+            .map(str::trim)
+            .collect();
+        assert_eq!(named.len(), 10, "{kingdom}");
+        assert!(named.contains(&"Smithy"), "{kingdom}");
+        // Double Witch buys Witch: a filler is never a card a bot buys.
+        assert!(!named.contains(&"Witch"), "{kingdom}");
+        // The same kingdom seed gives the same fill.
+        assert_eq!(run(seed).1, text);
+    }
+}
