@@ -174,6 +174,10 @@ fn announce(path: &std::path::Path) {
 pub enum Command {
     /// Run a scenario file: set up a state, play the given moves with the
     /// scripted answers, check the expectations and print the state as JSON.
+    ///
+    /// The notation is described in README.md ("Scenario notation"); the
+    /// rules it checks are in docs/RULES.md, and docs/CARDS.md lists every
+    /// card with the scenario files in tests/scenarios/ that show its rulings.
     Scenario {
         /// The scenario file (see README "Scenario notation").
         file: PathBuf,
@@ -681,6 +685,7 @@ fn cmd_sim(
     outln!(
         "\nscore = win rate with shared wins split (a k-way tie counts 1/k); 95% Wilson interval."
     );
+    out!("{}", report::length_and_seats(&result.stats, players));
     if result.stats.tied_games > 0 || result.stats.capped > 0 {
         outln!(
             "{} tied game(s), {} game(s) stopped by the turn cap.",
@@ -713,6 +718,7 @@ fn cmd_sim(
             ),
         );
         push_entrants(&mut meta, &infos);
+        meta.push("rounds_histogram", report::rounds_histogram(&result.stats));
         let bytes = report::sim_csv(&meta, &rows)?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;

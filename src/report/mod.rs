@@ -20,7 +20,7 @@ use crate::sim::{wilson, EntrantStats, Stats};
 use anyhow::{anyhow, Result};
 
 /// Header of the `domsim sim` CSV.
-pub const SIM_COLUMNS: [&str; 23] = [
+pub const SIM_COLUMNS: [&str; 45] = [
     "strategy",
     "source",
     "source_hash",
@@ -44,6 +44,28 @@ pub const SIM_COLUMNS: [&str; 23] = [
     "seat5_score",
     "seat6_score",
     "capped_games",
+    "seat1_wins",
+    "seat1_ties",
+    "seat1_losses",
+    "seat2_wins",
+    "seat2_ties",
+    "seat2_losses",
+    "seat3_wins",
+    "seat3_ties",
+    "seat3_losses",
+    "seat4_wins",
+    "seat4_ties",
+    "seat4_losses",
+    "seat5_wins",
+    "seat5_ties",
+    "seat5_losses",
+    "seat6_wins",
+    "seat6_ties",
+    "seat6_losses",
+    "avg_rounds",
+    "rounds_p10",
+    "rounds_median",
+    "rounds_p90",
 ];
 
 /// Who an entrant is, for reports.
@@ -93,6 +115,8 @@ pub struct Row {
     pub info: EntrantInfo,
     pub s: EntrantStats,
     pub players: usize,
+    /// Game lengths of the whole run (the same on every row).
+    pub rounds: crate::sim::RoundHist,
 }
 
 impl Row {
@@ -145,6 +169,19 @@ impl Row {
             });
         }
         r.push(s.capped.to_string());
+        for seat in 0..MAX_PLAYERS {
+            if seat < self.players {
+                r.push(s.seat_wins[seat].to_string());
+                r.push(s.seat_ties[seat].to_string());
+                r.push(s.seat_losses(seat).to_string());
+            } else {
+                r.extend([String::new(), String::new(), String::new()]);
+            }
+        }
+        r.push(f6(self.rounds.mean()));
+        r.push(self.rounds.quantile(0.1).to_string());
+        r.push(self.rounds.quantile(0.5).to_string());
+        r.push(self.rounds.quantile(0.9).to_string());
         r
     }
 }
@@ -158,6 +195,7 @@ pub fn rows(stats: &Stats, entrants: &[EntrantInfo]) -> Vec<Row> {
             info: info.clone(),
             s: stats.entrants[i],
             players: entrants.len(),
+            rounds: stats.rounds,
         })
         .collect()
 }
@@ -253,6 +291,51 @@ pub fn sim_table(rows: &[Row]) -> String {
     format_table(&header, &body)
 }
 
+/// Game length in rounds and each seat's wins, ties and losses (whoever
+/// sat there), the figures other simulators publish: printed under the
+/// `sim` table.
+pub fn length_and_seats(stats: &Stats, players: usize) -> String {
+    let r = &stats.rounds;
+    let mut s = format!(
+        "game length: {:.2} rounds on average (10% of games ≤ {}, median {}, 90% ≤ {}); a round = every player takes a turn\n",
+        r.mean(),
+        r.quantile(0.1),
+        r.quantile(0.5),
+        r.quantile(0.9)
+    );
+    let header: Vec<String> = ["by seat (all strategies)", "wins", "ties", "losses"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    let body: Vec<Vec<String>> = (0..players)
+        .map(|seat| {
+            let (w, t, l) = stats.seat_record(seat);
+            let n = (w + t + l).max(1) as f64;
+            vec![
+                format!("seat {}", seat + 1),
+                pct(w as f64 / n),
+                pct(t as f64 / n),
+                pct(l as f64 / n),
+            ]
+        })
+        .collect();
+    s.push_str(&format_table(&header, &body));
+    s
+}
+
+/// The rounds histogram as one metadata value: `ROUNDS:GAMES` pairs.
+pub fn rounds_histogram(stats: &Stats) -> String {
+    stats
+        .rounds
+        .0
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c > 0)
+        .map(|(r, c)| format!("{r}:{c}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A round robin: `cells[i][j]` = stats of strategy `i` in its head-to-head
 /// games against strategy `j` (None on the diagonal).
 #[derive(Clone, Debug)]
@@ -330,5 +413,7 @@ mod tests {
         let h = SIM_COLUMNS;
         assert_eq!(h[0], "strategy");
         assert_eq!(h[22], "capped_games");
+        assert_eq!(h[23], "seat1_wins");
+        assert_eq!(h[44], "rounds_p90");
     }
 }

@@ -23,7 +23,7 @@ use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-const MAGIC: &str = "domsim-checkpoint 1";
+const MAGIC: &str = "domsim-checkpoint 2";
 
 /// Default games per checkpoint batch.
 pub const DEFAULT_EVERY: u64 = 1 << 20;
@@ -82,7 +82,7 @@ impl Checkpoint {
                     .join(" ")
             };
             t.push_str(&format!(
-                "entrant {j} {} {} {} {} {} {} {} {} {} {}\n",
+                "entrant {j} {} {} {} {} {} {} {} {} {} {} {} {}\n",
                 e.games,
                 e.wins,
                 e.ties,
@@ -92,16 +92,31 @@ impl Checkpoint {
                 e.turns_sum,
                 e.capped,
                 seats(&e.seat_games),
-                seats(&e.seat_units)
+                seats(&e.seat_units),
+                seats(&e.seat_wins),
+                seats(&e.seat_ties)
             ));
         }
+        let rounds: Vec<String> = s
+            .rounds
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(r, c)| format!("{r}:{c}"))
+            .collect();
+        t.push_str(&format!("rounds {}\n", rounds.join(" ")));
         t.push_str("end\n");
         t
     }
 
     pub fn parse(text: &str) -> Result<Checkpoint> {
         let mut lines = text.lines();
-        if lines.next() != Some(MAGIC) {
+        let first = lines.next();
+        if first == Some("domsim-checkpoint 1") {
+            bail!("written by an older domsim (format 1, without per-seat wins and rounds); delete it and run again");
+        }
+        if first != Some(MAGIC) {
             bail!("not a domsim checkpoint (first line is not '{MAGIC}')");
         }
         let mut c = Checkpoint {
@@ -131,8 +146,8 @@ impl Checkpoint {
                 }
                 "entrant" => {
                     let f: Vec<&str> = v.split(' ').collect();
-                    if f.len() != 9 + 2 * MAX_PLAYERS {
-                        bail!("line {n}: expected {} numbers", 9 + 2 * MAX_PLAYERS);
+                    if f.len() != 9 + 4 * MAX_PLAYERS {
+                        bail!("line {n}: expected {} numbers", 9 + 4 * MAX_PLAYERS);
                     }
                     let j = num(f[0])? as usize;
                     if j >= MAX_PLAYERS {
@@ -152,6 +167,20 @@ impl Checkpoint {
                     for s in 0..MAX_PLAYERS {
                         e.seat_games[s] = num(f[9 + s])?;
                         e.seat_units[s] = num(f[9 + MAX_PLAYERS + s])?;
+                        e.seat_wins[s] = num(f[9 + 2 * MAX_PLAYERS + s])?;
+                        e.seat_ties[s] = num(f[9 + 3 * MAX_PLAYERS + s])?;
+                    }
+                }
+                "rounds" => {
+                    for pair in v.split_whitespace() {
+                        let (r, g) = pair.split_once(':').ok_or_else(|| {
+                            anyhow!("line {n}: expected ROUNDS:GAMES, found '{pair}'")
+                        })?;
+                        let r = num(r)? as usize;
+                        if r >= crate::sim::ROUND_BUCKETS {
+                            bail!("line {n}: rounds {r} out of range");
+                        }
+                        c.stats.rounds.0[r] = num(g)?;
                     }
                 }
                 "end" => ended = true,

@@ -81,9 +81,17 @@ pub struct EntrantStats {
     pub seat_units: [u64; MAX_PLAYERS],
     /// Games that hit the turn cap.
     pub capped: u64,
+    /// Games won alone from each seat.
+    pub seat_wins: [u64; MAX_PLAYERS],
+    /// Games whose win was shared, from each seat.
+    pub seat_ties: [u64; MAX_PLAYERS],
 }
 
 impl EntrantStats {
+    /// Games lost from `seat` (neither won alone nor shared).
+    pub fn seat_losses(&self, seat: usize) -> u64 {
+        self.seat_games[seat] - self.seat_wins[seat] - self.seat_ties[seat]
+    }
     /// Wins with ties counted as shared, in units.
     pub fn win_units(&self) -> u64 {
         self.wins * WIN_UNITS + self.tie_units
@@ -107,8 +115,65 @@ impl EntrantStats {
         for s in 0..MAX_PLAYERS {
             self.seat_games[s] += o.seat_games[s];
             self.seat_units[s] += o.seat_units[s];
+            self.seat_wins[s] += o.seat_wins[s];
+            self.seat_ties[s] += o.seat_ties[s];
         }
         self.capped += o.capped;
+    }
+}
+
+/// Buckets of the game-length histogram: rounds 0 to 99, and 100 or more.
+pub const ROUND_BUCKETS: usize = 101;
+
+/// Games by length in **rounds** (the most turns any player took: a game
+/// that ends on the first player's 16th turn lasted 16 rounds), the unit
+/// other simulators and strategy articles report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundHist(pub [u64; ROUND_BUCKETS]);
+
+impl Default for RoundHist {
+    fn default() -> Self {
+        RoundHist([0; ROUND_BUCKETS])
+    }
+}
+
+impl RoundHist {
+    pub fn add(&mut self, rounds: usize) {
+        self.0[rounds.min(ROUND_BUCKETS - 1)] += 1;
+    }
+    pub fn games(&self) -> u64 {
+        self.0.iter().sum()
+    }
+    /// Mean rounds per game (0 with no games).
+    pub fn mean(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        let sum: u64 = self.0.iter().enumerate().map(|(r, &c)| r as u64 * c).sum();
+        sum as f64 / n as f64
+    }
+    /// The smallest length `r` such that at least a fraction `q` of the
+    /// games lasted `r` rounds or fewer (0 with no games).
+    pub fn quantile(&self, q: f64) -> usize {
+        let n = self.games();
+        if n == 0 {
+            return 0;
+        }
+        let want = (q * n as f64).ceil().max(1.0) as u64;
+        let mut acc = 0;
+        for (r, &c) in self.0.iter().enumerate() {
+            acc += c;
+            if acc >= want {
+                return r;
+            }
+        }
+        ROUND_BUCKETS - 1
+    }
+    fn merge(&mut self, o: &RoundHist) {
+        for (a, b) in self.0.iter_mut().zip(o.0.iter()) {
+            *a += b;
+        }
     }
 }
 
@@ -127,6 +192,8 @@ pub struct Stats {
     /// The lowest game index with a fault, and the fault.
     pub first_fault: Option<(u64, String)>,
     pub entrants: [EntrantStats; MAX_PLAYERS],
+    /// Games by length in rounds.
+    pub rounds: RoundHist,
 }
 
 impl Stats {
@@ -141,6 +208,8 @@ impl Stats {
         if o.capped {
             self.capped += 1;
         }
+        self.rounds
+            .add(o.turns[..n].iter().copied().max().unwrap_or(0) as usize);
         for (s, &who) in order.iter().enumerate().take(n) {
             let e = &mut self.entrants[who as usize];
             e.games += 1;
@@ -154,9 +223,11 @@ impl Stats {
                 let units = WIN_UNITS / k;
                 if k == 1 {
                     e.wins += 1;
+                    e.seat_wins[s] += 1;
                 } else {
                     e.ties += 1;
                     e.tie_units += units;
+                    e.seat_ties[s] += 1;
                 }
                 e.seat_units[s] += units;
             } else {
@@ -177,7 +248,19 @@ impl Stats {
         for (a, b) in self.entrants.iter_mut().zip(o.entrants.iter()) {
             a.merge(b);
         }
+        self.rounds.merge(&o.rounds);
         self
+    }
+
+    /// Wins, ties and losses of whoever sat in `seat`, over every entrant.
+    pub fn seat_record(&self, seat: usize) -> (u64, u64, u64) {
+        self.entrants.iter().fold((0, 0, 0), |(w, t, l), e| {
+            (
+                w + e.seat_wins[seat],
+                t + e.seat_ties[seat],
+                l + e.seat_losses(seat),
+            )
+        })
     }
 }
 
@@ -391,8 +474,35 @@ mod tests {
         assert_eq!(e[0].seat_units[2], 30);
         assert_eq!(e[2].seat_units[0], 60);
         assert_eq!(e[1].vp_sum, 20);
+        // Per seat: entrant 2 won alone from seat 0; entrants 1 and 0 tied
+        // from seats 0 and 2.
+        assert_eq!(
+            (e[2].seat_wins[0], e[1].seat_ties[0], e[0].seat_ties[2]),
+            (1, 1, 1)
+        );
+        assert_eq!(s.seat_record(0), (1, 1, 0));
+        assert_eq!(s.seat_record(1), (0, 0, 2));
+        assert_eq!(s.seat_record(2), (0, 1, 1));
+        // Rounds: both games lasted 12 rounds (the most turns of any seat).
+        assert_eq!(s.rounds.games(), 2);
+        assert_eq!(s.rounds.0[12], 2);
+        assert_eq!(s.rounds.mean(), 12.0);
         let total: u64 = e.iter().map(|x| x.win_units()).sum();
         assert_eq!(total, 2 * WIN_UNITS, "one win per game in total");
+    }
+
+    #[test]
+    fn round_quantiles() {
+        let mut h = RoundHist::default();
+        for r in [10, 12, 12, 14, 30] {
+            h.add(r);
+        }
+        h.add(500);
+        assert_eq!(h.games(), 6);
+        assert_eq!(h.quantile(0.1), 10);
+        assert_eq!(h.quantile(0.5), 12);
+        assert_eq!(h.quantile(0.9), ROUND_BUCKETS - 1);
+        assert_eq!(RoundHist::default().quantile(0.5), 0);
     }
 
     #[test]

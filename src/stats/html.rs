@@ -623,6 +623,22 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         }
         h.push_str("</tr>\n");
     }
+    // Wins, ties and losses by seat, whoever sat there (the first player's
+    // win share is what other simulators publish).
+    h.push_str("<tr><td><b>all strategies: wins / ties / losses</b></td>");
+    for p in 0..st.players as usize {
+        let a = &st.seats[p];
+        let n = a.games.max(1) as f64;
+        let losses = a.games - a.sole_wins - a.shared_wins;
+        let _ = write!(
+            h,
+            "<td>{} / {} / {}</td>",
+            pct(a.sole_wins as f64 / n),
+            pct(a.shared_wins as f64 / n),
+            pct(losses as f64 / n)
+        );
+    }
+    h.push_str("</tr>\n");
     h.push_str("</table>\n");
 
     // Game length
@@ -634,8 +650,8 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         .map(|(t, &c)| (t as f64, c as f64))
         .collect();
     h.push_str(&histogram(
-        "Game length (turns of the longest-playing seat)",
-        "turns",
+        "Game length in rounds (turns of the longest-playing seat)",
+        "rounds",
         &[("all games".into(), len, 0)],
         &[st.games as f64],
     ));

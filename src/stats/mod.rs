@@ -969,27 +969,27 @@ pub fn save_json(path: &Path, st: &PlaytestStats) -> anyhow::Result<()> {
 pub fn load_json(path: &Path) -> io::Result<PlaytestStats> {
     let text = crate::output::read_input(path, "statistics file")
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{e:#}")))?;
-    let saved: Saved = serde_json::from_str(&text).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{}: {e}", path.display()),
-        )
-    })?;
-    let bad = |why: &str| {
+    parse_json(&text).map_err(|why| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: {why}", path.display()),
         )
-    };
+    })
+}
+
+/// Parse and validate statistics saved by [`save_json`] (the fuzz target
+/// `stats_json` feeds it arbitrary text: it must never panic).
+pub fn parse_json(text: &str) -> Result<PlaytestStats, String> {
+    let saved: Saved = serde_json::from_str(text).map_err(|e| e.to_string())?;
     if saved.format != FORMAT {
-        return Err(bad(&format!("not a {FORMAT} file")));
+        return Err(format!("not a {FORMAT} file"));
     }
     let cards: Vec<String> = Card::ALL.iter().map(|c| c.name().to_string()).collect();
     if saved.cards != cards || saved.turns != TURNS {
-        return Err(bad("saved by a domsim build with a different card table"));
+        return Err("saved by a domsim build with a different card table".into());
     }
     let st = saved.stats;
-    st.validate().map_err(|why| bad(&why))?;
+    st.validate()?;
     Ok(st)
 }
 

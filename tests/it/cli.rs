@@ -105,7 +105,9 @@ fn sim_writes_csv_with_schema_and_metadata() {
         lines[0],
         "strategy,source,source_hash,games,wins,ties,shared_wins,losses,win_rate,win_rate_lo,win_rate_hi,\
 score,score_lo,score_hi,avg_vp,avg_turns,seat1_score,seat2_score,seat3_score,seat4_score,seat5_score,\
-seat6_score,capped_games"
+seat6_score,capped_games,seat1_wins,seat1_ties,seat1_losses,seat2_wins,seat2_ties,seat2_losses,\
+seat3_wins,seat3_ties,seat3_losses,seat4_wins,seat4_ties,seat4_losses,seat5_wins,seat5_ties,seat5_losses,\
+seat6_wins,seat6_ties,seat6_losses,avg_rounds,rounds_p10,rounds_median,rounds_p90"
     );
     assert_eq!(lines.len(), 3, "{text}");
     for key in [
@@ -129,7 +131,7 @@ seat6_score,capped_games"
     let mut total_score = 0.0;
     for rec in rd.records() {
         let r = rec.unwrap();
-        assert_eq!(r.len(), 23);
+        assert_eq!(r.len(), 45);
         let n = |i: usize| r[i].parse::<u64>().unwrap();
         assert_eq!(n(3), 40);
         assert_eq!(n(3), n(4) + n(5) + n(7));

@@ -9,6 +9,7 @@ use domsim::bots::RandomBots;
 use domsim::engine::{Game, GameRng, Kingdom};
 use domsim::scenario::{state_json, to_text, Scenario};
 use domsim::soak::{self, SoakConfig};
+use domsim::Card;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -36,6 +37,23 @@ fn small_soak_passes() {
     assert!(r.decisions > 10_000, "{}", r.text(&cfg));
     assert_eq!(r.kingdoms.len(), 120);
     assert!(!r.interrupted);
+    // Split piles count by their cards; Shelters are not gainable by design.
+    let never = r.never_gained();
+    for c in [
+        Card::Knights,
+        Card::Ruins,
+        Card::Hovel,
+        Card::Necropolis,
+        Card::OvergrownEstate,
+    ] {
+        assert!(!never.contains(&c), "{c} listed as never gained");
+    }
+    assert!(!r.never_played().contains(&Card::Knights));
+    let text = r.text(&cfg);
+    assert!(
+        text.contains("not gainable by design: Hovel, Necropolis, Overgrown Estate"),
+        "{text}"
+    );
     // The figures are a function of (seed, game index) alone.
     let again = soak::run(&cfg, &AtomicBool::new(false));
     assert_eq!(again.decisions, r.decisions);

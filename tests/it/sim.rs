@@ -233,3 +233,76 @@ fn second_signal_exits_at_once_without_files() {
     assert_eq!(o.status.code(), Some(130));
     assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
 }
+
+/// Issue 17.4: rounds (mean and distribution) and per-seat wins, ties and
+/// losses in the console and the CSV, consistent with each other.
+#[test]
+fn rounds_and_seat_records_are_reported() {
+    use crate::cli::{domsim, scratch, stderr, stdout};
+    let d = scratch("rounds");
+    let csv = d.join("r.csv");
+    let o = domsim(&[
+        "sim",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "builtin:big-money",
+        "-n",
+        "600",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("rounds on average"), "{out}");
+    assert!(out.contains("by seat (all strategies)"), "{out}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let hist = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# rounds_histogram: "))
+        .expect("histogram line");
+    let pairs: Vec<(f64, f64)> = hist
+        .split(' ')
+        .map(|p| {
+            let (r, c) = p.split_once(':').unwrap();
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect();
+    let games: f64 = pairs.iter().map(|p| p.1).sum();
+    assert_eq!(games, 600.0);
+    let mean = pairs.iter().map(|p| p.0 * p.1).sum::<f64>() / games;
+    let mut rdr = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let header = rdr.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let mut seat_totals = [[0u64; 3]; 3];
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let avg: f64 = rec[col("avg_rounds")].parse().unwrap();
+        assert!((avg - mean).abs() < 1e-5, "{avg} vs {mean}");
+        let p10: f64 = rec[col("rounds_p10")].parse().unwrap();
+        let p90: f64 = rec[col("rounds_p90")].parse().unwrap();
+        assert!(p10 <= mean && mean <= p90);
+        let mut wins = 0;
+        let mut ties = 0;
+        for (seat, tot) in seat_totals.iter_mut().enumerate() {
+            let get =
+                |k: &str| -> u64 { rec[col(&format!("seat{}_{k}", seat + 1))].parse().unwrap() };
+            let (w, t, l) = (get("wins"), get("ties"), get("losses"));
+            // Every entrant plays every seat equally often (600 = 100 × 3!).
+            assert_eq!(w + t + l, 200);
+            wins += w;
+            ties += t;
+            tot[0] += w;
+            tot[1] += t;
+            tot[2] += l;
+        }
+        assert_eq!(wins.to_string(), rec[col("wins")]);
+        assert_eq!(ties.to_string(), rec[col("ties")]);
+        // Seats 4–6 are empty in a 3-player game.
+        assert_eq!(&rec[col("seat4_wins")], "");
+    }
+    for tot in seat_totals {
+        assert_eq!(tot.iter().sum::<u64>(), 600);
+    }
+}

@@ -550,3 +550,72 @@ fn an_empty_run_renders_without_nan() {
     write_csv_to(&mut buf, &st).unwrap();
     assert!(!String::from_utf8(buf).unwrap().contains("NaN"));
 }
+
+/// Stable-Rust fuzzing of the statistics JSON that `domsim report` reads
+/// (the libFuzzer target is `fuzz/fuzz_targets/stats_json.rs`): numbers
+/// replaced by extreme values, text cut short or bytes flipped. Loading
+/// never panics, and whatever loads renders as HTML and CSV without panic.
+#[test]
+fn edited_statistics_json_never_panics() {
+    let st = run(40, 3, 1);
+    let dir = crate::cli::scratch("stats-fuzz");
+    let path = dir.join("s.json");
+    stats::save_json(&path, &st).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(stats::parse_json(&text).unwrap(), st);
+    // Byte offsets of every number in the text.
+    let mut nums = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let s = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            nums.push((s, i));
+        } else {
+            i += 1;
+        }
+    }
+    let mut rng = domsim::engine::GameRng::for_game(7, 0);
+    let mut loaded = 0;
+    let scale = std::env::var("DOMSIM_FUZZ")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1usize);
+    for round in 0..400 * scale {
+        let edited = match round % 3 {
+            0 => {
+                let (s, e) = nums[rng.below(nums.len() as u32) as usize];
+                let v = [
+                    "0",
+                    "1",
+                    "9",
+                    "255",
+                    "18446744073709551615",
+                    "-1",
+                    "1e9",
+                    "99999",
+                ][rng.below(8) as usize];
+                format!("{}{v}{}", &text[..s], &text[e..])
+            }
+            1 => text[..rng.below(text.len() as u32) as usize].to_string(),
+            _ => {
+                let mut v = text.clone().into_bytes();
+                let k = rng.below(v.len() as u32) as usize;
+                v[k] = b"{}[],:0\"x"[rng.below(9) as usize];
+                String::from_utf8_lossy(&v).into_owned()
+            }
+        };
+        if let Ok(st) = stats::parse_json(&edited) {
+            loaded += 1;
+            let page = html::render_html(&st, &html::ReportOptions::default());
+            assert!(page.contains("</html>"));
+            let mut csv = Vec::new();
+            stats::csv::write_csv_to(&mut csv, &st).unwrap();
+        }
+    }
+    // Some edits (a number within range) must still load.
+    assert!(loaded > 0, "no edit loaded: the mutations test nothing");
+}
