@@ -618,6 +618,9 @@ fn cmd_sim(
     pt: &PlaytestArgs,
 ) -> Result<ExitCode> {
     pt.check()?;
+    if checkpoint.is_some() && pt.wanted() {
+        bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
+    }
     check_io(
         &sa.all(),
         &[
@@ -647,7 +650,22 @@ fn cmd_sim(
     let k = kc.kingdom;
     let compiled = compile(&lineup, &k)?;
     let infos = lineup.infos();
+    // Playtest statistics are recorded in the same pass as the table: one
+    // run, one set of games (same deals, same seats).
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    let recording = crate::stats::Recording {
+        kingdom: &k,
+        names: &names,
+    };
+    let mut playtest = None;
     let result = match checkpoint {
+        None if pt.wanted() => {
+            let (r, acc) = pool.install(|| {
+                sim::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP, &recording)
+            });
+            playtest = acc.map(|s| s.stats);
+            r
+        }
         None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
         Some((path, every)) => {
             if pt.precision.is_some() {
@@ -709,7 +727,14 @@ fn cmd_sim(
     if let Some(file) = file {
         let mut meta = base_meta("sim", seed, &kc);
         meta.push("players", players);
-        meta.push("games", games);
+        meta.push("games", result.completed);
+        meta.push("games_requested", games);
+        if let Some(p) = pt.precision {
+            let w = result.stats.widest_half_width();
+            meta.push("precision_target", p);
+            meta.push("precision_widest_half_width", format!("{w:.6}"));
+            meta.push("precision_reached", if w < p { "yes" } else { "no" });
+        }
         meta.push(
             "seat_rotation",
             format!(
@@ -724,34 +749,32 @@ fn cmd_sim(
         file.commit(&bytes)?;
         announce(&dest);
     }
-    if pt.precision.is_some() {
-        outln!(
-            "sequential mode: stopped after {} games (widest 95% half-width {:.4}, target {})",
-            result.completed,
-            result.stats.widest_half_width(),
-            pt.precision.unwrap_or(0.0)
-        );
+    if let Some(p) = pt.precision {
+        let w = result.stats.widest_half_width();
+        if w < p {
+            outln!(
+                "sequential mode: target reached after {} games (widest 95% half-width {w:.4} < {p})",
+                result.completed,
+            );
+        } else {
+            outln!(
+                "sequential mode: target NOT reached: all {} games played, widest 95% half-width {w:.4} ≥ {p}; raise -n",
+                result.completed,
+            );
+            eprintln!(
+                "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
+                result.completed
+            );
+        }
     }
-    if pt.wanted() {
-        // A recording pass over the same seed and game count; statistics are
-        // opt-in so plain win-rate runs never pay for them.
-        let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
-        let st = crate::stats::playtest(
-            &k,
-            &names,
-            result.completed,
-            seed,
-            threads.unwrap_or(0) as usize,
-            |seats: &[usize]| {
-                let mut order = [0u8; crate::engine::MAX_PLAYERS];
-                for (o, &s) in order.iter_mut().zip(seats) {
-                    *o = s as u8;
-                }
-                compiled.bots(&order[..seats.len()])
-            },
-        );
+    if let Some(st) = &mut playtest {
+        st.seed = Some(seed);
+        st.sources = infos
+            .iter()
+            .map(|i| format!("{} | {} | {}", i.name, i.source, i.hash))
+            .collect();
         write_playtest(
-            &st,
+            st,
             pt.report.as_deref(),
             pt.stats.as_deref(),
             pt.save_stats.as_deref(),
@@ -810,12 +833,20 @@ fn cmd_report(
     }
     let st = crate::stats::load_json(input)
         .with_context(|| format!("cannot read statistics from {}", input.display()))?;
+    let seed = st
+        .seed
+        .map_or_else(|| "seed not recorded".to_string(), |s| format!("seed {s}"));
     write_playtest(
         &st,
         Some(out),
         csv,
         None,
-        &format!("domsim report {}", input.display()),
+        &format!(
+            "domsim report {}: {} games, {seed}, kingdom: {}",
+            input.display(),
+            st.games,
+            st.kingdom.join("; ")
+        ),
     )?;
     Ok(ExitCode::SUCCESS)
 }

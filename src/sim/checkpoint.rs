@@ -273,7 +273,7 @@ where
     while ck.next < cfg.games && !stop.load(Ordering::Relaxed) {
         // Batch boundaries are multiples of `every`.
         let end = ((ck.next / every + 1) * every).min(cfg.games);
-        let part = play_range(kingdom, cfg.seed, ck.next, end, &make, stop);
+        let (part, ()) = play_range(kingdom, cfg.seed, ck.next, end, &make, stop, &super::Plain);
         if part.games < end - ck.next {
             // Interrupted inside the batch: report it, don't save it.
             partial = part;

@@ -311,6 +311,35 @@ pub fn pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
         .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
 }
 
+/// What the runner does with each game besides counting its result: nothing
+/// ([`Plain`]), or feed it to a playtest recorder
+/// (`crate::stats::Recording`), so that the statistics describe exactly the
+/// games of the win-rate table, collected in the same pass.
+pub trait GameHook: Sync {
+    /// Per-worker accumulator, merged at the end.
+    type Acc: Send;
+    fn acc(&self) -> Self::Acc;
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// Play the freshly dealt game `g` with `bots`; seat `s` is played by
+    /// entrant `order[s]`.
+    fn play<B: Bots>(&self, acc: &mut Self::Acc, g: &mut Game, bots: B, order: &[u8]) -> Outcome;
+}
+
+/// A run that only counts results.
+pub struct Plain;
+
+impl GameHook for Plain {
+    type Acc = ();
+    #[inline]
+    fn acc(&self) {}
+    #[inline]
+    fn merge(&self, _: (), _: ()) {}
+    #[inline]
+    fn play<B: Bots>(&self, _: &mut (), g: &mut Game, mut bots: B, _: &[u8]) -> Outcome {
+        g.play_game(&mut bots)
+    }
+}
+
 /// Play `cfg.games` games of `kingdom`, with `make(order)` giving the bots of
 /// one game (seat `s` played by entrant `order[s]`). See the module doc for
 /// seat rotation, determinism and interruption.
@@ -318,6 +347,23 @@ pub fn run<B, F>(kingdom: &Kingdom, cfg: &RunConfig, make: F, stop: &AtomicBool)
 where
     B: Bots,
     F: Fn(&[u8]) -> B + Sync,
+{
+    run_hooked(kingdom, cfg, make, stop, &Plain).0
+}
+
+/// [`run`], with every game also given to `hook` (one pass: the hook sees
+/// exactly the games counted, in the same seats).
+pub fn run_hooked<B, F, H>(
+    kingdom: &Kingdom,
+    cfg: &RunConfig,
+    make: F,
+    stop: &AtomicBool,
+    hook: &H,
+) -> (RunResult, H::Acc)
+where
+    B: Bots,
+    F: Fn(&[u8]) -> B + Sync,
+    H: GameHook,
 {
     let bar = if cfg.progress {
         let b = indicatif::ProgressBar::new(cfg.games);
@@ -329,7 +375,7 @@ where
             .with_key(
                 "rate",
                 |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0} games/s", s.per_sec());
+                    let _ = write!(w, "{} games/s", indicatif::HumanCount(s.per_sec() as u64));
                 },
             ),
         );
@@ -338,11 +384,13 @@ where
         indicatif::ProgressBar::hidden()
     };
     let mut total = Stats::default();
+    let mut acc = hook.acc();
     let mut start = 0u64;
     while start < cfg.games && !stop.load(Ordering::Relaxed) {
         let end = (start + BLOCK).min(cfg.games);
-        let part = play_range(kingdom, cfg.seed, start, end, &make, stop);
+        let (part, part_acc) = play_range(kingdom, cfg.seed, start, end, &make, stop, hook);
         total = total.merge(part);
+        acc = hook.merge(acc, part_acc);
         bar.set_position(total.games);
         start = end;
         if cfg
@@ -354,44 +402,49 @@ where
     }
     bar.finish_and_clear();
     let completed = total.games;
-    RunResult {
-        stats: total,
-        completed,
-        interrupted: stop.load(Ordering::Relaxed) && completed < cfg.games,
-    }
+    (
+        RunResult {
+            stats: total,
+            completed,
+            interrupted: stop.load(Ordering::Relaxed) && completed < cfg.games,
+        },
+        acc,
+    )
 }
 
 /// Play games `start..end` in the current rayon pool: game `i` is dealt from
 /// `(seed, i)` and seated by seat order `i mod n!`; games not started when
 /// `stop` is set are skipped. The one place where the runner plays games
 /// ([`run`] and the checkpointed run both call it).
-pub fn play_range<B, F>(
+pub fn play_range<B, F, H>(
     kingdom: &Kingdom,
     seed: u64,
     start: u64,
     end: u64,
     make: &F,
     stop: &AtomicBool,
-) -> Stats
+    hook: &H,
+) -> (Stats, H::Acc)
 where
     B: Bots,
     F: Fn(&[u8]) -> B + Sync,
+    H: GameHook,
 {
     let n = kingdom.n();
     let orders = seat_orders(n);
     (start..end)
         .into_par_iter()
         .fold(
-            || Box::new((Game::new(kingdom, seed, 0), Stats::default())),
+            || Box::new((Game::new(kingdom, seed, 0), Stats::default(), hook.acc())),
             |mut acc, i| {
                 if stop.load(Ordering::Relaxed) {
                     return acc;
                 }
                 let order = &orders[(i % orders.len() as u64) as usize][..n];
-                let mut bots = make(order);
-                let (g, st) = &mut *acc;
+                let bots = make(order);
+                let (g, st, extra) = &mut *acc;
                 g.reset(kingdom, seed, i);
-                let o = g.play_game(&mut bots);
+                let o = hook.play(extra, g, bots, order);
                 st.record(order, &o);
                 if let Some(f) = &g.fault {
                     st.faults += 1;
@@ -402,8 +455,14 @@ where
                 acc
             },
         )
-        .map(|acc| acc.1)
-        .reduce(Stats::default, Stats::merge)
+        .map(|acc| {
+            let (_, st, extra) = *acc;
+            (st, extra)
+        })
+        .reduce(
+            || (Stats::default(), hook.acc()),
+            |(a, x), (b, y)| (a.merge(b), hook.merge(x, y)),
+        )
 }
 
 /// Wilson score interval for `successes` out of `n` at 95% (z = 1.96).

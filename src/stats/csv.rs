@@ -65,7 +65,23 @@ fn score_row<'a>(stat: &'a str, s: &ScoreAcc) -> Row<'a> {
 }
 
 /// Write the statistics as CSV to `w`.
-pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
+pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
+    // Provenance first, as `# key: value` lines (like the `sim` CSV).
+    writeln!(w, "# domsim_version: {}", env!("CARGO_PKG_VERSION"))?;
+    if let Some(seed) = st.seed {
+        writeln!(w, "# seed: {seed}")?;
+    }
+    writeln!(w, "# kingdom: {}", st.kingdom.join("; "))?;
+    writeln!(w, "# players: {}", st.players)?;
+    writeln!(w, "# games: {}", st.games)?;
+    for (i, src) in st.sources.iter().enumerate() {
+        writeln!(
+            w,
+            "# strategy_{}: {}",
+            i + 1,
+            src.replace(['\n', '\r'], " ")
+        )?;
+    }
     let mut w = csv::Writer::from_writer(w);
     w.write_record(COLUMNS).map_err(io::Error::other)?;
     let games = st.games;
@@ -73,7 +89,7 @@ pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
         &mut w,
         Row {
             stat: "games",
-            label: Some(st.kingdom.join(" ")),
+            label: Some(st.kingdom.join("; ")),
             value: games as f64,
             n: games,
             ..Row::default()
@@ -141,7 +157,7 @@ pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
             &mut w,
             Row {
                 seat: Some(seat + 1),
-                ..score_row("seat_win_rate", &st.seats[seat])
+                ..score_row("seat_score", &st.seats[seat])
             },
         )?;
     }
@@ -154,7 +170,7 @@ pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
             &mut w,
             Row {
                 strategy: name,
-                ..score_row("win_rate", &total)
+                ..score_row("score", &total)
             },
         )?;
         for (label, c) in [("sole", total.sole_wins), ("shared", total.shared_wins)] {
@@ -176,7 +192,7 @@ pub fn write_csv_to<W: Write>(w: W, st: &PlaytestStats) -> io::Result<()> {
                 Row {
                     strategy: name,
                     seat: Some(seat + 1),
-                    ..score_row("strategy_seat_win_rate", &s.seats[seat])
+                    ..score_row("strategy_seat_score", &s.seats[seat])
                 },
             )?;
         }

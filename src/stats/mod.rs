@@ -384,6 +384,12 @@ pub struct PlaytestStats {
     /// Win score by seat, whatever the strategy (first-player advantage).
     pub seats: [ScoreAcc; MAX_PLAYERS],
     pub strategies: Vec<StrategyStats>,
+    /// Provenance: the run's seed (None when not recorded).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Provenance: each strategy's `name | source | hash`, in strategy order.
+    #[serde(default)]
+    pub sources: Vec<String>,
 }
 
 impl PlaytestStats {
@@ -404,6 +410,8 @@ impl PlaytestStats {
             faults: 0,
             seats: [ScoreAcc::default(); MAX_PLAYERS],
             strategies: names.iter().map(|_| StrategyStats::new()).collect(),
+            seed: None,
+            sources: Vec::new(),
         }
     }
     /// Merge another run of the same matchup.
@@ -760,6 +768,56 @@ fn pool(threads: usize) -> Option<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .ok()
+}
+
+/// The runner hook that records playtest statistics in the same pass as the
+/// win-rate table (`crate::sim::run_hooked`): entrant `e` of the run is
+/// strategy `e` of the statistics, and every game is recorded in the seats
+/// the table counts it in.
+pub struct Recording<'a> {
+    pub kingdom: &'a Kingdom,
+    /// Entrant names, one per seat.
+    pub names: &'a [String],
+}
+
+impl crate::sim::GameHook for Recording<'_> {
+    type Acc = Option<Box<RecordState>>;
+    fn acc(&self) -> Self::Acc {
+        Some(RecordState::new(PlaytestStats::new(
+            self.kingdom,
+            self.names,
+        )))
+    }
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        match (a, b) {
+            (Some(mut a), Some(b)) => {
+                a.stats += &b.stats;
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        }
+    }
+    fn play<B: Bots>(
+        &self,
+        acc: &mut Self::Acc,
+        g: &mut Game,
+        bots: B,
+        order: &[u8],
+    ) -> crate::engine::Outcome {
+        let state = acc
+            .take()
+            .unwrap_or_else(|| RecordState::new(PlaytestStats::new(self.kingdom, self.names)));
+        let mut seats = [0usize; MAX_PLAYERS];
+        for (s, &e) in seats.iter_mut().zip(order) {
+            *s = e as usize;
+        }
+        let mut rec = Recorder::from_state(bots, state);
+        rec.begin(g, &seats[..order.len()]);
+        let o = g.play_game(&mut rec);
+        rec.end(g);
+        *acc = Some(rec.into_state());
+        o
+    }
 }
 
 /// Play `games` games (indices 0..games) of `names.len()` strategies rotated

@@ -306,3 +306,44 @@ fn rounds_and_seat_records_are_reported() {
         assert_eq!(tot.iter().sum::<u64>(), 600);
     }
 }
+
+/// Issue 20.2: with playtest outputs, Ctrl-C behaves as without them (one
+/// pass): the run stops, exit status 130, and no file at all is written.
+#[cfg(unix)]
+#[test]
+fn sigint_with_playtest_outputs_writes_nothing() {
+    let d = scratch("sigint-report");
+    let out = d.join("big.csv");
+    let report = d.join("r.html");
+    let saved = d.join("s.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args([
+            "sim",
+            "-n",
+            "1000000000",
+            "-j",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+            "--save-stats",
+            saved.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_temp_file(&d);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted:"), "{err}");
+    assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
+}

@@ -372,7 +372,15 @@ fn csv_has_every_statistic_in_long_format() {
     let st = run(100, 2, 2);
     let mut buf = Vec::new();
     write_csv_to(&mut buf, &st).unwrap();
-    let mut r = csv::Reader::from_reader(buf.as_slice());
+    let text = String::from_utf8(buf.clone()).unwrap();
+    assert!(text.starts_with("# domsim_version: "), "{text}");
+    assert!(
+        text.contains("\n# kingdom: Cellar; Market; "),
+        "kingdom joined by '; '"
+    );
+    let mut r = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(buf.as_slice());
     let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
     assert_eq!(header, stats::csv::COLUMNS);
     let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
@@ -389,9 +397,9 @@ fn csv_has_every_statistic_in_long_format() {
     for name in [
         "games",
         "ending",
-        "seat_win_rate",
-        "win_rate",
-        "strategy_seat_win_rate",
+        "seat_score",
+        "score",
+        "strategy_seat_score",
         "vp_margin",
         "turn_money",
         "turn_vp",
@@ -618,4 +626,129 @@ fn edited_statistics_json_never_panics() {
     }
     // Some edits (a number within range) must still load.
     assert!(loaded > 0, "no edit loaded: the mutations test nothing");
+}
+
+/// Issue 20.1: one run, one set of games. The playtest statistics of
+/// `domsim sim --save-stats` describe exactly the games of the win-rate
+/// table: every figure the table shows equals the statistics' figure, at
+/// 2, 3, 4 and 6 players, with attacks (whose effect depends on the seating).
+#[test]
+fn table_and_statistics_describe_the_same_games() {
+    use crate::cli::{domsim, scratch, stderr};
+    let field = [
+        "strategies/double_witch.dom",
+        "strategies/militia_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/double_witch.dom",
+        "strategies/militia_big_money.dom",
+    ];
+    let kingdom = "Witch,Militia,Moat,Smithy,Village,Market,Cellar,Chapel,Laboratory,Festival";
+    let d = scratch("one-pass");
+    for players in [2usize, 3, 4, 6] {
+        let csv_path = d.join(format!("t{players}.csv"));
+        let json_path = d.join(format!("s{players}.json"));
+        let mut args = vec![
+            "sim",
+            "-n",
+            "1440",
+            "--seed",
+            "11",
+            "--kingdom",
+            kingdom,
+            "-o",
+            csv_path.to_str().unwrap(),
+            "--save-stats",
+            json_path.to_str().unwrap(),
+        ];
+        args.extend(&field[..players]);
+        let o = domsim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let st = stats::parse_json(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+        assert_eq!(st.games, 1440);
+        assert_eq!(st.seed, Some(11));
+        assert_eq!(st.sources.len(), players);
+        let text = std::fs::read_to_string(&csv_path).unwrap();
+        let mut rdr = csv::ReaderBuilder::new()
+            .comment(Some(b'#'))
+            .from_reader(text.as_bytes());
+        let header = rdr.headers().unwrap().clone();
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        for (i, rec) in rdr.records().enumerate() {
+            let rec = rec.unwrap();
+            let s = &st.strategies[i];
+            let num = |name: &str| rec[col(name)].parse::<f64>().unwrap();
+            let total = s.score();
+            assert_eq!(num("games") as u64, total.games, "{players}p entrant {i}");
+            assert_eq!(
+                num("wins") as u64,
+                total.sole_wins,
+                "{players}p entrant {i}"
+            );
+            assert_eq!(
+                num("ties") as u64,
+                total.shared_wins,
+                "{players}p entrant {i}"
+            );
+            assert!((num("score") - total.rate()).abs() < 1e-6, "{players}p {i}");
+            assert!((num("avg_vp") - s.vp_end as f64 / total.games as f64).abs() < 1e-6);
+            assert!((num("avg_turns") - s.turns_taken as f64 / total.games as f64).abs() < 1e-6);
+            for seat in 0..players {
+                let sc = num(&format!("seat{}_score", seat + 1));
+                assert!(
+                    (sc - s.seats[seat].rate()).abs() < 1e-6,
+                    "{players}p {i} seat {seat}"
+                );
+                let w = num(&format!("seat{}_wins", seat + 1)) as u64;
+                assert_eq!(w, s.seats[seat].sole_wins, "{players}p {i} seat {seat}");
+            }
+        }
+    }
+}
+
+/// Issue 20.3: a precision target that is not reached is said, and the CSV
+/// records the games actually played, the target and whether it was met.
+#[test]
+fn precision_provenance_is_recorded() {
+    use crate::cli::{domsim, scratch, stderr, stdout};
+    let d = scratch("precision");
+    let out = d.join("p.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "2000",
+        "--precision",
+        "0.002",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("target NOT reached"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("not reached"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in [
+        "# games: 2000",
+        "# games_requested: 2000",
+        "# precision_target: 0.002",
+        "# precision_reached: no",
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "1000000",
+        "--precision",
+        "0.05",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# games_requested: 1000000"), "{text}");
+    assert!(text.contains("# precision_reached: yes"), "{text}");
+    assert!(
+        !text.contains("# games: 1000000"),
+        "games played, not asked: {text}"
+    );
 }
