@@ -46,6 +46,7 @@ fn scaling(c: &mut Criterion, name: &str, games: u64, files: [&str; 2]) {
     let run = |pool: &rayon::ThreadPool, threads: usize| -> Stats {
         let cfg = RunConfig {
             games,
+            first: 0,
             seed: 1,
             threads,
             progress: false,

@@ -16,6 +16,7 @@ fn runner(c: &mut Criterion) {
     let k = Preset::find("First Game").unwrap().kingdom(2).unwrap();
     let cfg = RunConfig {
         games: GAMES,
+        first: 0,
         seed: 1,
         threads: 1,
         progress: false,

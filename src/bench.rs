@@ -573,6 +573,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
         for (&t, pool) in cfg.threads.iter().zip(&pools) {
             let rc = RunConfig {
                 games,
+                first: 0,
                 seed: 1,
                 threads: t,
                 progress: false,

@@ -148,6 +148,19 @@ fn check_out_path(path: &std::path::Path) -> Result<()> {
     crate::output::Output::create(path).map(drop)
 }
 
+/// Deterministic shards (`src/sim/shard.rs`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ShardArgs {
+    /// Play only shard I of N (1-based) of the run's game indices, and save
+    /// its exact counts with --save-partial; `domsim merge` joins the parts
+    /// into the outputs a one-machine run writes, byte for byte.
+    #[arg(long, value_name = "I/N", value_parser = sim::shard::ShardSpec::parse, requires = "save_partial")]
+    pub shard: Option<sim::shard::ShardSpec>,
+    /// The partial result file of this shard (JSON), for `domsim merge`.
+    #[arg(long, value_name = "FILE.json", requires = "shard")]
+    pub save_partial: Option<PathBuf>,
+}
+
 /// Refuse, before anything runs, an output that is a strategy file or
 /// another output (see [`crate::output::check_distinct`]).
 fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
@@ -213,6 +226,19 @@ pub enum Command {
         checkpoint_every: u64,
         #[command(flatten)]
         playtest: PlaytestArgs,
+        #[command(flatten)]
+        shard: ShardArgs,
+    },
+    /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
+    /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
+    /// different runs, a shard given twice and a missing shard.
+    Merge {
+        /// Every partial file of the run.
+        #[arg(required = true, value_name = "PARTIAL.json")]
+        parts: Vec<PathBuf>,
+        /// The merged CSV (`-` for standard output).
+        #[arg(long, short = 'o', value_name = "FILE.csv")]
+        out: PathBuf,
     },
     /// Build the HTML playtest report (and optionally the statistics CSV) from
     /// statistics saved by `domsim sim --save-stats FILE.json`.
@@ -249,6 +275,8 @@ pub enum Command {
         /// Also write the matrix as a heat map in a self-contained HTML page.
         #[arg(long, value_name = "FILE.html")]
         report: Option<PathBuf>,
+        #[command(flatten)]
+        shard: ShardArgs,
     },
     /// Play one game and print it turn by turn (for debugging a strategy).
     Log {
@@ -341,6 +369,7 @@ pub fn run() -> Result<ExitCode> {
             checkpoint,
             checkpoint_every,
             playtest,
+            shard,
         } => cmd_sim(
             &strategies,
             &kingdom,
@@ -351,7 +380,9 @@ pub fn run() -> Result<ExitCode> {
             out.as_deref(),
             checkpoint.as_deref().map(|p| (p, checkpoint_every)),
             &playtest,
+            &shard,
         ),
+        Command::Merge { parts, out } => cmd_merge(&parts, &out),
         Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
         Command::Matrix {
             strategies,
@@ -361,6 +392,7 @@ pub fn run() -> Result<ExitCode> {
             threads,
             out,
             report,
+            shard,
         } => cmd_matrix(
             &strategies,
             &kingdom,
@@ -369,6 +401,7 @@ pub fn run() -> Result<ExitCode> {
             threads,
             out.as_deref(),
             report.as_deref(),
+            &shard,
         ),
         Command::Log {
             strategies,
@@ -592,6 +625,103 @@ fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
     m
 }
 
+/// The `sim` CSV, from the run's base metadata (`base_meta` + players): the
+/// one function a one-machine run and `domsim merge` both call.
+fn sim_csv_bytes(
+    base: &Meta,
+    completed: u64,
+    requested: u64,
+    precision: Option<f64>,
+    stats: &sim::Stats,
+    infos: &[EntrantInfo],
+) -> Result<Vec<u8>> {
+    let mut meta = base.clone();
+    let players = infos.len();
+    meta.push("games", completed);
+    meta.push("games_requested", requested);
+    if let Some(p) = precision {
+        let w = stats.widest_half_width();
+        meta.push("precision_target", p);
+        meta.push("precision_widest_half_width", format!("{w:.6}"));
+        meta.push("precision_reached", if w < p { "yes" } else { "no" });
+    }
+    meta.push(
+        "seat_rotation",
+        format!(
+            "game i uses seat order i mod {} of the lexicographic permutations of the strategies",
+            sim::seat_orders(players).len()
+        ),
+    );
+    push_entrants(&mut meta, infos);
+    meta.push("rounds_histogram", report::rounds_histogram(stats));
+    report::sim_csv(&meta, &report::rows(stats, infos))
+}
+
+/// The `matrix` CSV (see [`sim_csv_bytes`]).
+fn matrix_csv_bytes(
+    base: &Meta,
+    games: u64,
+    cells: Vec<Vec<Option<sim::EntrantStats>>>,
+    infos: &[EntrantInfo],
+) -> Result<Vec<u8>> {
+    let mut meta = base.clone();
+    meta.push("games_per_pair", games);
+    meta.push(
+        "seat_rotation",
+        "each pair: even games row strategy first, odd games column strategy first",
+    );
+    push_entrants(&mut meta, infos);
+    report::Matrix {
+        entrants: infos.to_vec(),
+        cells,
+    }
+    .csv(&meta)
+}
+
+fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
+    let ins: Vec<(&str, &std::path::Path)> = parts
+        .iter()
+        .map(|p| ("partial file", p.as_path()))
+        .collect();
+    crate::output::check_distinct(&ins, &[("-o", out)])?;
+    let file = AtomicFile::create(out)?;
+    let loaded = parts
+        .iter()
+        .map(|p| Ok((p.display().to_string(), sim::shard::Partial::load(p)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let (key, counts) = sim::shard::merge(&loaded)?;
+    let bytes = match counts {
+        sim::shard::Counts::Sim(stats) => {
+            let b = sim_csv_bytes(
+                &key.meta,
+                stats.games,
+                key.games,
+                None,
+                &stats,
+                &key.entrants,
+            )?;
+            outln!(
+                "merged {} shard(s): {} games of `domsim sim`",
+                loaded.len(),
+                stats.games
+            );
+            b
+        }
+        sim::shard::Counts::Matrix(cells) => {
+            outln!(
+                "merged {} shard(s): {} games per pair of `domsim matrix`",
+                loaded.len(),
+                key.games
+            );
+            matrix_csv_bytes(&key.meta, key.games, cells, &key.entrants)?
+        }
+    };
+    let dest = file.dest().to_path_buf();
+    file.commit(&bytes)?;
+    announce(&dest);
+    Ok(ExitCode::SUCCESS)
+}
+
 fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
     for (i, e) in infos.iter().enumerate() {
         let hash = if e.hash.is_empty() { "-" } else { &e.hash };
@@ -616,8 +746,20 @@ fn cmd_sim(
     out: Option<&std::path::Path>,
     checkpoint: Option<(&std::path::Path, u64)>,
     pt: &PlaytestArgs,
+    sh: &ShardArgs,
 ) -> Result<ExitCode> {
     pt.check()?;
+    if sh.shard.is_some() {
+        if out.is_some() || pt.wanted() {
+            bail!("--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+        }
+        if pt.precision.is_some() {
+            bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
+        }
+        if checkpoint.is_some() {
+            bail!("--shard cannot be combined with --checkpoint yet: re-run a failed shard whole (shards are deterministic, so its partial is the same)");
+        }
+    }
     if checkpoint.is_some() && pt.wanted() {
         bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
     }
@@ -629,6 +771,7 @@ fn cmd_sim(
             ("--report", pt.report.as_deref()),
             ("--stats", pt.stats.as_deref()),
             ("--save-stats", pt.save_stats.as_deref()),
+            ("--save-partial", sh.save_partial.as_deref()),
         ],
     )?;
     let (specs, players) = seat_specs(&sa.all(), players)?;
@@ -639,9 +782,16 @@ fn cmd_sim(
     install_stop_handler();
     // Create the output's temporary file now: a bad path fails before any game.
     let file = out.map(AtomicFile::create).transpose()?;
+    let partial_file = sh
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
     let cfg = RunConfig {
-        games,
+        games: slice,
+        first,
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
@@ -724,29 +874,35 @@ fn cmd_sim(
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
+    let mut base = base_meta("sim", seed, &kc);
+    base.push("players", players);
     if let Some(file) = file {
-        let mut meta = base_meta("sim", seed, &kc);
-        meta.push("players", players);
-        meta.push("games", result.completed);
-        meta.push("games_requested", games);
-        if let Some(p) = pt.precision {
-            let w = result.stats.widest_half_width();
-            meta.push("precision_target", p);
-            meta.push("precision_widest_half_width", format!("{w:.6}"));
-            meta.push("precision_reached", if w < p { "yes" } else { "no" });
-        }
-        meta.push(
-            "seat_rotation",
-            format!(
-                "game i uses seat order i mod {} of the lexicographic permutations of the strategies",
-                sim::seat_orders(players).len()
-            ),
-        );
-        push_entrants(&mut meta, &infos);
-        meta.push("rounds_histogram", report::rounds_histogram(&result.stats));
-        let bytes = report::sim_csv(&meta, &rows)?;
+        let bytes = sim_csv_bytes(
+            &base,
+            result.completed,
+            games,
+            pt.precision,
+            &result.stats,
+            &infos,
+        )?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
+        announce(&dest);
+    }
+    if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
+        let key = sim::shard::RunKey {
+            verb: "sim".into(),
+            meta: base,
+            entrants: infos.clone(),
+            games,
+        };
+        let part = sim::shard::Partial::new(
+            key,
+            spec,
+            sim::shard::Counts::Sim(Box::new(result.stats.clone())),
+        );
+        let dest = file.dest().to_path_buf();
+        file.commit(&part.to_json()?)?;
         announce(&dest);
     }
     if let Some(p) = pt.precision {
@@ -851,6 +1007,7 @@ fn cmd_report(
     Ok(ExitCode::SUCCESS)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn cmd_matrix(
     sa: &StrategyArgs,
     ka: &KingdomArgs,
@@ -859,12 +1016,23 @@ fn cmd_matrix(
     threads: Option<u16>,
     out: Option<&std::path::Path>,
     html: Option<&std::path::Path>,
+    sh: &ShardArgs,
 ) -> Result<ExitCode> {
+    if sh.shard.is_some() && (out.is_some() || html.is_some()) {
+        bail!("--shard writes only its --save-partial file: -o and --report belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+    }
     if let Some(h) = html {
         check_out_path(h)?;
     }
     let specs = sa.all();
-    check_io(&specs, &[("-o", out), ("--report", html)])?;
+    check_io(
+        &specs,
+        &[
+            ("-o", out),
+            ("--report", html),
+            ("--save-partial", sh.save_partial.as_deref()),
+        ],
+    )?;
     if specs.len() < 2 {
         bail!(
             "a round robin needs at least 2 strategies ({} given)",
@@ -875,12 +1043,19 @@ fn cmd_matrix(
     let all = Lineup::load(&specs)?;
     install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
+    let partial_file = sh
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
     let n = all.entrants.len();
     let k = kc.kingdom;
     let compiled = compile(&all, &k)?;
     let cfg = RunConfig {
-        games,
+        games: slice,
+        first,
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: progress_wanted(),
@@ -928,18 +1103,24 @@ fn cmd_matrix(
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
+    let mut base = base_meta("matrix", seed, &kc);
+    base.push("players", 2);
     if let Some(file) = file {
-        let mut meta = base_meta("matrix", seed, &kc);
-        meta.push("players", 2);
-        meta.push("games_per_pair", games);
-        meta.push(
-            "seat_rotation",
-            "each pair: even games row strategy first, odd games column strategy first",
-        );
-        push_entrants(&mut meta, &all.infos());
-        let bytes = m.csv(&meta)?;
+        let bytes = matrix_csv_bytes(&base, games, m.cells.clone(), &m.entrants)?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
+        announce(&dest);
+    }
+    if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
+        let key = sim::shard::RunKey {
+            verb: "matrix".into(),
+            meta: base,
+            entrants: m.entrants.clone(),
+            games,
+        };
+        let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Matrix(m.cells.clone()));
+        let dest = file.dest().to_path_buf();
+        file.commit(&part.to_json()?)?;
         announce(&dest);
     }
     if let Some(h) = html {

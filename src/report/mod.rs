@@ -69,7 +69,7 @@ pub const SIM_COLUMNS: [&str; 45] = [
 ];
 
 /// Who an entrant is, for reports.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EntrantInfo {
     /// Display name (unique within a run; a repeated strategy gets " #2"...).
     pub name: String,
@@ -80,7 +80,7 @@ pub struct EntrantInfo {
 }
 
 /// `# key: value` lines recorded at the top of every output.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meta(pub Vec<(String, String)>);
 
 impl Meta {

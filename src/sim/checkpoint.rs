@@ -259,6 +259,9 @@ where
     B: Bots,
     F: Fn(&[u8]) -> B + Sync,
 {
+    if cfg.first != 0 {
+        bail!("a checkpointed run starts at game 0 (shards are not checkpointed)");
+    }
     let every = every.max(1);
     let mut ck = load(path, key, cfg.games)?.unwrap_or(Checkpoint {
         key: key.to_string(),
@@ -346,6 +349,7 @@ mod tests {
         let k = k();
         let cfg = RunConfig {
             games: 700,
+            first: 0,
             seed: 5,
             threads: 0,
             progress: false,

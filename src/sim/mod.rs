@@ -25,6 +25,7 @@ pub mod checkpoint;
 pub mod lineup;
 pub mod logbots;
 pub mod presets;
+pub mod shard;
 
 use crate::engine::{Bots, Game, Kingdom, Outcome, MAX_PLAYERS};
 use rayon::prelude::*;
@@ -59,7 +60,7 @@ pub fn seat_orders(n: usize) -> Vec<[u8; MAX_PLAYERS]> {
 }
 
 /// Results of one entrant, accumulated over games. All integers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EntrantStats {
     /// Games played.
     pub games: u64,
@@ -104,7 +105,7 @@ impl EntrantStats {
     pub fn score_wins(&self) -> f64 {
         self.win_units() as f64 / WIN_UNITS as f64
     }
-    fn merge(&mut self, o: &EntrantStats) {
+    pub fn merge(&mut self, o: &EntrantStats) {
         self.games += o.games;
         self.wins += o.wins;
         self.ties += o.ties;
@@ -130,6 +131,25 @@ pub const ROUND_BUCKETS: usize = 101;
 /// other simulators and strategy articles report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundHist(pub [u64; ROUND_BUCKETS]);
+
+impl serde::Serialize for RoundHist {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RoundHist {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<u64>::deserialize(d)?;
+        let arr: [u64; ROUND_BUCKETS] = v.try_into().map_err(|v: Vec<u64>| {
+            serde::de::Error::custom(format!(
+                "rounds: {} buckets, expected {ROUND_BUCKETS}",
+                v.len()
+            ))
+        })?;
+        Ok(RoundHist(arr))
+    }
+}
 
 impl Default for RoundHist {
     fn default() -> Self {
@@ -179,7 +199,7 @@ impl RoundHist {
 
 /// Results of a run: per entrant, plus game-level counters. Mergeable
 /// (`merge` is associative and commutative, so thread count is irrelevant).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stats {
     /// Games played.
     pub games: u64,
@@ -267,7 +287,11 @@ impl Stats {
 /// How to run.
 #[derive(Clone, Copy, Debug)]
 pub struct RunConfig {
+    /// Games to play: indices `first..first + games`.
     pub games: u64,
+    /// Index of the first game (0, except for a shard of a larger run:
+    /// `--shard I/N` plays a contiguous slice of the game indices).
+    pub first: u64,
     pub seed: u64,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
@@ -385,9 +409,10 @@ where
     };
     let mut total = Stats::default();
     let mut acc = hook.acc();
-    let mut start = 0u64;
-    while start < cfg.games && !stop.load(Ordering::Relaxed) {
-        let end = (start + BLOCK).min(cfg.games);
+    let mut start = cfg.first;
+    let stop_at = cfg.first + cfg.games;
+    while start < stop_at && !stop.load(Ordering::Relaxed) {
+        let end = (start + BLOCK).min(stop_at);
         let (part, part_acc) = play_range(kingdom, cfg.seed, start, end, &make, stop, hook);
         total = total.merge(part);
         acc = hook.merge(acc, part_acc);

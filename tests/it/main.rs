@@ -18,6 +18,7 @@ mod outputs;
 mod random_play;
 mod readme;
 mod scenarios;
+mod shards;
 mod sim;
 mod stats;
 mod strategy;

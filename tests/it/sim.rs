@@ -18,6 +18,7 @@ fn first_game(players: usize) -> Kingdom {
 fn cfg(games: u64, threads: usize) -> RunConfig {
     RunConfig {
         games,
+        first: 0,
         seed: 42,
         threads,
         progress: false,

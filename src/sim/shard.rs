@@ -1,0 +1,310 @@
+//! Deterministic shards: one run cut into `N` slices of game indices, each
+//! played anywhere (a Slurm array task, a Kubernetes indexed pod, another
+//! laptop), each saved as a **partial** file of exact integer counts, then
+//! merged into the very bytes a one-machine run writes.
+//!
+//! * `--shard I/N` (1-based) plays the games with indices
+//!   `⌊(I−1)·G/N⌋ .. ⌊I·G/N⌋` of a `G`-game run (for `matrix`, that slice of
+//!   every pair). Game `i` is dealt from `(seed, i)` and seated by `i`
+//!   alone, so the union of the shards is exactly the one-machine run.
+//! * A partial file (JSON, `format: domsim-partial-1`) carries the full run
+//!   key — the output's metadata (version, command, seed, kingdom, players),
+//!   the entrants with their file hashes, the games asked — its shard
+//!   number, its slice and its counts.
+//! * `domsim merge` refuses parts of different runs, a shard given twice, a
+//!   missing shard or a part whose counts do not cover its slice, then adds
+//!   the counts (integers: the order does not matter) and writes the outputs
+//!   through the same functions as the one-machine run: byte-identical.
+
+use super::Stats;
+use crate::report::{EntrantInfo, Meta};
+use crate::sim::EntrantStats;
+use anyhow::{anyhow, bail, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Format tag of partial files.
+pub const FORMAT: &str = "domsim-partial-1";
+
+/// `--shard I/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSpec {
+    /// 1-based.
+    pub index: u64,
+    pub count: u64,
+}
+
+impl ShardSpec {
+    /// Parse `I/N` with 1 ≤ I ≤ N ≤ 100000.
+    pub fn parse(s: &str) -> std::result::Result<ShardSpec, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("'{s}' is not I/N (e.g. 3/8: the third of 8 shards)"))?;
+        let num = |x: &str| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("'{s}' is not I/N: '{x}' is not a whole number"))
+        };
+        let (index, count) = (num(i)?, num(n)?);
+        if count == 0 || count > 100_000 {
+            return Err(format!("'{s}': the shard count must be 1 to 100000"));
+        }
+        if index == 0 || index > count {
+            return Err(format!(
+                "'{s}': shards are numbered 1 to {count} (got {index})"
+            ));
+        }
+        Ok(ShardSpec { index, count })
+    }
+
+    /// The slice `(first, len)` of `0..games` this shard plays.
+    pub fn range(&self, games: u64) -> (u64, u64) {
+        let at = |k: u64| ((k as u128 * games as u128) / self.count as u128) as u64;
+        let (a, b) = (at(self.index - 1), at(self.index));
+        (a, b - a)
+    }
+}
+
+/// What identifies a run: everything its outputs show besides the counts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// The verb (`sim`, `matrix`).
+    pub verb: String,
+    /// The output's metadata up to the game counts (version, command, seed,
+    /// kingdom, kingdom source, players).
+    pub meta: Meta,
+    pub entrants: Vec<EntrantInfo>,
+    /// Games of the whole run (per pair for `matrix`).
+    pub games: u64,
+}
+
+/// The counts of one shard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Counts {
+    Sim(Box<Stats>),
+    /// `cells[i][j]`: entrant `i` against `j` (None on the diagonal).
+    Matrix(Vec<Vec<Option<EntrantStats>>>),
+}
+
+/// A partial result file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Partial {
+    pub format: String,
+    pub key: RunKey,
+    pub shard: ShardSpec,
+    /// The slice played: games `first..first + games`.
+    pub first: u64,
+    pub games: u64,
+    pub counts: Counts,
+}
+
+impl Partial {
+    pub fn new(key: RunKey, shard: ShardSpec, counts: Counts) -> Partial {
+        let (first, games) = shard.range(key.games);
+        Partial {
+            format: FORMAT.into(),
+            key,
+            shard,
+            first,
+            games,
+            counts,
+        }
+    }
+
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        let mut v = serde_json::to_vec_pretty(self)?;
+        v.push(b'\n');
+        Ok(v)
+    }
+
+    /// Load a partial file (bounded read, format checked).
+    pub fn load(path: &Path) -> Result<Partial> {
+        let text = crate::output::read_input(path, "partial file")?;
+        let p: Partial = serde_json::from_str(&text)
+            .map_err(|e| anyhow!("{}: not a domsim partial file: {e}", path.display()))?;
+        if p.format != FORMAT {
+            bail!(
+                "{}: format '{}' is not {FORMAT} (written by another domsim version?)",
+                path.display(),
+                p.format
+            );
+        }
+        Ok(p)
+    }
+
+    /// Games the counts cover.
+    fn counted(&self) -> Result<u64> {
+        match &self.counts {
+            Counts::Sim(s) => Ok(s.games),
+            Counts::Matrix(cells) => {
+                // Every pair must have played the slice.
+                let n = self.key.entrants.len();
+                if cells.len() != n || cells.iter().any(|r| r.len() != n) {
+                    bail!("the matrix is not {n}×{n}");
+                }
+                let mut g = None;
+                for (i, row) in cells.iter().enumerate() {
+                    for (j, c) in row.iter().enumerate() {
+                        match (i == j, c) {
+                            (true, None) => {}
+                            (false, Some(s)) => {
+                                if g.is_some_and(|g| g != s.games) {
+                                    bail!("pairs with different game counts");
+                                }
+                                g = Some(s.games);
+                            }
+                            _ => bail!("cell {i},{j} is malformed"),
+                        }
+                    }
+                }
+                Ok(g.unwrap_or(0))
+            }
+        }
+    }
+}
+
+/// Check that `parts` are all the shards of one run, exactly once each, and
+/// add their counts. Paths name the files in messages.
+pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
+    let Some((first_name, first)) = parts.first() else {
+        bail!("no partial file given");
+    };
+    let n = first.shard.count;
+    let mut seen: Vec<Option<&str>> = vec![None; n as usize];
+    for (name, p) in parts {
+        if p.key != first.key {
+            let why = if p.key.verb != first.key.verb {
+                format!("verb '{}' vs '{}'", p.key.verb, first.key.verb)
+            } else if p.key.entrants != first.key.entrants {
+                "different strategies (names, files or file contents)".to_string()
+            } else if p.key.games != first.key.games {
+                format!("{} games vs {}", p.key.games, first.key.games)
+            } else {
+                let diff = p
+                    .key
+                    .meta
+                    .0
+                    .iter()
+                    .zip(&first.key.meta.0)
+                    .find(|(a, b)| a != b)
+                    .map(|(a, b)| format!("{}: '{}' vs '{}'", a.0, a.1, b.1))
+                    .unwrap_or_else(|| "different metadata".into());
+                diff
+            };
+            bail!("{name} and {first_name} belong to different runs ({why})");
+        }
+        if p.shard.count != n {
+            bail!(
+                "{name} is shard {}/{} but {first_name} is one of {n} shards",
+                p.shard.index,
+                p.shard.count
+            );
+        }
+        let slot = &mut seen[(p.shard.index - 1) as usize];
+        if let Some(other) = slot {
+            bail!(
+                "shard {}/{n} is given twice: {other} and {name}",
+                p.shard.index
+            );
+        }
+        *slot = Some(name);
+        if (p.first, p.games) != p.shard.range(p.key.games) {
+            bail!(
+                "{name}: shard {}/{n} should hold games {}.. ({} games), not {}.. ({})",
+                p.shard.index,
+                p.shard.range(p.key.games).0,
+                p.shard.range(p.key.games).1,
+                p.first,
+                p.games
+            );
+        }
+        let counted = p.counted().map_err(|e| anyhow!("{name}: {e}"))?;
+        if counted != p.games {
+            bail!(
+                "{name}: shard {}/{n} counts {counted} of its {} games (an interrupted shard? run it again)",
+                p.shard.index,
+                p.games
+            );
+        }
+    }
+    let missing: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.is_none())
+        .map(|(i, _)| format!("{}/{n}", i + 1))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{} shard(s) missing: {} (run them with --shard and merge every part)",
+            missing.len(),
+            missing.join(", ")
+        );
+    }
+    let counts = match &first.counts {
+        Counts::Sim(_) => {
+            let mut total = Stats::default();
+            for (name, p) in parts {
+                let Counts::Sim(s) = &p.counts else {
+                    bail!("{name}: not a sim partial");
+                };
+                total = total.merge((**s).clone());
+            }
+            Counts::Sim(Box::new(total))
+        }
+        Counts::Matrix(m) => {
+            let mut total: Vec<Vec<Option<EntrantStats>>> = m
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|c| c.map(|_| EntrantStats::default()))
+                        .collect()
+                })
+                .collect();
+            for (name, p) in parts {
+                let Counts::Matrix(m) = &p.counts else {
+                    bail!("{name}: not a matrix partial");
+                };
+                for (tr, r) in total.iter_mut().zip(m) {
+                    for (t, c) in tr.iter_mut().zip(r) {
+                        if let (Some(t), Some(c)) = (t.as_mut(), c) {
+                            t.merge(c);
+                        }
+                    }
+                }
+            }
+            Counts::Matrix(total)
+        }
+    };
+    Ok((first.key.clone(), counts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_partition_the_games() {
+        for games in [0u64, 1, 7, 100, 1001] {
+            for n in [1u64, 2, 3, 7, 8] {
+                let mut next = 0;
+                for i in 1..=n {
+                    let (a, len) = ShardSpec { index: i, count: n }.range(games);
+                    assert_eq!(a, next);
+                    next = a + len;
+                }
+                assert_eq!(next, games);
+            }
+        }
+    }
+
+    #[test]
+    fn spec_parsing() {
+        assert_eq!(
+            ShardSpec::parse("3/8"),
+            Ok(ShardSpec { index: 3, count: 8 })
+        );
+        for bad in ["0/8", "9/8", "3", "a/8", "1/0", "-1/2"] {
+            assert!(ShardSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

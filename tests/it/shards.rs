@@ -1,0 +1,202 @@
+//! Deterministic shards (issue 16): `--shard I/N --save-partial` then
+//! `domsim merge` writes the very bytes a one-machine run writes, for
+//! `sim` and `matrix` and N = 1, 2, 3, 7; parts of another run, a shard
+//! given twice and a missing shard are refused.
+
+use crate::cli::{domsim, scratch, stderr};
+
+fn run_ok(args: &[&str]) {
+    let o = domsim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+}
+
+fn sharded(verb_args: &[&str], dir: &std::path::Path, tag: &str, n: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    for i in 1..=n {
+        let part = dir.join(format!("{tag}-{i}of{n}.json"));
+        let spec = format!("{i}/{n}");
+        let mut args = verb_args.to_vec();
+        args.extend(["--shard", &spec, "--save-partial", part.to_str().unwrap()]);
+        run_ok(&args);
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    parts
+}
+
+fn merge(parts: &[String], out: &std::path::Path) -> std::process::Output {
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["-o", out.to_str().unwrap()]);
+    domsim(&args)
+}
+
+#[test]
+fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
+    let d = scratch("shards");
+    let sim: Vec<&str> = vec![
+        "sim",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/double_witch.dom",
+        "-n",
+        "500",
+        "--seed",
+        "3",
+        "--kingdom",
+        "Witch,Smithy,Moat,Village,Market,Cellar,Chapel,Laboratory,Festival,Militia",
+    ];
+    let matrix: Vec<&str> = vec![
+        "matrix",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "101",
+        "--seed",
+        "5",
+    ];
+    for (tag, verb) in [("sim", &sim), ("matrix", &matrix)] {
+        let full = d.join(format!("{tag}-full.csv"));
+        let mut args = verb.clone();
+        args.extend(["-o", full.to_str().unwrap()]);
+        run_ok(&args);
+        let want = std::fs::read(&full).unwrap();
+        for n in [1, 2, 3, 7] {
+            let parts = sharded(verb, &d, tag, n);
+            let out = d.join(format!("{tag}-merged-{n}.csv"));
+            let o = merge(&parts, &out);
+            assert!(o.status.success(), "{tag} {n}: {}", stderr(&o));
+            assert!(
+                std::fs::read(&out).unwrap() == want,
+                "{tag}: {n} shards merged differ from the one-machine CSV"
+            );
+            // Any order of the parts gives the same bytes.
+            let mut rev = parts.clone();
+            rev.reverse();
+            let o = merge(&rev, &out);
+            assert!(o.status.success());
+            assert!(std::fs::read(&out).unwrap() == want, "{tag} {n} reversed");
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_foreign_duplicate_and_missing_parts() {
+    let d = scratch("shards-bad");
+    let base = ["sim", "builtin:big-money", "builtin:big-money", "-n", "90"];
+    let mut a = base.to_vec();
+    a.extend(["--seed", "1"]);
+    let mut b = base.to_vec();
+    b.extend(["--seed", "2"]);
+    let pa = sharded(&a, &d, "a", 3);
+    let pb = sharded(&b, &d, "b", 3);
+    let out = d.join("m.csv");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![pa[0].clone(), pa[1].clone(), pb[2].clone()],
+            "different runs (seed",
+        ),
+        (
+            vec![pa[0].clone(), pa[1].clone(), pa[1].clone()],
+            "given twice",
+        ),
+        (vec![pa[0].clone(), pa[2].clone()], "missing: 2/3"),
+    ];
+    for (parts, needle) in cases {
+        let o = merge(&parts, &out);
+        assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+        assert!(!out.exists(), "nothing written");
+    }
+    // A part of another shard count.
+    let p2 = sharded(&a, &d, "c", 2);
+    let o = merge(&[pa[0].clone(), p2[1].clone(), pa[2].clone()], &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one of 3 shards"), "{}", stderr(&o));
+    // Not a partial file at all.
+    let junk = d.join("junk.json");
+    std::fs::write(&junk, "{}").unwrap();
+    let o = merge(&[junk.to_str().unwrap().to_string()], &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not a domsim partial file"),
+        "{}",
+        stderr(&o)
+    );
+    // --shard needs --save-partial and refuses -o.
+    let o = domsim(&["sim", "-n", "10", "--shard", "1/2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "10",
+        "--shard",
+        "3/2",
+        "--save-partial",
+        d.join("x.json").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("numbered 1 to 2"), "{}", stderr(&o));
+}
+
+/// The Slurm scripts, run as Slurm would run them (each array task with its
+/// SLURM_ARRAY_TASK_ID, then the merge job), give the one-machine CSV. This
+/// checks the scripts' own logic on any machine; the scheduler itself is
+/// exercised by scripts/slurm/local-cluster.sh where Slurm is installed.
+#[test]
+fn slurm_scripts_run_the_shards_and_merge() {
+    let d = scratch("slurm-scripts");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "sim",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "-n",
+        "300",
+        "--seed",
+        "4",
+    ];
+    let full = d.join("full.csv");
+    let mut one = args.to_vec();
+    one.extend(["-o", full.to_str().unwrap()]);
+    run_ok(&one);
+    let parts = d.join("parts");
+    for i in 1..=4 {
+        let o = std::process::Command::new("bash")
+            .arg(root.join("scripts/slurm/shard.sbatch"))
+            .args(args)
+            .current_dir(root)
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .env("SHARDS", "4")
+            .env("PARTS", &parts)
+            .env("DOMSIM", env!("CARGO_BIN_EXE_domsim"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "task {i}: {}", stderr(&o));
+    }
+    let merged = d.join("merged.csv");
+    let o = std::process::Command::new("bash")
+        .arg(root.join("scripts/slurm/merge.sbatch"))
+        .arg(&merged)
+        .env("SHARDS", "4")
+        .env("PARTS", &parts)
+        .env("DOMSIM", env!("CARGO_BIN_EXE_domsim"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "merge: {}", stderr(&o));
+    assert!(std::fs::read(&merged).unwrap() == std::fs::read(&full).unwrap());
+    // A task that did not run: the merge job refuses and writes nothing.
+    std::fs::remove_file(parts.join("part-3.json")).unwrap();
+    let again = d.join("again.csv");
+    let o = std::process::Command::new("bash")
+        .arg(root.join("scripts/slurm/merge.sbatch"))
+        .arg(&again)
+        .env("SHARDS", "4")
+        .env("PARTS", &parts)
+        .env("DOMSIM", env!("CARGO_BIN_EXE_domsim"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(!again.exists());
+}
