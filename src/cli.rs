@@ -229,6 +229,40 @@ pub enum Command {
         #[command(flatten)]
         shard: ShardArgs,
     },
+    /// A field of strategies over many kingdoms: in each kingdom every pair
+    /// plays a 2-player round robin; writes one CSV row per kingdom ×
+    /// strategy and a summary of which strategy wins where and which cards
+    /// help or hurt it.
+    Sweep {
+        #[command(flatten)]
+        strategies: StrategyArgs,
+        /// Number of random kingdoms (kingdom k drawn from (--seed, k)).
+        #[arg(long, value_name = "N", conflicts_with = "kingdoms", value_parser = parse_count, allow_negative_numbers = true)]
+        random: Option<u64>,
+        /// Card sets of the random kingdoms (base, intrigue, dark-ages).
+        #[arg(long, value_name = "SETS", default_value = "base")]
+        sets: String,
+        /// A file of kingdoms, one per line (comma-separated card names; # comments).
+        #[arg(long, value_name = "FILE")]
+        kingdoms: Option<PathBuf>,
+        /// Games per pair of strategies in each kingdom.
+        #[arg(long, short = 'n', default_value_t = 200, value_parser = parse_count, allow_negative_numbers = true)]
+        games: u64,
+        /// Run seed.
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        seed: u64,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// The tidy CSV: one row per kingdom × strategy.
+        #[arg(long, short = 'o', value_name = "FILE.csv")]
+        out: Option<PathBuf>,
+        /// Per strategy and card: mean score with and without the card.
+        #[arg(long, value_name = "FILE.csv")]
+        summary: Option<PathBuf>,
+        #[command(flatten)]
+        shard: ShardArgs,
+    },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
     /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
     /// different runs, a shard given twice and a missing shard.
@@ -383,6 +417,29 @@ pub fn run() -> Result<ExitCode> {
             &shard,
         ),
         Command::Merge { parts, out } => cmd_merge(&parts, &out),
+        Command::Sweep {
+            strategies,
+            random,
+            sets,
+            kingdoms,
+            games,
+            seed,
+            threads,
+            out,
+            summary,
+            shard,
+        } => cmd_sweep(&SweepArgs {
+            specs: strategies.all(),
+            random,
+            sets,
+            kingdoms,
+            games,
+            seed,
+            threads,
+            out,
+            summary,
+            shard,
+        }),
         Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
         Command::Matrix {
             strategies,
@@ -678,6 +735,226 @@ fn matrix_csv_bytes(
     .csv(&meta)
 }
 
+/// A validated `domsim sweep` command line.
+struct SweepArgs {
+    specs: Vec<String>,
+    random: Option<u64>,
+    sets: String,
+    kingdoms: Option<PathBuf>,
+    games: u64,
+    seed: u64,
+    threads: Option<u16>,
+    out: Option<PathBuf>,
+    summary: Option<PathBuf>,
+    shard: ShardArgs,
+}
+
+/// The sweep CSV metadata from its base (`base_meta` fields + players + games_per_pair).
+fn sweep_meta(base: &Meta, infos: &[EntrantInfo]) -> Meta {
+    let mut meta = base.clone();
+    meta.push(
+        "design",
+        "in each kingdom every pair of strategies plays games_per_pair 2-player games, seats alternating by game index",
+    );
+    push_entrants(&mut meta, infos);
+    meta
+}
+
+/// The kingdoms of a sweep: `--random N` (kingdom k from (seed, k)) or a file.
+fn sweep_kingdoms(a: &SweepArgs) -> Result<(Vec<Kingdom>, String)> {
+    if let Some(path) = &a.kingdoms {
+        let text = crate::output::read_input(path, "kingdoms file")?;
+        let mut ks = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let names: Vec<&str> = line
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            let k = Kingdom::from_names(2, &names)
+                .map_err(|e| anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+            ks.push(k);
+        }
+        if ks.is_empty() {
+            bail!("{}: no kingdom in the file", path.display());
+        }
+        return Ok((ks, format!("file {}", path.display())));
+    }
+    let n = a
+        .random
+        .ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
+    if n > 10_000_000 {
+        bail!("--random {n}: at most 10000000 kingdoms");
+    }
+    let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
+    if sets.is_empty() {
+        bail!("--sets: no card set given");
+    }
+    let ks = (0..n)
+        .map(|k| Kingdom::random(2, &sets, sweep_seed(a.seed, k)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!("--random: {e}"))?;
+    Ok((ks, format!("random sets={} count={n}", a.sets)))
+}
+
+/// The seed of kingdom `k` of a sweep (its cards and its games).
+fn sweep_seed(seed: u64, k: u64) -> u64 {
+    // SplitMix64 of (seed, k): distinct, well-mixed seeds per kingdom.
+    let mut z = seed
+        ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
+    if a.shard.shard.is_some() && (a.out.is_some() || a.summary.is_some()) {
+        bail!("--shard writes only its --save-partial file: -o and --summary belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+    }
+    if a.specs.len() < 2 {
+        bail!(
+            "a sweep needs at least 2 strategies ({} given)",
+            a.specs.len()
+        );
+    }
+    check_io(
+        &a.specs,
+        &[
+            ("-o", a.out.as_deref()),
+            ("--summary", a.summary.as_deref()),
+            ("--save-partial", a.shard.save_partial.as_deref()),
+        ],
+    )?;
+    let (kingdoms, how) = sweep_kingdoms(a)?;
+    let lineup = Lineup::load(&a.specs)?;
+    install_stop_handler();
+    let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
+    let summary_file = a.summary.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = a
+        .shard
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let total = kingdoms.len() as u64;
+    let (first, count) = a.shard.shard.map_or((0, total), |s| s.range(total));
+    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let infos = lineup.infos();
+    let n = infos.len();
+    let mut done = Vec::new();
+    let mut interrupted = false;
+    'kingdoms: for idx in first..first + count {
+        let k = &kingdoms[idx as usize];
+        let compiled = lineup.compile(k)?;
+        let ignored: Vec<u32> = infos
+            .iter()
+            .map(|i| {
+                compiled
+                    .warnings
+                    .iter()
+                    .filter(|w| w.starts_with(&i.source))
+                    .count() as u32
+            })
+            .collect();
+        let cfg = RunConfig {
+            games: a.games,
+            first: 0,
+            seed: sweep_seed(a.seed, idx),
+            threads: a.threads.unwrap_or(0) as usize,
+            progress: false,
+            precision: None,
+        };
+        let mut cells = vec![vec![None; n]; n];
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            for j in i + 1..n {
+                let ids = [i as u8, j as u8];
+                let r = pool.install(|| {
+                    sim::run(
+                        k,
+                        &cfg,
+                        |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
+                        &STOP,
+                    )
+                });
+                if r.interrupted {
+                    interrupted = true;
+                    break 'kingdoms;
+                }
+                cells[i][j] = Some(r.stats.entrants[0]);
+                cells[j][i] = Some(r.stats.entrants[1]);
+            }
+        }
+        done.push(sim::sweep::SweepKingdom {
+            index: idx,
+            cards: k
+                .kingdom_cards()
+                .iter()
+                .map(|c| c.name().to_string())
+                .collect(),
+            cells,
+            ignored,
+        });
+        if progress_wanted() {
+            eprint!("\r{} of {count} kingdoms", done.len());
+        }
+    }
+    if progress_wanted() {
+        eprintln!();
+    }
+    if interrupted {
+        eprintln!(
+            "interrupted: {} of {count} kingdoms completed; no file written",
+            done.len()
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "sweep");
+    base.push("seed", a.seed);
+    base.push("kingdoms", &how);
+    base.push("players", 2);
+    base.push("games_per_pair", a.games);
+    outln!(
+        "{} kingdoms ({how}), {} strategies, {} games per pair in each kingdom, seed {}\n",
+        done.len(),
+        n,
+        a.games,
+        a.seed
+    );
+    out!("{}", sim::sweep::summary_text(&infos, &done));
+    let meta = sweep_meta(&base, &infos);
+    if let Some(f) = file {
+        let dest = f.dest().to_path_buf();
+        f.commit(&sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
+        announce(&dest);
+    }
+    if let Some(f) = summary_file {
+        let dest = f.dest().to_path_buf();
+        f.commit(&sim::sweep::summary_csv(&meta, &infos, &done)?)?;
+        announce(&dest);
+    }
+    if let (Some(f), Some(spec)) = (partial_file, a.shard.shard) {
+        let key = sim::shard::RunKey {
+            verb: "sweep".into(),
+            meta: base,
+            entrants: infos.clone(),
+            games: total,
+        };
+        let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Sweep(done));
+        let dest = f.dest().to_path_buf();
+        f.commit(&part.to_json()?)?;
+        announce(&dest);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
     let ins: Vec<(&str, &std::path::Path)> = parts
         .iter()
@@ -706,6 +983,15 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
                 stats.games
             );
             b
+        }
+        sim::shard::Counts::Sweep(ks) => {
+            outln!(
+                "merged {} shard(s): {} kingdoms of `domsim sweep`",
+                loaded.len(),
+                ks.len()
+            );
+            out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
+            sim::sweep::sweep_csv(&sweep_meta(&key.meta, &key.entrants), &key.entrants, &ks)?
         }
         sim::shard::Counts::Matrix(cells) => {
             outln!(

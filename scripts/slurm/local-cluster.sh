@@ -3,7 +3,7 @@
 # (slurmctld + slurmd + munge), to try the job-array path for real:
 #
 #   sudo scripts/slurm/local-cluster.sh up       # install, configure, start; waits for the node
-#   scripts/slurm/local-cluster.sh demo [SHARDS] # a sharded sim as a job array + merge, compared with a one-machine run
+#   scripts/slurm/local-cluster.sh demo [SHARDS] # a sharded sweep as a job array + merge, compared with a one-machine run
 #   sudo scripts/slurm/local-cluster.sh down     # stop the daemons
 #
 # Needs root for 'up' and 'down' (apt-get, /etc/slurm, daemons). Only for a
@@ -81,8 +81,9 @@ demo() {
     local domsim="$root/target/release/domsim"
     local work
     work="$(mktemp -d)"
-    local run=(sim strategies/big_money.dom strategies/smithy_big_money.dom strategies/double_witch.dom
-               -n 240000 --seed 7 --kingdom "Witch,Smithy,Moat,Village,Market,Cellar,Chapel,Laboratory,Festival,Militia")
+    local run=(sweep strategies/big_money_ultimate.dom strategies/smithy_big_money.dom
+               strategies/double_witch.dom strategies/militia_big_money.dom
+               --random 64 --sets base,intrigue,dark-ages -n 400 --seed 7)
     local t0 t1 t2
     t0=$(date +%s.%N)
     (cd "$root" && "$domsim" "${run[@]}" -o "$work/one-machine.csv" >/dev/null)
@@ -97,6 +98,7 @@ demo() {
     sacct >/dev/null 2>&1 || true
     if cmp "$work/one-machine.csv" "$work/merged.csv"; then
         echo "IDENTICAL: $shards shards merged == one-machine CSV ($(wc -c < "$work/merged.csv") bytes)"
+        sacct -X --format=JobID,JobName,State,Elapsed,ExitCode 2>/dev/null | tail -n +1 || true
     else
         echo "DIFFERENT" >&2
         return 1

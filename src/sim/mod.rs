@@ -26,6 +26,7 @@ pub mod lineup;
 pub mod logbots;
 pub mod presets;
 pub mod shard;
+pub mod sweep;
 
 use crate::engine::{Bots, Game, Kingdom, Outcome, MAX_PLAYERS};
 use rayon::prelude::*;

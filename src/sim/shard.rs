@@ -74,7 +74,7 @@ pub struct RunKey {
     /// kingdom, kingdom source, players).
     pub meta: Meta,
     pub entrants: Vec<EntrantInfo>,
-    /// Games of the whole run (per pair for `matrix`).
+    /// Games of the whole run (per pair for `matrix`; kingdoms for `sweep`).
     pub games: u64,
 }
 
@@ -84,6 +84,8 @@ pub enum Counts {
     Sim(Box<Stats>),
     /// `cells[i][j]`: entrant `i` against `j` (None on the diagonal).
     Matrix(Vec<Vec<Option<EntrantStats>>>),
+    /// The kingdoms of a sweep's slice (`RunKey::games` counts kingdoms).
+    Sweep(Vec<super::sweep::SweepKingdom>),
 }
 
 /// A partial result file.
@@ -158,6 +160,14 @@ impl Partial {
                     }
                 }
                 Ok(g.unwrap_or(0))
+            }
+            Counts::Sweep(ks) => {
+                for (j, k) in ks.iter().enumerate() {
+                    if k.index != self.first + j as u64 {
+                        bail!("kingdom {} out of place", k.index);
+                    }
+                }
+                Ok(ks.len() as u64)
             }
         }
     }
@@ -273,6 +283,17 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                 }
             }
             Counts::Matrix(total)
+        }
+        Counts::Sweep(_) => {
+            let mut all = Vec::new();
+            for (name, p) in parts {
+                let Counts::Sweep(ks) = &p.counts else {
+                    bail!("{name}: not a sweep partial");
+                };
+                all.extend(ks.iter().cloned());
+            }
+            all.sort_by_key(|k| k.index);
+            Counts::Sweep(all)
         }
     };
     Ok((first.key.clone(), counts))

@@ -55,7 +55,21 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
         "--seed",
         "5",
     ];
-    for (tag, verb) in [("sim", &sim), ("matrix", &matrix)] {
+    let sweep: Vec<&str> = vec![
+        "sweep",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/double_witch.dom",
+        "--random",
+        "9",
+        "--sets",
+        "base,intrigue",
+        "-n",
+        "20",
+        "--seed",
+        "8",
+    ];
+    for (tag, verb) in [("sim", &sim), ("matrix", &matrix), ("sweep", &sweep)] {
         let full = d.join(format!("{tag}-full.csv"));
         let mut args = verb.clone();
         args.extend(["-o", full.to_str().unwrap()]);
@@ -199,4 +213,78 @@ fn slurm_scripts_run_the_shards_and_merge() {
         .unwrap();
     assert!(!o.status.success());
     assert!(!again.exists());
+}
+
+/// `domsim sweep`: one row per kingdom × strategy, kingdoms from a file or
+/// drawn from the seed, a summary by card; bad kingdom files are refused
+/// with their line.
+#[test]
+fn sweep_rows_summary_and_kingdom_files() {
+    let d = scratch("sweep");
+    let kfile = d.join("k.txt");
+    std::fs::write(
+        &kfile,
+        "# two kingdoms\nCellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch\n\n\
+         Workshop,Gardens,Woodcutter,Moneylender,Militia,Bureaucrat,Remodel,Spy,Thief,Library\n",
+    )
+    .unwrap();
+    let out = d.join("s.csv");
+    let summary = d.join("sum.csv");
+    let o = domsim(&[
+        "sweep",
+        "builtin:big-money",
+        "strategies/double_witch.dom",
+        "--kingdoms",
+        kfile.to_str().unwrap(),
+        "-n",
+        "40",
+        "-o",
+        out.to_str().unwrap(),
+        "--summary",
+        summary.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 1 + 2 * 2, "{text}");
+    assert!(rows[0].starts_with("kingdom_index,kingdom,strategy,source_hash,games,score"));
+    // In each kingdom the two strategies' scores sum to 1 (one pair).
+    let mut rdr = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let recs: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    for pair in recs.chunks(2) {
+        let s: f64 = pair.iter().map(|r| r[5].parse::<f64>().unwrap()).sum();
+        assert!((s - 1.0).abs() < 1e-5, "{pair:?}");
+        assert_eq!(&pair[0][4], "40");
+    }
+    // Double Witch names Witch: its entries are ignored in the kingdom without it.
+    assert_eq!(&recs[1][9], "0");
+    assert_ne!(&recs[3][9], "0", "{:?}", recs[3]);
+    let sum = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        sum.contains("strategy,card,kingdoms_with,score_with"),
+        "{sum}"
+    );
+    assert!(sum.contains("Double Witch,Witch,1,"), "{sum}");
+    // A bad card in the kingdoms file is named with its line.
+    std::fs::write(
+        &kfile,
+        "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch\nSmithee\n",
+    )
+    .unwrap();
+    let o = domsim(&[
+        "sweep",
+        "builtin:big-money",
+        "builtin:big-money",
+        "--kingdoms",
+        kfile.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("k.txt:2: "), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean 'Smithy'"),
+        "{}",
+        stderr(&o)
+    );
 }
