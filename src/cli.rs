@@ -263,6 +263,31 @@ pub enum Command {
         #[command(flatten)]
         shard: ShardArgs,
     },
+    /// Rate a field of bots: a 2-player round robin of every pair, fitted
+    /// with a Bradley–Terry model (ties count half); prints a leaderboard
+    /// with 95% intervals and writes it as CSV.
+    Rank {
+        /// Strategy files or folders of them (every *.dom inside).
+        #[command(flatten)]
+        strategies: StrategyArgs,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Games per pair.
+        #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
+        games: u64,
+        /// Run seed (every pair plays the same deals).
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        seed: u64,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// The leaderboard as CSV.
+        #[arg(long, short = 'o', value_name = "FILE.csv")]
+        out: Option<PathBuf>,
+        /// Also the head-to-head matrix, as `domsim matrix` writes it.
+        #[arg(long, value_name = "FILE.csv")]
+        matrix: Option<PathBuf>,
+    },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
     /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
     /// different runs, a shard given twice and a missing shard.
@@ -417,6 +442,23 @@ pub fn run() -> Result<ExitCode> {
             &shard,
         ),
         Command::Merge { parts, out } => cmd_merge(&parts, &out),
+        Command::Rank {
+            strategies,
+            kingdom,
+            games,
+            seed,
+            threads,
+            out,
+            matrix,
+        } => cmd_rank(
+            &strategies,
+            &kingdom,
+            games,
+            seed,
+            threads,
+            out.as_deref(),
+            matrix.as_deref(),
+        ),
         Command::Sweep {
             strategies,
             random,
@@ -845,7 +887,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     let (first, count) = a.shard.shard.map_or((0, total), |s| s.range(total));
     let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
     let infos = lineup.infos();
-    let n = infos.len();
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     let mut done = Vec::new();
     let mut interrupted = false;
     'kingdoms: for idx in first..first + count {
@@ -869,26 +911,10 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
             progress: false,
             precision: None,
         };
-        let mut cells = vec![vec![None; n]; n];
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..n {
-            for j in i + 1..n {
-                let ids = [i as u8, j as u8];
-                let r = pool.install(|| {
-                    sim::run(
-                        k,
-                        &cfg,
-                        |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
-                        &STOP,
-                    )
-                });
-                if r.interrupted {
-                    interrupted = true;
-                    break 'kingdoms;
-                }
-                cells[i][j] = Some(r.stats.entrants[0]);
-                cells[j][i] = Some(r.stats.entrants[1]);
-            }
+        let (cells, _, stopped) = round_robin(k, &compiled, &names, &cfg, &pool, false);
+        if stopped {
+            interrupted = true;
+            break 'kingdoms;
         }
         done.push(sim::sweep::SweepKingdom {
             index: idx,
@@ -924,7 +950,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     outln!(
         "{} kingdoms ({how}), {} strategies, {} games per pair in each kingdom, seed {}\n",
         done.len(),
-        n,
+        names.len(),
         a.games,
         a.seed
     );
@@ -953,6 +979,235 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
         announce(&dest);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Strategy specs with folders expanded to the `*.dom` files inside
+/// (sorted), for `rank`.
+fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for s in specs {
+        let p = std::path::Path::new(s);
+        if p.is_dir() {
+            let mut files: Vec<String> = std::fs::read_dir(p)
+                .with_context(|| format!("cannot read the folder '{s}'"))?
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "dom"))
+                .map(|f| f.display().to_string())
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                bail!("folder '{s}' holds no .dom strategy file");
+            }
+            out.extend(files);
+        } else {
+            out.push(s.clone());
+        }
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_rank(
+    sa: &StrategyArgs,
+    ka: &KingdomArgs,
+    games: u64,
+    seed: u64,
+    threads: Option<u16>,
+    out: Option<&std::path::Path>,
+    matrix_out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let specs = expand_specs(&sa.all())?;
+    if specs.len() < 2 {
+        bail!(
+            "a ranking needs at least 2 strategies ({} given)",
+            specs.len()
+        );
+    }
+    check_io(&specs, &[("-o", out), ("--matrix", matrix_out)])?;
+    let kc = choose_kingdom(ka, 2, seed, &specs)?;
+    let lineup = Lineup::load(&specs)?;
+    install_stop_handler();
+    let file = out.map(AtomicFile::create).transpose()?;
+    let matrix_file = matrix_out.map(AtomicFile::create).transpose()?;
+    let k = kc.kingdom;
+    let compiled = lineup.compile(&k)?;
+    let infos = lineup.infos();
+    // Strategies written for other kingdoms still play (their entries for
+    // absent cards are skipped): say which, once, instead of every warning.
+    for i in &infos {
+        let skipped = compiled
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with(&i.source))
+            .count();
+        if skipped > 0 {
+            eprintln!(
+                "warning: {} ({}): {skipped} entr{} name cards not in this kingdom and are skipped",
+                i.name,
+                i.source,
+                if skipped == 1 { "y" } else { "ies" }
+            );
+        }
+    }
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    let cfg = RunConfig {
+        games,
+        first: 0,
+        seed,
+        threads: threads.unwrap_or(0) as usize,
+        progress: false,
+        precision: None,
+    };
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    let (cells, completed, interrupted) =
+        round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
+    if interrupted {
+        eprintln!("interrupted: {completed} games completed; no file written");
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    let n = names.len();
+    let mut res = crate::rank::Results {
+        games: vec![vec![0.0; n]; n],
+        score: vec![vec![0.0; n]; n],
+    };
+    for (i, row) in cells.iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            if let Some(c) = c {
+                res.games[i][j] = c.games as f64;
+                res.score[i][j] = c.score_wins();
+            }
+        }
+    }
+    let ratings = crate::rank::fit(&res);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        ratings[b]
+            .rating
+            .total_cmp(&ratings[a].rating)
+            .then(a.cmp(&b))
+    });
+    outln!(
+        "2 players, kingdom ({}): {}\n{games} games per pair, {} pairs, seed {seed}; Bradley–Terry ratings (Elo scale, field mean 0, ties count half)\n",
+        kc.how,
+        k.describe(),
+        n * (n - 1) / 2
+    );
+    let header: Vec<String> = [
+        "rank",
+        "strategy",
+        "rating",
+        "95% CI",
+        "games",
+        "score vs field",
+    ]
+    .iter()
+    .map(|x| x.to_string())
+    .collect();
+    let body: Vec<Vec<String>> = order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| {
+            let x = &ratings[i];
+            vec![
+                (r + 1).to_string(),
+                names[i].clone(),
+                format!("{:+.0}", x.rating),
+                format!("{:+.0} … {:+.0}", x.rating - x.ci95, x.rating + x.ci95),
+                format!("{}", x.games),
+                format!("{:.1}%", 100.0 * x.score),
+            ]
+        })
+        .collect();
+    out!("{}", report::format_table(&header, &body));
+    let mut base = base_meta("rank", seed, &kc);
+    base.push("players", 2);
+    if let Some(f) = file {
+        let mut meta = base.clone();
+        meta.push("games_per_pair", games);
+        meta.push(
+            "model",
+            "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information",
+        );
+        push_entrants(&mut meta, &infos);
+        let mut bytes = meta.render().into_bytes();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "rank",
+            "strategy",
+            "source",
+            "source_hash",
+            "rating",
+            "rating_lo",
+            "rating_hi",
+            "games",
+            "score",
+        ])?;
+        for (r, &i) in order.iter().enumerate() {
+            let x = &ratings[i];
+            w.write_record([
+                (r + 1).to_string(),
+                infos[i].name.clone(),
+                infos[i].source.clone(),
+                infos[i].hash.clone(),
+                format!("{:.3}", x.rating),
+                format!("{:.3}", x.rating - x.ci95),
+                format!("{:.3}", x.rating + x.ci95),
+                format!("{}", x.games),
+                format!("{:.6}", x.score),
+            ])?;
+        }
+        bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+        let dest = f.dest().to_path_buf();
+        f.commit(&bytes)?;
+        announce(&dest);
+    }
+    if let Some(f) = matrix_file {
+        let dest = f.dest().to_path_buf();
+        f.commit(&matrix_csv_bytes(&base, games, cells, &infos)?)?;
+        announce(&dest);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A 2-player round robin of every pair of a compiled lineup in one kingdom
+/// (seats alternate by game index): `cells[i][j]` is `i` against `j`.
+/// Returns the cells, the games completed and whether a signal stopped it
+/// (unfinished pairs are left `None`). `matrix`, `sweep` and `rank` share it.
+fn round_robin(
+    k: &Kingdom,
+    compiled: &CompiledLineup,
+    names: &[String],
+    cfg: &RunConfig,
+    pool: &rayon::ThreadPool,
+    announce_pairs: bool,
+) -> (Vec<Vec<Option<sim::EntrantStats>>>, u64, bool) {
+    let n = names.len();
+    let mut cells = vec![vec![None; n]; n];
+    let mut completed = 0;
+    for i in 0..n {
+        for j in i + 1..n {
+            if announce_pairs {
+                eprintln!("{} vs {}", names[i], names[j]);
+            }
+            let ids = [i as u8, j as u8];
+            let r = pool.install(|| {
+                sim::run(
+                    k,
+                    cfg,
+                    |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
+                    &STOP,
+                )
+            });
+            completed += r.completed;
+            if r.interrupted {
+                return (cells, completed, true);
+            }
+            cells[i][j] = Some(r.stats.entrants[0]);
+            cells[j][i] = Some(r.stats.entrants[1]);
+        }
+    }
+    (cells, completed, false)
 }
 
 fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
@@ -1336,7 +1591,6 @@ fn cmd_matrix(
         .transpose()?;
     let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let n = all.entrants.len();
     let k = kc.kingdom;
     let compiled = compile(&all, &k)?;
     let cfg = RunConfig {
@@ -1347,33 +1601,9 @@ fn cmd_matrix(
         progress: progress_wanted(),
         precision: None,
     };
-    let mut cells = vec![vec![None; n]; n];
-    let mut completed = 0;
-    let mut interrupted = false;
-    #[allow(clippy::needless_range_loop)]
-    'pairs: for i in 0..n {
-        for j in i + 1..n {
-            if progress_wanted() {
-                eprintln!("{} vs {}", all.entrants[i].0.name, all.entrants[j].0.name);
-            }
-            let ids = [i as u8, j as u8];
-            let r = pool.install(|| {
-                sim::run(
-                    &k,
-                    &cfg,
-                    |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),
-                    &STOP,
-                )
-            });
-            completed += r.completed;
-            if r.interrupted {
-                interrupted = true;
-                break 'pairs;
-            }
-            cells[i][j] = Some(r.stats.entrants[0]);
-            cells[j][i] = Some(r.stats.entrants[1]);
-        }
-    }
+    let names: Vec<String> = all.entrants.iter().map(|e| e.0.name.clone()).collect();
+    let (cells, completed, interrupted) =
+        round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
     let m = report::Matrix {
         entrants: all.infos(),
         cells,

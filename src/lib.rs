@@ -10,6 +10,7 @@
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`bench`] — the throughput suite of `domsim bench`;
+//! * [`rank`] — Bradley–Terry ratings over a field of bots (`domsim rank`);
 //! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod cli;
 pub mod dominion;
 pub mod output;
+pub mod rank;
 pub mod report;
 pub mod sim;
 pub mod stats;

@@ -288,3 +288,62 @@ fn sweep_rows_summary_and_kingdom_files() {
         stderr(&o)
     );
 }
+
+/// `domsim rank` (issue 15): the acceptance command on the shipped folder's
+/// bots; a leaderboard with a rating and an interval per bot, sorted, and
+/// the head-to-head matrix beside it.
+#[test]
+fn rank_writes_a_leaderboard_with_intervals() {
+    let d = scratch("rank");
+    let out = d.join("r.csv");
+    let m = d.join("m.csv");
+    let o = domsim(&[
+        "rank",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        "strategies/double_witch.dom",
+        "--preset",
+        "First Game",
+        "-n",
+        "400",
+        "-o",
+        out.to_str().unwrap(),
+        "--matrix",
+        m.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Double Witch names Witch, absent from First Game: said once.
+    assert!(stderr(&o).contains("Double Witch"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut rdr = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let recs: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    assert_eq!(recs.len(), 4);
+    let mut last = f64::INFINITY;
+    let mut total = 0.0;
+    for (k, r) in recs.iter().enumerate() {
+        assert_eq!(r[0], (k + 1).to_string());
+        let (rating, lo, hi): (f64, f64, f64) = (
+            r[4].parse().unwrap(),
+            r[5].parse().unwrap(),
+            r[6].parse().unwrap(),
+        );
+        assert!(lo < rating && rating < hi, "{r:?}");
+        assert!(hi - lo > 5.0 && hi - lo < 200.0, "{r:?}");
+        assert!(rating <= last);
+        last = rating;
+        total += rating;
+        assert_eq!(&r[7], "1200");
+    }
+    assert!(total.abs() < 0.01, "ratings centred: {total}");
+    // Big Money is last of these four on First Game.
+    assert_eq!(&recs[3][1], "Big Money");
+    assert!(std::fs::read_to_string(&m)
+        .unwrap()
+        .contains("Militia Big Money"));
+    // A folder is every .dom inside it.
+    let o = domsim(&["rank", "strategies", "-n", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
