@@ -7,8 +7,8 @@
 //!
 //! Vanilla bonuses (+Cards, +Actions, +Buys, +$) are pure data applied by the
 //! engine before a card's own effect; a card with `effect: true` additionally has
-//! a handler in [`base`] or [`intrigue`] dispatched by an exhaustive `match` (a
-//! jump table).
+//! a handler in [`base`], [`intrigue`] or [`dark_ages`] (one file per set),
+//! dispatched by an exhaustive `match` (a jump table).
 
 pub mod base;
 pub mod dark_ages;
