@@ -287,6 +287,8 @@ pub enum Command {
         /// Also the head-to-head matrix, as `domsim matrix` writes it.
         #[arg(long, value_name = "FILE.csv")]
         matrix: Option<PathBuf>,
+        #[command(flatten)]
+        shard: ShardArgs,
     },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
     /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
@@ -450,6 +452,7 @@ pub fn run() -> Result<ExitCode> {
             threads,
             out,
             matrix,
+            shard,
         } => cmd_rank(
             &strategies,
             &kingdom,
@@ -458,6 +461,7 @@ pub fn run() -> Result<ExitCode> {
             threads,
             out.as_deref(),
             matrix.as_deref(),
+            &shard,
         ),
         Command::Sweep {
             strategies,
@@ -1016,7 +1020,11 @@ fn cmd_rank(
     threads: Option<u16>,
     out: Option<&std::path::Path>,
     matrix_out: Option<&std::path::Path>,
+    sh: &ShardArgs,
 ) -> Result<ExitCode> {
+    if sh.shard.is_some() && (out.is_some() || matrix_out.is_some()) {
+        bail!("--shard writes only its --save-partial file: -o and --matrix belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+    }
     let specs = expand_specs(&sa.all())?;
     if specs.len() < 2 {
         bail!(
@@ -1024,12 +1032,24 @@ fn cmd_rank(
             specs.len()
         );
     }
-    check_io(&specs, &[("-o", out), ("--matrix", matrix_out)])?;
+    check_io(
+        &specs,
+        &[
+            ("-o", out),
+            ("--matrix", matrix_out),
+            ("--save-partial", sh.save_partial.as_deref()),
+        ],
+    )?;
     let kc = choose_kingdom(ka, 2, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
     install_stop_handler();
     let file = out.map(AtomicFile::create).transpose()?;
     let matrix_file = matrix_out.map(AtomicFile::create).transpose()?;
+    let partial_file = sh
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
     let k = kc.kingdom;
     let compiled = lineup.compile(&k)?;
     let infos = lineup.infos();
@@ -1051,9 +1071,10 @@ fn cmd_rank(
         }
     }
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
     let cfg = RunConfig {
-        games,
-        first: 0,
+        games: slice,
+        first,
         seed,
         threads: threads.unwrap_or(0) as usize,
         progress: false,
@@ -1067,28 +1088,16 @@ fn cmd_rank(
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
     let n = names.len();
-    let mut res = crate::rank::Results {
-        games: vec![vec![0.0; n]; n],
-        score: vec![vec![0.0; n]; n],
+    let (ratings, order) = rank_fit(&cells);
+    let what = match sh.shard {
+        Some(s) => format!(
+            "shard {}/{} of {games} games per pair ({slice} played here)",
+            s.index, s.count
+        ),
+        None => format!("{games} games per pair"),
     };
-    for (i, row) in cells.iter().enumerate() {
-        for (j, c) in row.iter().enumerate() {
-            if let Some(c) = c {
-                res.games[i][j] = c.games as f64;
-                res.score[i][j] = c.score_wins();
-            }
-        }
-    }
-    let ratings = crate::rank::fit(&res);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        ratings[b]
-            .rating
-            .total_cmp(&ratings[a].rating)
-            .then(a.cmp(&b))
-    });
     outln!(
-        "2 players, kingdom ({}): {}\n{games} games per pair, {} pairs, seed {seed}; Bradley–Terry ratings (Elo scale, field mean 0, ties count half)\n",
+        "2 players, kingdom ({}): {}\n{what}, {} pairs, seed {seed}; Bradley–Terry ratings (Elo scale, field mean 0, ties count half)\n",
         kc.how,
         k.describe(),
         n * (n - 1) / 2
@@ -1123,51 +1132,104 @@ fn cmd_rank(
     let mut base = base_meta("rank", seed, &kc);
     base.push("players", 2);
     if let Some(f) = file {
-        let mut meta = base.clone();
-        meta.push("games_per_pair", games);
-        meta.push(
-            "model",
-            "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information",
-        );
-        push_entrants(&mut meta, &infos);
-        let mut bytes = meta.render().into_bytes();
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record([
-            "rank",
-            "strategy",
-            "source",
-            "source_hash",
-            "rating",
-            "rating_lo",
-            "rating_hi",
-            "games",
-            "score",
-        ])?;
-        for (r, &i) in order.iter().enumerate() {
-            let x = &ratings[i];
-            w.write_record([
-                (r + 1).to_string(),
-                infos[i].name.clone(),
-                infos[i].source.clone(),
-                infos[i].hash.clone(),
-                format!("{:.3}", x.rating),
-                format!("{:.3}", x.rating - x.ci95),
-                format!("{:.3}", x.rating + x.ci95),
-                format!("{}", x.games),
-                format!("{:.6}", x.score),
-            ])?;
-        }
-        bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+        let bytes = rank_csv_bytes(&base, games, &cells, &infos)?;
         let dest = f.dest().to_path_buf();
         f.commit(&bytes)?;
         announce(&dest);
     }
     if let Some(f) = matrix_file {
         let dest = f.dest().to_path_buf();
-        f.commit(&matrix_csv_bytes(&base, games, cells, &infos)?)?;
+        f.commit(&matrix_csv_bytes(&base, games, cells.clone(), &infos)?)?;
+        announce(&dest);
+    }
+    if let (Some(f), Some(spec)) = (partial_file, sh.shard) {
+        let key = sim::shard::RunKey {
+            verb: "rank".into(),
+            meta: base,
+            entrants: infos.clone(),
+            games,
+        };
+        let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Matrix(cells));
+        let dest = f.dest().to_path_buf();
+        f.commit(&part.to_json()?)?;
         announce(&dest);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+type Cells = Vec<Vec<Option<sim::EntrantStats>>>;
+
+/// Bradley–Terry ratings of a round robin's cells, and the leaderboard
+/// order (best first; equal ratings by entrant order).
+fn rank_fit(cells: &Cells) -> (Vec<crate::rank::Rating>, Vec<usize>) {
+    let n = cells.len();
+    let mut res = crate::rank::Results {
+        games: vec![vec![0.0; n]; n],
+        score: vec![vec![0.0; n]; n],
+    };
+    for (i, row) in cells.iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            if let Some(c) = c {
+                res.games[i][j] = c.games as f64;
+                res.score[i][j] = c.score_wins();
+            }
+        }
+    }
+    let ratings = crate::rank::fit(&res);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        ratings[b]
+            .rating
+            .total_cmp(&ratings[a].rating)
+            .then(a.cmp(&b))
+    });
+    (ratings, order)
+}
+
+/// The leaderboard CSV of `domsim rank` (and of `domsim merge` of its shards).
+fn rank_csv_bytes(
+    base: &Meta,
+    games: u64,
+    cells: &Cells,
+    infos: &[EntrantInfo],
+) -> Result<Vec<u8>> {
+    let (ratings, order) = rank_fit(cells);
+    let mut meta = base.clone();
+    meta.push("games_per_pair", games);
+    meta.push(
+        "model",
+        "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information",
+    );
+    push_entrants(&mut meta, infos);
+    let mut bytes = meta.render().into_bytes();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "rank",
+        "strategy",
+        "source",
+        "source_hash",
+        "rating",
+        "rating_lo",
+        "rating_hi",
+        "games",
+        "score",
+    ])?;
+    for (r, &i) in order.iter().enumerate() {
+        let x = &ratings[i];
+        w.write_record([
+            (r + 1).to_string(),
+            infos[i].name.clone(),
+            infos[i].source.clone(),
+            infos[i].hash.clone(),
+            format!("{:.3}", x.rating),
+            format!("{:.3}", x.rating - x.ci95),
+            format!("{:.3}", x.rating + x.ci95),
+            format!("{}", x.games),
+            format!("{:.6}", x.score),
+        ])?;
+    }
+    bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+    Ok(bytes)
 }
 
 /// A 2-player round robin of every pair of a compiled lineup in one kingdom
@@ -1248,6 +1310,14 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
             out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
             sim::sweep::sweep_csv(&sweep_meta(&key.meta, &key.entrants), &key.entrants, &ks)?
         }
+        sim::shard::Counts::Matrix(cells) if key.verb == "rank" => {
+            outln!(
+                "merged {} shard(s): {} games per pair of `domsim rank`",
+                loaded.len(),
+                key.games
+            );
+            rank_csv_bytes(&key.meta, key.games, &cells, &key.entrants)?
+        }
         sim::shard::Counts::Matrix(cells) => {
             outln!(
                 "merged {} shard(s): {} games per pair of `domsim matrix`",
@@ -1296,9 +1366,6 @@ fn cmd_sim(
         }
         if pt.precision.is_some() {
             bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
-        }
-        if checkpoint.is_some() {
-            bail!("--shard cannot be combined with --checkpoint yet: re-run a failed shard whole (shards are deterministic, so its partial is the same)");
         }
     }
     if checkpoint.is_some() && pt.wanted() {
@@ -1362,7 +1429,14 @@ fn cmd_sim(
             if pt.precision.is_some() {
                 bail!("--checkpoint cannot be combined with --precision (a sequential run stops when precise enough; its checkpoints would not be resumable)");
             }
-            let key = checkpoint_key(seed, &k, &infos);
+            let mut key = checkpoint_key(seed, &k, &infos);
+            if let Some(spec) = sh.shard {
+                // A shard's checkpoint resumes only that shard of that run.
+                key.push_str(&format!(
+                    " shard {}/{} of {games} games",
+                    spec.index, spec.count
+                ));
+            }
             let r = pool.install(|| {
                 sim::checkpoint::run(
                     &k,
@@ -1374,7 +1448,7 @@ fn cmd_sim(
                     every,
                 )
             })?;
-            checkpoint_note(path, &r, games);
+            checkpoint_note(path, &r, slice);
             r.result
         }
     };
@@ -1410,7 +1484,7 @@ fn cmd_sim(
     }
     if result.interrupted {
         eprintln!(
-            "interrupted: {} of {games} games completed; the table above covers them; no file written",
+            "interrupted: {} of {slice} games completed; the table above covers them; no file written",
             result.completed
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));

@@ -16,7 +16,8 @@
 //! completes (running the same command again then plays nothing and prints
 //! the same result).
 
-use super::{play_range, RunConfig, RunResult, Stats};
+use super::runner::{play_block, Match};
+use super::{DominionMatch, Plain, RunConfig, RunResult, Stats};
 use crate::engine::{Bots, Kingdom, MAX_PLAYERS};
 use crate::report::AtomicFile;
 use anyhow::{anyhow, bail, Result};
@@ -28,14 +29,29 @@ const MAGIC: &str = "domsim-checkpoint 2";
 /// Default games per checkpoint batch.
 pub const DEFAULT_EVERY: u64 = 1 << 20;
 
-/// What a checkpoint file holds.
+/// What a checkpoint file holds: the run's key, where it is, and the tally
+/// of a game (Dominion's [`Stats`], or another game's counts).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// Identifies the run (everything that decides the games but their count).
+pub struct Checkpoint<T = Stats> {
+    /// Identifies the run (everything that decides the games but their count;
+    /// for a shard, the shard too).
     pub key: String,
-    /// Games `0..next` are accounted in `stats`.
+    /// The first game of the run (0, or the first game of a shard).
+    pub first: u64,
+    /// Games `first..next` are accounted in `stats`.
     pub next: u64,
-    pub stats: Stats,
+    pub stats: T,
+}
+
+/// A tally that can be written to a checkpoint file and read back: one
+/// `key value` line per field, never the keys `key`, `first`, `next`, `end`.
+pub trait Saved: Sized {
+    /// Games accounted.
+    fn saved_games(&self) -> u64;
+    fn write_lines(&self, out: &mut String);
+    /// Read one line (numbered `n` in the file); `Ok(false)` when `key` is
+    /// not one of this tally's fields.
+    fn read_line(&mut self, n: usize, key: &str, value: &str) -> Result<bool>;
 }
 
 fn one_line(s: &str) -> String {
@@ -59,18 +75,85 @@ fn un_line(s: &str) -> String {
     out
 }
 
-impl Checkpoint {
+impl<T: Saved> Checkpoint<T> {
     pub fn to_text(&self) -> String {
-        let s = &self.stats;
-        let mut t = format!(
-            "{MAGIC}\nkey {}\nnext {}\ngames {}\ntied_games {}\ncapped {}\nfaults {}\n",
-            one_line(&self.key),
-            self.next,
-            s.games,
-            s.tied_games,
-            s.capped,
-            s.faults
-        );
+        let mut t = format!("{MAGIC}\nkey {}\n", one_line(&self.key));
+        if self.first != 0 {
+            t.push_str(&format!("first {}\n", self.first));
+        }
+        t.push_str(&format!("next {}\n", self.next));
+        self.stats.write_lines(&mut t);
+        t.push_str("end\n");
+        t
+    }
+
+    /// Parse a checkpoint file's text, reading the tally into `empty`.
+    pub fn parse(text: &str, empty: T) -> Result<Checkpoint<T>> {
+        let mut lines = text.lines();
+        let first = lines.next();
+        if first == Some("domsim-checkpoint 1") {
+            bail!("written by an older domsim (format 1, without per-seat wins and rounds); delete it and run again");
+        }
+        if first != Some(MAGIC) {
+            bail!("not a domsim checkpoint (first line is not '{MAGIC}')");
+        }
+        let mut c = Checkpoint {
+            key: String::new(),
+            first: 0,
+            next: 0,
+            stats: empty,
+        };
+        let mut ended = false;
+        for (n, l) in lines.enumerate() {
+            let n = n + 2;
+            let (k, v) = l.split_once(' ').unwrap_or((l, ""));
+            let num = |v: &str| -> Result<u64> {
+                v.trim()
+                    .parse()
+                    .map_err(|_| anyhow!("line {n}: bad number '{v}'"))
+            };
+            match k {
+                "key" => c.key = un_line(v),
+                "first" => c.first = num(v)?,
+                "next" => c.next = num(v)?,
+                "end" => ended = true,
+                _ => {
+                    if !c.stats.read_line(n, k, v)? {
+                        bail!("line {n}: unknown field '{k}'");
+                    }
+                }
+            }
+        }
+        if !ended {
+            bail!("truncated (no 'end' line)");
+        }
+        if c.next < c.first || c.stats.saved_games() != c.next - c.first {
+            bail!(
+                "inconsistent: {} games accounted from game {} but next game is {}",
+                c.stats.saved_games(),
+                c.first,
+                c.next
+            );
+        }
+        Ok(c)
+    }
+
+    fn save(&self, path: &Path) -> Result<()> {
+        AtomicFile::create(path)?.commit(self.to_text().as_bytes())
+    }
+}
+
+impl Saved for Stats {
+    fn saved_games(&self) -> u64 {
+        self.games
+    }
+
+    fn write_lines(&self, t: &mut String) {
+        let s = self;
+        t.push_str(&format!(
+            "games {}\ntied_games {}\ncapped {}\nfaults {}\n",
+            s.games, s.tied_games, s.capped, s.faults
+        ));
         if let Some((i, f)) = &s.first_fault {
             t.push_str(&format!("first_fault {i} {}\n", one_line(f)));
         }
@@ -106,127 +189,98 @@ impl Checkpoint {
             .map(|(r, c)| format!("{r}:{c}"))
             .collect();
         t.push_str(&format!("rounds {}\n", rounds.join(" ")));
-        t.push_str("end\n");
-        t
     }
 
-    pub fn parse(text: &str) -> Result<Checkpoint> {
-        let mut lines = text.lines();
-        let first = lines.next();
-        if first == Some("domsim-checkpoint 1") {
-            bail!("written by an older domsim (format 1, without per-seat wins and rounds); delete it and run again");
-        }
-        if first != Some(MAGIC) {
-            bail!("not a domsim checkpoint (first line is not '{MAGIC}')");
-        }
-        let mut c = Checkpoint {
-            key: String::new(),
-            next: 0,
-            stats: Stats::default(),
+    fn read_line(&mut self, n: usize, k: &str, v: &str) -> Result<bool> {
+        let num = |v: &str| -> Result<u64> {
+            v.trim()
+                .parse()
+                .map_err(|_| anyhow!("line {n}: bad number '{v}'"))
         };
-        let mut ended = false;
-        for (n, l) in lines.enumerate() {
-            let n = n + 2;
-            let (k, v) = l.split_once(' ').unwrap_or((l, ""));
-            let num = |v: &str| -> Result<u64> {
-                v.trim()
-                    .parse()
-                    .map_err(|_| anyhow!("line {n}: bad number '{v}'"))
-            };
-            match k {
-                "key" => c.key = un_line(v),
-                "next" => c.next = num(v)?,
-                "games" => c.stats.games = num(v)?,
-                "tied_games" => c.stats.tied_games = num(v)?,
-                "capped" => c.stats.capped = num(v)?,
-                "faults" => c.stats.faults = num(v)?,
-                "first_fault" => {
-                    let (i, f) = v.split_once(' ').unwrap_or((v, ""));
-                    c.stats.first_fault = Some((num(i)?, un_line(f)));
-                }
-                "entrant" => {
-                    let f: Vec<&str> = v.split(' ').collect();
-                    if f.len() != 9 + 4 * MAX_PLAYERS {
-                        bail!("line {n}: expected {} numbers", 9 + 4 * MAX_PLAYERS);
-                    }
-                    let j = num(f[0])? as usize;
-                    if j >= MAX_PLAYERS {
-                        bail!("line {n}: entrant {j} out of range");
-                    }
-                    let e = &mut c.stats.entrants[j];
-                    e.games = num(f[1])?;
-                    e.wins = num(f[2])?;
-                    e.ties = num(f[3])?;
-                    e.tie_units = num(f[4])?;
-                    e.losses = num(f[5])?;
-                    e.vp_sum = f[6]
-                        .parse()
-                        .map_err(|_| anyhow!("line {n}: bad number '{}'", f[6]))?;
-                    e.turns_sum = num(f[7])?;
-                    e.capped = num(f[8])?;
-                    for s in 0..MAX_PLAYERS {
-                        e.seat_games[s] = num(f[9 + s])?;
-                        e.seat_units[s] = num(f[9 + MAX_PLAYERS + s])?;
-                        e.seat_wins[s] = num(f[9 + 2 * MAX_PLAYERS + s])?;
-                        e.seat_ties[s] = num(f[9 + 3 * MAX_PLAYERS + s])?;
-                    }
-                }
-                "rounds" => {
-                    for pair in v.split_whitespace() {
-                        let (r, g) = pair.split_once(':').ok_or_else(|| {
-                            anyhow!("line {n}: expected ROUNDS:GAMES, found '{pair}'")
-                        })?;
-                        let r = num(r)? as usize;
-                        if r >= crate::sim::ROUND_BUCKETS {
-                            bail!("line {n}: rounds {r} out of range");
-                        }
-                        c.stats.rounds.0[r] = num(g)?;
-                    }
-                }
-                "end" => ended = true,
-                _ => bail!("line {n}: unknown field '{k}'"),
+        let c = self;
+        match k {
+            "games" => c.games = num(v)?,
+            "tied_games" => c.tied_games = num(v)?,
+            "capped" => c.capped = num(v)?,
+            "faults" => c.faults = num(v)?,
+            "first_fault" => {
+                let (i, f) = v.split_once(' ').unwrap_or((v, ""));
+                c.first_fault = Some((num(i)?, un_line(f)));
             }
+            "entrant" => {
+                let f: Vec<&str> = v.split(' ').collect();
+                if f.len() != 9 + 4 * MAX_PLAYERS {
+                    bail!("line {n}: expected {} numbers", 9 + 4 * MAX_PLAYERS);
+                }
+                let j = num(f[0])? as usize;
+                if j >= MAX_PLAYERS {
+                    bail!("line {n}: entrant {j} out of range");
+                }
+                let e = &mut c.entrants[j];
+                e.games = num(f[1])?;
+                e.wins = num(f[2])?;
+                e.ties = num(f[3])?;
+                e.tie_units = num(f[4])?;
+                e.losses = num(f[5])?;
+                e.vp_sum = f[6]
+                    .parse()
+                    .map_err(|_| anyhow!("line {n}: bad number '{}'", f[6]))?;
+                e.turns_sum = num(f[7])?;
+                e.capped = num(f[8])?;
+                for s in 0..MAX_PLAYERS {
+                    e.seat_games[s] = num(f[9 + s])?;
+                    e.seat_units[s] = num(f[9 + MAX_PLAYERS + s])?;
+                    e.seat_wins[s] = num(f[9 + 2 * MAX_PLAYERS + s])?;
+                    e.seat_ties[s] = num(f[9 + 3 * MAX_PLAYERS + s])?;
+                }
+            }
+            "rounds" => {
+                for pair in v.split_whitespace() {
+                    let (r, g) = pair.split_once(':').ok_or_else(|| {
+                        anyhow!("line {n}: expected ROUNDS:GAMES, found '{pair}'")
+                    })?;
+                    let r = num(r)? as usize;
+                    if r >= crate::sim::ROUND_BUCKETS {
+                        bail!("line {n}: rounds {r} out of range");
+                    }
+                    c.rounds.0[r] = num(g)?;
+                }
+            }
+            _ => return Ok(false),
         }
-        if !ended {
-            bail!("truncated (no 'end' line)");
-        }
-        if c.stats.games != c.next {
-            bail!(
-                "inconsistent: {} games accounted but next game is {}",
-                c.stats.games,
-                c.next
-            );
-        }
-        Ok(c)
-    }
-
-    fn save(&self, path: &Path) -> Result<()> {
-        AtomicFile::create(path)?.commit(self.to_text().as_bytes())
+        Ok(true)
     }
 }
 
 /// Load the checkpoint at `path` if it exists and check it belongs to this
-/// run (`key`) and does not go past `games`.
-pub fn load(path: &Path, key: &str, games: u64) -> Result<Option<Checkpoint>> {
+/// run (`key`, starting at game `first`) and does not go past `end`.
+pub fn load<T: Saved>(
+    path: &Path,
+    key: &str,
+    first: u64,
+    end: u64,
+    empty: T,
+) -> Result<Option<Checkpoint<T>>> {
     if !path.exists() {
         return Ok(None);
     }
     let text = crate::output::read_input(path, "checkpoint")?;
-    let c =
-        Checkpoint::parse(&text).map_err(|e| anyhow!("checkpoint '{}': {e}", path.display()))?;
-    if c.key != key {
+    let c = Checkpoint::parse(&text, empty)
+        .map_err(|e| anyhow!("checkpoint '{}': {e}", path.display()))?;
+    if c.key != key || c.first != first {
         bail!(
-            "checkpoint '{}' belongs to another run (seed, kingdom, players or strategies differ); delete it or give another --checkpoint file\n  checkpoint: {}\n  this run:   {}",
+            "checkpoint '{}' belongs to another run (seed, kingdom, players, strategies or shard differ); delete it or give another --checkpoint file\n  checkpoint: {}\n  this run:   {}",
             path.display(),
             c.key,
             key
         );
     }
-    if c.next > games {
+    if c.next > end {
         bail!(
-            "checkpoint '{}' already has {} games, more than the {games} asked",
+            "checkpoint '{}' already has {} games, more than the {} asked",
             path.display(),
-            c.next
+            c.next - c.first,
+            end - first
         );
     }
     Ok(Some(c))
@@ -234,18 +288,85 @@ pub fn load(path: &Path, key: &str, games: u64) -> Result<Option<Checkpoint>> {
 
 /// What a checkpointed run did, besides its result.
 #[derive(Clone, Debug)]
-pub struct Resumed {
-    pub result: RunResult,
+pub struct Resumed<R = RunResult> {
+    pub result: R,
     /// Games taken from the checkpoint file at the start.
     pub resumed_from: u64,
     /// Games accounted in the checkpoint file at the end.
     pub saved: u64,
 }
 
-/// [`super::run`] with a checkpoint file: resume from `path` if it holds a
-/// checkpoint of this run (`key`), save one after every `every` games.
+/// [`super::run_match`] with a checkpoint file: resume from `path` if it
+/// holds a checkpoint of this run (`key`), save one after every batch of
+/// `every` games (batch boundaries are multiples of `every`, counted in game
+/// indices, so a shard `first..first + games` resumes like a whole run).
 /// Interrupted (`stop`), the result covers the games finished, and the file
-/// holds the last complete batch.
+/// holds the last complete batch. `--precision` is not used here.
+pub fn run_match<M>(
+    m: &M,
+    cfg: &RunConfig,
+    stop: &AtomicBool,
+    path: &Path,
+    key: &str,
+    every: u64,
+) -> Result<Resumed<super::Ran<M::Tally>>>
+where
+    M: Match,
+    M::Tally: Saved,
+{
+    let every = every.max(1);
+    let end_at = cfg.first + cfg.games;
+    let mut ck = load(path, key, cfg.first, end_at, m.tally())?.unwrap_or(Checkpoint {
+        key: key.to_string(),
+        first: cfg.first,
+        next: cfg.first,
+        stats: m.tally(),
+    });
+    let resumed_from = ck.next - ck.first;
+    // Write the (possibly empty) checkpoint now: an unwritable path fails
+    // before any game is played.
+    ck.save(path)?;
+    let mut partial = m.tally();
+    while ck.next < end_at && !stop.load(Ordering::Relaxed) {
+        let end = ((ck.next / every + 1) * every).min(end_at);
+        let part = play_block(m, cfg.seed, ck.next, end, stop);
+        if m.games(&part) < end - ck.next {
+            // Interrupted inside the batch: report it, don't save it.
+            partial = part;
+            break;
+        }
+        ck.stats = m.merge(std::mem::replace(&mut ck.stats, m.tally()), part);
+        ck.next = end;
+        ck.save(path)?;
+    }
+    let saved = ck.next - ck.first;
+    let tally = m.merge(ck.stats, partial);
+    let completed = m.games(&tally);
+    Ok(Resumed {
+        result: super::Ran {
+            tally,
+            completed,
+            interrupted: completed < cfg.games,
+        },
+        resumed_from,
+        saved,
+    })
+}
+
+/// A Dominion tally without a hook is its [`Stats`].
+impl Saved for (Stats, ()) {
+    fn saved_games(&self) -> u64 {
+        self.0.games
+    }
+    fn write_lines(&self, out: &mut String) {
+        self.0.write_lines(out)
+    }
+    fn read_line(&mut self, n: usize, key: &str, value: &str) -> Result<bool> {
+        self.0.read_line(n, key, value)
+    }
+}
+
+/// Dominion's [`super::run`] with a checkpoint file ([`run_match`]).
 pub fn run<B, F>(
     kingdom: &Kingdom,
     cfg: &RunConfig,
@@ -259,44 +380,16 @@ where
     B: Bots,
     F: Fn(&[u8]) -> B + Sync,
 {
-    if cfg.first != 0 {
-        bail!("a checkpointed run starts at game 0 (shards are not checkpointed)");
-    }
-    let every = every.max(1);
-    let mut ck = load(path, key, cfg.games)?.unwrap_or(Checkpoint {
-        key: key.to_string(),
-        next: 0,
-        stats: Stats::default(),
-    });
-    let resumed_from = ck.next;
-    // Write the (possibly empty) checkpoint now: an unwritable path fails
-    // before any game is played.
-    ck.save(path)?;
-    let mut partial = Stats::default();
-    while ck.next < cfg.games && !stop.load(Ordering::Relaxed) {
-        // Batch boundaries are multiples of `every`.
-        let end = ((ck.next / every + 1) * every).min(cfg.games);
-        let (part, ()) = play_range(kingdom, cfg.seed, ck.next, end, &make, stop, &super::Plain);
-        if part.games < end - ck.next {
-            // Interrupted inside the batch: report it, don't save it.
-            partial = part;
-            break;
-        }
-        ck.stats = std::mem::take(&mut ck.stats).merge(part);
-        ck.next = end;
-        ck.save(path)?;
-    }
-    let saved = ck.next;
-    let stats = ck.stats.merge(partial);
-    let completed = stats.games;
+    let m = DominionMatch::new(kingdom, make, &Plain);
+    let r = run_match(&m, cfg, stop, path, key, every)?;
     Ok(Resumed {
         result: RunResult {
-            stats,
-            completed,
-            interrupted: completed < cfg.games,
+            stats: r.result.tally.0,
+            completed: r.result.completed,
+            interrupted: r.result.interrupted,
         },
-        resumed_from,
-        saved,
+        resumed_from: r.resumed_from,
+        saved: r.saved,
     })
 }
 
@@ -336,12 +429,30 @@ mod tests {
         s.entrants[2].seat_units[5] = 60;
         let c = Checkpoint {
             key: "seed 1\nx".into(),
+            first: 0,
             next: 3,
             stats: s,
         };
-        assert_eq!(Checkpoint::parse(&c.to_text()).unwrap(), c);
+        assert_eq!(
+            Checkpoint::parse(&c.to_text(), Stats::default()).unwrap(),
+            c
+        );
         let t = c.to_text();
-        assert!(Checkpoint::parse(&t[..t.len() - 4]).is_err(), "truncated");
+        assert!(
+            Checkpoint::parse(&t[..t.len() - 4], Stats::default()).is_err(),
+            "truncated"
+        );
+        // A shard's checkpoint keeps where it starts.
+        let shard = Checkpoint {
+            first: 10,
+            next: 13,
+            ..c
+        };
+        assert!(shard.to_text().contains("\nfirst 10\n"));
+        assert_eq!(
+            Checkpoint::parse(&shard.to_text(), Stats::default()).unwrap(),
+            shard
+        );
     }
 
     #[test]

@@ -25,18 +25,18 @@ pub mod checkpoint;
 pub mod lineup;
 pub mod logbots;
 pub mod presets;
+pub mod rng;
+pub mod runner;
 pub mod shard;
 pub mod sweep;
 
 use crate::engine::{Bots, Game, Kingdom, Outcome, MAX_PLAYERS};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+
+pub use runner::{run_match, Match, Ran};
 
 /// Units of a win: a `k`-way shared win is `WIN_UNITS / k` units, exact for k ≤ 6.
 pub const WIN_UNITS: u64 = 60;
-
-/// Games per scheduling block (between progress updates and stop checks).
-const BLOCK: u64 = 1 << 14;
 
 /// Every permutation of `0..n`, in lexicographic order (`n` ≤ 6: at most 720).
 pub fn seat_orders(n: usize) -> Vec<[u8; MAX_PLAYERS]> {
@@ -365,6 +365,69 @@ impl GameHook for Plain {
     }
 }
 
+/// Dominion on the shared runner ([`runner::Match`]): one kingdom, bots made
+/// per seat order by `make`, every game also given to `hook`. Game `i` is
+/// dealt from `(seed, i)` and seated by seat order `i mod n!`.
+pub struct DominionMatch<'a, F, H> {
+    pub kingdom: &'a Kingdom,
+    pub make: F,
+    pub hook: &'a H,
+    orders: Vec<[u8; MAX_PLAYERS]>,
+}
+
+impl<'a, F, H> DominionMatch<'a, F, H> {
+    pub fn new(kingdom: &'a Kingdom, make: F, hook: &'a H) -> Self {
+        DominionMatch {
+            kingdom,
+            make,
+            hook,
+            orders: seat_orders(kingdom.n()),
+        }
+    }
+}
+
+impl<B, F, H> runner::Match for DominionMatch<'_, F, H>
+where
+    B: Bots,
+    F: Fn(&[u8]) -> B + Sync,
+    H: GameHook,
+{
+    type Worker = Game;
+    type Tally = (Stats, H::Acc);
+
+    fn worker(&self) -> Game {
+        Game::new(self.kingdom, 0, 0)
+    }
+    fn tally(&self) -> (Stats, H::Acc) {
+        (Stats::default(), self.hook.acc())
+    }
+    fn merge(&self, a: (Stats, H::Acc), b: (Stats, H::Acc)) -> (Stats, H::Acc) {
+        (a.0.merge(b.0), self.hook.merge(a.1, b.1))
+    }
+    fn games(&self, t: &(Stats, H::Acc)) -> u64 {
+        t.0.games
+    }
+    fn widest_half_width(&self, t: &(Stats, H::Acc)) -> f64 {
+        t.0.widest_half_width()
+    }
+    #[inline]
+    fn play(&self, g: &mut Game, seed: u64, i: u64, t: &mut (Stats, H::Acc)) {
+        let n = self.kingdom.n();
+        let order = &self.orders[(i % self.orders.len() as u64) as usize][..n];
+        let bots = (self.make)(order);
+        g.reset(self.kingdom, seed, i);
+        let o = self.hook.play(&mut t.1, g, bots, order);
+        let st = &mut t.0;
+        st.record(order, &o);
+        if let Some(f) = &g.fault {
+            st.faults += 1;
+            if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
+                st.first_fault = Some((i, f.to_string()));
+            }
+        }
+    }
+}
+
 /// Play `cfg.games` games of `kingdom`, with `make(order)` giving the bots of
 /// one game (seat `s` played by entrant `order[s]`). See the module doc for
 /// seat rotation, determinism and interruption.
@@ -390,105 +453,17 @@ where
     F: Fn(&[u8]) -> B + Sync,
     H: GameHook,
 {
-    let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new(cfg.games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .with_key(
-                "rate",
-                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{} games/s", indicatif::HumanCount(s.per_sec() as u64));
-                },
-            ),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let mut total = Stats::default();
-    let mut acc = hook.acc();
-    let mut start = cfg.first;
-    let stop_at = cfg.first + cfg.games;
-    while start < stop_at && !stop.load(Ordering::Relaxed) {
-        let end = (start + BLOCK).min(stop_at);
-        let (part, part_acc) = play_range(kingdom, cfg.seed, start, end, &make, stop, hook);
-        total = total.merge(part);
-        acc = hook.merge(acc, part_acc);
-        bar.set_position(total.games);
-        start = end;
-        if cfg
-            .precision
-            .is_some_and(|p| total.games > 0 && total.widest_half_width() < p)
-        {
-            break;
-        }
-    }
-    bar.finish_and_clear();
-    let completed = total.games;
+    let m = DominionMatch::new(kingdom, make, hook);
+    let r = runner::run_match(&m, cfg, stop);
+    let (stats, acc) = r.tally;
     (
         RunResult {
-            stats: total,
-            completed,
-            interrupted: stop.load(Ordering::Relaxed) && completed < cfg.games,
+            stats,
+            completed: r.completed,
+            interrupted: r.interrupted,
         },
         acc,
     )
-}
-
-/// Play games `start..end` in the current rayon pool: game `i` is dealt from
-/// `(seed, i)` and seated by seat order `i mod n!`; games not started when
-/// `stop` is set are skipped. The one place where the runner plays games
-/// ([`run`] and the checkpointed run both call it).
-pub fn play_range<B, F, H>(
-    kingdom: &Kingdom,
-    seed: u64,
-    start: u64,
-    end: u64,
-    make: &F,
-    stop: &AtomicBool,
-    hook: &H,
-) -> (Stats, H::Acc)
-where
-    B: Bots,
-    F: Fn(&[u8]) -> B + Sync,
-    H: GameHook,
-{
-    let n = kingdom.n();
-    let orders = seat_orders(n);
-    (start..end)
-        .into_par_iter()
-        .fold(
-            || Box::new((Game::new(kingdom, seed, 0), Stats::default(), hook.acc())),
-            |mut acc, i| {
-                if stop.load(Ordering::Relaxed) {
-                    return acc;
-                }
-                let order = &orders[(i % orders.len() as u64) as usize][..n];
-                let bots = make(order);
-                let (g, st, extra) = &mut *acc;
-                g.reset(kingdom, seed, i);
-                let o = hook.play(extra, g, bots, order);
-                st.record(order, &o);
-                if let Some(f) = &g.fault {
-                    st.faults += 1;
-                    if st.first_fault.as_ref().is_none_or(|(j, _)| i < *j) {
-                        st.first_fault = Some((i, f.to_string()));
-                    }
-                }
-                acc
-            },
-        )
-        .map(|acc| {
-            let (_, st, extra) = *acc;
-            (st, extra)
-        })
-        .reduce(
-            || (Stats::default(), hook.acc()),
-            |(a, x), (b, y)| (a.merge(b), hook.merge(x, y)),
-        )
 }
 
 /// Wilson score interval for `successes` out of `n` at 95% (z = 1.96).

@@ -1,6 +1,6 @@
 //! Deterministic shards (issue 16): `--shard I/N --save-partial` then
 //! `domsim merge` writes the very bytes a one-machine run writes, for
-//! `sim` and `matrix` and N = 1, 2, 3, 7; parts of another run, a shard
+//! `sim`, `matrix`, `sweep` and `rank` and N = 1, 2, 3, 7; parts of another run, a shard
 //! given twice and a missing shard are refused.
 
 use crate::cli::{domsim, scratch, stderr};
@@ -69,7 +69,23 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
         "--seed",
         "8",
     ];
-    for (tag, verb) in [("sim", &sim), ("matrix", &matrix), ("sweep", &sweep)] {
+    let rank: Vec<&str> = vec![
+        "rank",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "strategies/double_witch.dom",
+        "-n",
+        "60",
+        "--seed",
+        "4",
+    ];
+    for (tag, verb) in [
+        ("sim", &sim),
+        ("matrix", &matrix),
+        ("sweep", &sweep),
+        ("rank", &rank),
+    ] {
         let full = d.join(format!("{tag}-full.csv"));
         let mut args = verb.clone();
         args.extend(["-o", full.to_str().unwrap()]);
@@ -92,6 +108,104 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
             assert!(std::fs::read(&out).unwrap() == want, "{tag} {n} reversed");
         }
     }
+}
+
+fn next_in(ck: &std::path::Path) -> u64 {
+    std::fs::read_to_string(ck)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("next ").and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+/// A shard killed part-way (SIGKILL: no handler runs) resumes from its
+/// checkpoint when the same command runs again (`--shard` with
+/// `--checkpoint`); its partial is then the uninterrupted shard's, so the
+/// merged CSV is still the one-machine CSV. A checkpoint belongs to one
+/// shard: another shard of the same run refuses it.
+#[test]
+fn a_killed_shard_resumes_from_its_checkpoint() {
+    let d = scratch("shards-ck");
+    let common = ["sim", "-n", "60000", "--seed", "6", "-j", "1"];
+    let full = d.join("full.csv");
+    let mut args = common.to_vec();
+    args.extend(["-o", full.to_str().unwrap()]);
+    run_ok(&args);
+    let want = std::fs::read(&full).unwrap();
+    // Shard 2/2 is games 30000..60000.
+    let ck = d.join("shard2.ck");
+    let p2 = d.join("p2.json");
+    let mut shard2 = common.to_vec();
+    shard2.extend([
+        "--shard",
+        "2/2",
+        "--save-partial",
+        p2.to_str().unwrap(),
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--checkpoint-every",
+        "500",
+    ]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(&shard2)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while next_in(&ck) <= 30000 && t.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = next_in(&ck);
+    assert!(
+        saved > 30000 && saved < 60000,
+        "killed mid-shard (next {saved})"
+    );
+    assert_eq!(saved % 500, 0, "checkpoints at batch boundaries");
+    assert!(!p2.exists(), "a killed shard writes no partial");
+    let text = std::fs::read_to_string(&ck).unwrap();
+    assert!(text.contains("\nfirst 30000\n"), "{text}");
+
+    // Shard 1/2 may not use shard 2's checkpoint.
+    let p1 = d.join("p1.json");
+    let mut shard1 = common.to_vec();
+    shard1.extend(["--shard", "1/2", "--save-partial", p1.to_str().unwrap()]);
+    let mut wrong = shard1.clone();
+    wrong.extend(["--checkpoint", ck.to_str().unwrap()]);
+    let o = crate::cli::domsim(&wrong);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!p1.exists());
+
+    // The same command again resumes shard 2 and completes it.
+    let o = crate::cli::domsim(&shard2);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resumed from checkpoint"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(next_in(&ck), 60000);
+    run_ok(&shard1);
+    let out = d.join("merged.csv");
+    let o = merge(
+        &[p1.to_str().unwrap().into(), p2.to_str().unwrap().into()],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(&out).unwrap() == want,
+        "a resumed shard merged differs from the one-machine CSV"
+    );
 }
 
 #[test]

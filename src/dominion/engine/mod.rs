@@ -9,7 +9,7 @@ pub mod decision;
 pub mod invariants;
 pub mod kingdom;
 pub mod piles;
-pub mod rng;
+pub use crate::sim::rng;
 pub mod state;
 pub mod triggers;
 pub mod turn;
