@@ -290,6 +290,52 @@ pub enum Command {
         #[command(flatten)]
         shard: ShardArgs,
     },
+    /// Search a strategy template's parameters for the bot that scores best
+    /// against a field in one kingdom (successive halving on common random
+    /// numbers, local refinement, confirmation on fresh seeds); writes the
+    /// best bot as a strategy file and the search as CSV.
+    Optimize {
+        /// The template: a strategy file with parameters in braces, e.g.
+        /// `Province if total_money >= {p: 12..20}` (see strategies/templates/README.md).
+        /// With --auto, omit it: every shipped template is tried.
+        #[arg(value_name = "TEMPLATE")]
+        template: Option<String>,
+        /// Try every template of strategies/templates/ that fits the kingdom
+        /// and keep the best on the confirmation games.
+        #[arg(long)]
+        auto: bool,
+        /// The opponent field (strategy files, folders or builtin:big-money);
+        /// default: strategies/big_money_ultimate.dom.
+        #[arg(long = "against", short = 'a', value_name = "STRATEGY")]
+        against: Vec<String>,
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Run seed (candidates and games are drawn from it).
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        seed: u64,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+        /// Candidates at the first level (the whole space when it is smaller).
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        candidates: u64,
+        /// Games per opponent for each first-level candidate (survivors of
+        /// each level play three times as many).
+        #[arg(long, short = 'n', default_value_t = 400, value_parser = parse_count, allow_negative_numbers = true)]
+        games: u64,
+        /// Most games per opponent a candidate plays during the search.
+        #[arg(long, default_value_t = 32_400, value_parser = parse_count, allow_negative_numbers = true)]
+        max_games: u64,
+        /// Games per opponent of the confirmation on fresh seeds.
+        #[arg(long, default_value_t = 50_000, value_parser = parse_count, allow_negative_numbers = true)]
+        confirm: u64,
+        /// Write the best bot here (a plain, commented strategy file); default: print it.
+        #[arg(long, value_name = "FILE.dom")]
+        bot: Option<PathBuf>,
+        /// The search log as CSV: one row per candidate evaluation.
+        #[arg(long, short = 'o', value_name = "FILE.csv")]
+        out: Option<PathBuf>,
+    },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
     /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
     /// different runs, a shard given twice and a missing shard.
@@ -444,6 +490,36 @@ pub fn run() -> Result<ExitCode> {
             &shard,
         ),
         Command::Merge { parts, out } => cmd_merge(&parts, &out),
+        Command::Optimize {
+            template,
+            auto,
+            against,
+            kingdom,
+            seed,
+            threads,
+            candidates,
+            games,
+            max_games,
+            confirm,
+            bot,
+            out,
+        } => cmd_optimize(&OptimizeArgs {
+            template,
+            auto,
+            against,
+            kingdom,
+            seed,
+            threads,
+            budget: crate::optimize::Budget {
+                candidates: candidates as usize,
+                games,
+                max_games,
+                refine: 3,
+                confirm,
+            },
+            bot,
+            out,
+        }),
         Command::Rank {
             strategies,
             kingdom,
@@ -1158,6 +1234,221 @@ fn cmd_rank(
 }
 
 type Cells = Vec<Vec<Option<sim::EntrantStats>>>;
+
+struct OptimizeArgs {
+    template: Option<String>,
+    auto: bool,
+    against: Vec<String>,
+    kingdom: KingdomArgs,
+    seed: u64,
+    threads: Option<u16>,
+    budget: crate::optimize::Budget,
+    bot: Option<PathBuf>,
+    out: Option<PathBuf>,
+}
+
+/// The shipped templates (`strategies/templates/*.domt`), sorted.
+fn shipped_templates() -> Result<Vec<String>> {
+    let dir = sim::lineup::shipped("templates/README.md")
+        .and_then(|p| p.parent().map(|d| d.to_path_buf()))
+        .ok_or_else(|| anyhow!("the shipped templates (strategies/templates/) are not found"))?;
+    let mut v: Vec<String> = std::fs::read_dir(&dir)
+        .with_context(|| format!("cannot read '{}'", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "domt"))
+        .map(|p| p.display().to_string())
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
+    use crate::optimize::{self, Objective, Template, TemplateObjective};
+    let templates = match (&a.template, a.auto) {
+        (Some(_), true) => bail!("give a TEMPLATE or --auto, not both"),
+        (None, false) => {
+            bail!("give a strategy TEMPLATE (e.g. strategies/templates/money_draw.domt) or --auto")
+        }
+        (Some(t), false) => vec![t.clone()],
+        (None, true) => shipped_templates()?,
+    };
+    let against = if a.against.is_empty() {
+        vec![sim::lineup::shipped("big_money_ultimate.dom")
+            .ok_or_else(|| anyhow!("strategies/big_money_ultimate.dom not found; give --against"))?
+            .display()
+            .to_string()]
+    } else {
+        expand_specs(&a.against)?
+    };
+    let mut ins = against.clone();
+    ins.extend(templates.iter().cloned());
+    check_io(
+        &ins,
+        &[("--bot", a.bot.as_deref()), ("-o", a.out.as_deref())],
+    )?;
+    let kc = choose_kingdom(&a.kingdom, 2, a.seed, &against)?;
+    let k = &kc.kingdom;
+    let field = Lineup::load(&against)?;
+    // Templates: read and parse them all before any game.
+    let mut parsed = Vec::new();
+    for t in &templates {
+        let text = crate::output::read_input(std::path::Path::new(t), "template")?;
+        parsed.push(Template::parse(&text, t)?);
+    }
+    install_stop_handler();
+    let bot_file = a.bot.as_deref().map(AtomicFile::create).transpose()?;
+    let csv_file = a.out.as_deref().map(AtomicFile::create).transpose()?;
+    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let started = std::time::Instant::now();
+    outln!("2 players, kingdom ({}): {}", kc.how, k.describe());
+    outln!(
+        "field: {}",
+        field
+            .entrants
+            .iter()
+            .map(|e| e.0.name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // (template index, objective, found)
+    let mut results = Vec::new();
+    for t in &parsed {
+        let obj = match TemplateObjective::new(t, k, &field.entrants, &STOP) {
+            Ok(o) => o,
+            Err(e) if a.auto => {
+                eprintln!("skipped {}: {}", t.file, e.msg);
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let space: u128 = obj.dims().iter().map(|&d| d as u128).product();
+        outln!(
+            "\n{}: {} parameter(s), {space} point(s)",
+            t.file,
+            t.params.len()
+        );
+        let bar = sim::runner::progress_bar(progress_wanted(), 0);
+        let found = match pool.install(|| optimize::search(&obj, a.seed, a.budget, &STOP, &bar)) {
+            Ok(f) => f,
+            Err(_) if STOP.load(std::sync::atomic::Ordering::Relaxed) => {
+                eprintln!("interrupted: no file written");
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+            Err(e) if a.auto => {
+                eprintln!("skipped {}: {e}", t.file);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let best = &found.candidates[found.best];
+        let c = found.confirm_total();
+        let (lo, hi) = sim::wilson(c.score_wins(), c.games);
+        outln!(
+            "  best: {}  search score {:.1}% over {} games per opponent",
+            t.describe(&obj.values(&best.point)),
+            100.0 * best.score(),
+            best.games()
+        );
+        outln!(
+            "  confirmation (fresh seeds, {} games per opponent): score {:.1}% [{:.1}%, {:.1}%]",
+            a.budget.confirm,
+            100.0 * c.score_wins() / c.games.max(1) as f64,
+            100.0 * lo,
+            100.0 * hi
+        );
+        for (opp, e) in field.entrants.iter().zip(&found.confirm) {
+            let (lo, hi) = sim::wilson(e.score_wins(), e.games);
+            outln!(
+                "    vs {}: {:.1}% [{:.1}%, {:.1}%]",
+                opp.0.name,
+                100.0 * e.score_wins() / e.games.max(1) as f64,
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+        results.push((obj, found));
+    }
+    let Some((obj, found)) = results.iter().max_by(|x, y| {
+        let s = |f: &crate::optimize::Found| {
+            let c = f.confirm_total();
+            c.score_wins() / c.games.max(1) as f64
+        };
+        // Ties go to the earlier template.
+        s(&x.1)
+            .total_cmp(&s(&y.1))
+            .then(std::cmp::Ordering::Greater)
+    }) else {
+        bail!("no template fits this kingdom ({})", k.describe());
+    };
+    let played: u64 = results.iter().map(|r| r.1.games_played).sum();
+    let secs = started.elapsed().as_secs_f64();
+    let t = obj.template;
+    let values = obj.values(&found.candidates[found.best].point);
+    let c = found.confirm_total();
+    let (lo, hi) = sim::wilson(c.score_wins(), c.games);
+    let header = vec![
+        format!("Written by domsim {} optimize from {}", version(), t.file),
+        format!("kingdom ({}): {}", kc.how, k.describe()),
+        format!(
+            "against: {}",
+            field
+                .entrants
+                .iter()
+                .map(|e| e.0.source.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        format!("parameters: {}", t.describe(&values)),
+        format!(
+            "search: seed {}, {} candidates, {} games in all",
+            a.seed,
+            found.candidates.len(),
+            played
+        ),
+        format!(
+            "confirmation on fresh seeds (seed {}): score {:.2}% [{:.2}%, {:.2}%] over {} games against the field",
+            found.confirm_seed,
+            100.0 * c.score_wins() / c.games.max(1) as f64,
+            100.0 * lo,
+            100.0 * hi,
+            c.games
+        ),
+    ];
+    let out_dir = a.bot.as_deref().and_then(|p| p.parent()).map(|p| {
+        if p.as_os_str().is_empty() {
+            std::path::Path::new(".")
+        } else {
+            p
+        }
+    });
+    let text = optimize::best_bot_text(t, &values, &header, out_dir);
+    outln!(
+        "\nbest: {} ({}) — {played} games in {secs:.1} s",
+        t.file,
+        t.describe(&values)
+    );
+    let mut meta = base_meta("optimize", a.seed, &kc);
+    meta.push("template", &t.file);
+    meta.push("candidates", a.budget.candidates);
+    meta.push("games", a.budget.games);
+    meta.push("max_games", a.budget.max_games);
+    meta.push("confirm", a.budget.confirm);
+    push_entrants(&mut meta, &field.infos());
+    match bot_file {
+        Some(f) => {
+            let dest = f.dest().to_path_buf();
+            f.commit(text.as_bytes())?;
+            announce(&dest);
+        }
+        None => out!("\n{text}"),
+    }
+    if let Some(f) = csv_file {
+        let dest = f.dest().to_path_buf();
+        f.commit(&optimize::search_csv(&meta, t, obj, found)?)?;
+        announce(&dest);
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Bradley–Terry ratings of a round robin's cells, and the leaderboard
 /// order (best first; equal ratings by entrant order).

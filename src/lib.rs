@@ -22,6 +22,7 @@
 pub mod bench;
 pub mod cli;
 pub mod dominion;
+pub mod optimize;
 pub mod output;
 pub mod rank;
 pub mod report;

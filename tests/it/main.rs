@@ -14,6 +14,7 @@ mod golden;
 mod hardening;
 mod intrigue_random;
 mod intrigue_strategy;
+mod optimize;
 mod outputs;
 mod random_play;
 mod readme;

@@ -1,0 +1,484 @@
+//! Strategy templates: a strategy file whose numbers, cards and entries are
+//! parameters (`domsim optimize`).
+//!
+//! A placeholder is written in braces anywhere in a strategy file:
+//!
+//! * `{d: 6..16}` — an integer parameter `d`, both ends included (`6..=16`
+//!   means the same); the placeholder is replaced by the number.
+//! * `{X: card Action cost 3..5}` — a card parameter: one of the kingdom's
+//!   cards that has every listed property (`Action`, `Attack`, `Treasure`,
+//!   `Victory`, `Reaction`, `Looter`; `terminal`: an Action that gives no
+//!   +Action in the card table; `village`: +2 Actions or more; `draw`:
+//!   +2 Cards or more) and costs within the range; replaced by its name.
+//! * `{?name}` at the start of an entry's line — an optional entry: the line
+//!   is kept when the 0/1 parameter `name` is 1, and turned into a comment
+//!   when it is 0 (so line numbers never move).
+//! * `{d}` — the value of a parameter declared elsewhere in the file (a
+//!   parameter is declared once, with its range or kind).
+//!
+//! Errors name the file, line and column of the placeholder.
+
+use crate::cards::{Card, Types};
+use crate::engine::Kingdom;
+use std::fmt;
+
+/// A template error, at a position of the template file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateError {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+    pub msg: String,
+}
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.col, self.msg)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// What a card parameter may be.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CardFilter {
+    pub types: Types,
+    pub terminal: bool,
+    pub village: bool,
+    pub draw: bool,
+    pub cost: Option<(u8, u8)>,
+}
+
+impl CardFilter {
+    pub fn accepts(&self, c: Card) -> bool {
+        let i = c.info();
+        (i.types.0 & self.types.0) == self.types.0
+            && (!self.terminal || (c.is_action() && i.actions == 0))
+            && (!self.village || i.actions >= 2)
+            && (!self.draw || i.cards >= 2)
+            && self.cost.is_none_or(|(lo, hi)| (lo..=hi).contains(&i.cost))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Integers `lo..=hi`.
+    Int { lo: i64, hi: i64 },
+    /// A kingdom card passing the filter.
+    Card(CardFilter),
+    /// An optional entry: 0 (off) or 1 (on).
+    Toggle,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: String,
+    pub kind: Kind,
+    /// Where it is declared (1-based).
+    pub line: usize,
+    pub col: usize,
+}
+
+/// One placeholder of the text.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// Byte range of `{…}` in the text.
+    start: usize,
+    end: usize,
+    param: usize,
+    toggle: bool,
+}
+
+/// A parsed template.
+#[derive(Clone, Debug)]
+pub struct Template {
+    pub file: String,
+    pub text: String,
+    pub params: Vec<Param>,
+    slots: Vec<Slot>,
+}
+
+/// One value of a parameter: a number (integers, toggles) or a card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Card(Card),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Card(c) => write!(f, "{}", c.name()),
+        }
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    let mut ch = s.chars();
+    ch.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && ch.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn parse_range(s: &str) -> Option<(i64, i64)> {
+    let (a, b) = s.split_once("..")?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+const PROPERTIES: [&str; 9] = [
+    "Action", "Attack", "Treasure", "Victory", "Reaction", "Looter", "terminal", "village", "draw",
+];
+
+fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
+    let mut f = CardFilter::default();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        match w.to_ascii_lowercase().as_str() {
+            "terminal" => f.terminal = true,
+            "village" => f.village = true,
+            "draw" => f.draw = true,
+            "cost" => {
+                let r = words
+                    .get(i + 1)
+                    .ok_or("'cost' needs a range, e.g. cost 2..5")?;
+                let (lo, hi) = parse_range(r)
+                    .or_else(|| r.parse().ok().map(|v| (v, v)))
+                    .ok_or_else(|| format!("bad cost range '{r}' (expected e.g. 2..5)"))?;
+                if lo < 0 || hi > 20 || lo > hi {
+                    return Err(format!("cost range '{r}' is empty or out of 0..20"));
+                }
+                f.cost = Some((lo as u8, hi as u8));
+                i += 1;
+            }
+            lw => match Types::NAMES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(lw))
+            {
+                Some((_, t)) => f.types = f.types.union(*t),
+                None => {
+                    let best = PROPERTIES
+                        .iter()
+                        .min_by_key(|p| crate::cards::edit_distance(&p.to_ascii_lowercase(), lw));
+                    let hint = best
+                        .filter(|p| crate::cards::edit_distance(&p.to_ascii_lowercase(), lw) <= 2)
+                        .map(|p| format!(" (did you mean '{p}'?)"))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "unknown card property '{w}'{hint}; known: {}, cost LO..HI",
+                        PROPERTIES.join(", ")
+                    ));
+                }
+            },
+        }
+        i += 1;
+    }
+    Ok(f)
+}
+
+impl Template {
+    /// Parse a template's text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Template, TemplateError> {
+        let mut params: Vec<Param> = Vec::new();
+        let mut slots = Vec::new();
+        let mut line_start = 0;
+        for (ln, line) in text.split_inclusive('\n').enumerate() {
+            let line_no = ln + 1;
+            let err = |col: usize, msg: String| TemplateError {
+                file: file.to_string(),
+                line: line_no,
+                col,
+                msg,
+            };
+            let code = line.split('#').next().unwrap_or("");
+            let mut from = 0;
+            while let Some(open) = code[from..].find('{').map(|o| o + from) {
+                let col = code[..open].chars().count() + 1;
+                let Some(close) = code[open..].find('}').map(|c| c + open) else {
+                    return Err(err(
+                        col,
+                        "'{' without a closing '}' on the same line".into(),
+                    ));
+                };
+                let inner = code[open + 1..close].trim();
+                let (toggle, inner) = match inner.strip_prefix('?') {
+                    Some(rest) => (true, rest.trim()),
+                    None => (false, inner),
+                };
+                if toggle && !code[..open].trim().is_empty() {
+                    return Err(err(
+                        col,
+                        format!("an optional entry '{{?{inner}}}' must start its line"),
+                    ));
+                }
+                let (name, spec) = match inner.split_once(':') {
+                    Some((n, s)) => (n.trim(), Some(s.trim())),
+                    None => (inner, None),
+                };
+                if !is_name(name) {
+                    return Err(err(
+                        col,
+                        format!("bad parameter name '{name}' (letters, digits and '_', e.g. {{d: 6..16}})"),
+                    ));
+                }
+                let known = params.iter().position(|p| p.name == name);
+                let param = match (known, spec, toggle) {
+                    (Some(i), None, _) => {
+                        if toggle != (params[i].kind == Kind::Toggle) {
+                            return Err(err(
+                                col,
+                                format!(
+                                    "'{name}' is used both as an optional entry and as a value"
+                                ),
+                            ));
+                        }
+                        i
+                    }
+                    (Some(i), Some(_), _) => {
+                        let p = &params[i];
+                        return Err(err(
+                            col,
+                            format!(
+                                "parameter '{name}' is already declared at line {}, column {}; write {{{name}}} to use its value again",
+                                p.line, p.col
+                            ),
+                        ));
+                    }
+                    (None, Some(_), true) => {
+                        return Err(err(
+                            col,
+                            format!("an optional entry takes no range: write {{?{name}}}"),
+                        ));
+                    }
+                    (None, None, true) => {
+                        params.push(Param {
+                            name: name.into(),
+                            kind: Kind::Toggle,
+                            line: line_no,
+                            col,
+                        });
+                        params.len() - 1
+                    }
+                    (None, None, false) => {
+                        return Err(err(
+                            col,
+                            format!("parameter '{name}' is not declared: give its range the first time, e.g. {{{name}: 1..10}}"),
+                        ));
+                    }
+                    (None, Some(spec), false) => {
+                        let words: Vec<&str> = spec.split_whitespace().collect();
+                        let kind = if words
+                            .first()
+                            .is_some_and(|w| w.eq_ignore_ascii_case("card"))
+                        {
+                            Kind::Card(parse_card_filter(&words[1..]).map_err(|m| err(col, m))?)
+                        } else {
+                            let (lo, hi) = parse_range(spec).ok_or_else(|| {
+                                err(
+                                    col,
+                                    format!("bad range '{spec}' for '{name}' (expected LO..HI with integers, e.g. 6..16, or 'card …')"),
+                                )
+                            })?;
+                            if lo > hi {
+                                return Err(err(
+                                    col,
+                                    format!("empty range {lo}..{hi} for '{name}' (the low end comes first)"),
+                                ));
+                            }
+                            Kind::Int { lo, hi }
+                        };
+                        params.push(Param {
+                            name: name.into(),
+                            kind,
+                            line: line_no,
+                            col,
+                        });
+                        params.len() - 1
+                    }
+                };
+                slots.push(Slot {
+                    start: line_start + open,
+                    end: line_start + close + 1,
+                    param,
+                    toggle,
+                });
+                from = close + 1;
+            }
+            line_start += line.len();
+        }
+        if params.is_empty() {
+            return Err(TemplateError {
+                file: file.to_string(),
+                line: 1,
+                col: 1,
+                msg: "the template has no parameter: write one in braces, e.g. 'Province if total_money >= {p: 12..20}'".into(),
+            });
+        }
+        Ok(Template {
+            file: file.to_string(),
+            text: text.to_string(),
+            params,
+            slots,
+        })
+    }
+
+    /// Every value each parameter may take in kingdom `k` (cards in the
+    /// kingdom's order). A card parameter no kingdom card fits is an error.
+    pub fn domains(&self, k: &Kingdom) -> Result<Vec<Vec<Value>>, TemplateError> {
+        self.params
+            .iter()
+            .map(|p| match &p.kind {
+                Kind::Int { lo, hi } => Ok((*lo..=*hi).map(Value::Int).collect()),
+                Kind::Toggle => Ok(vec![Value::Int(0), Value::Int(1)]),
+                Kind::Card(f) => {
+                    let v: Vec<Value> = k
+                        .kingdom_cards()
+                        .into_iter()
+                        .filter(|&c| f.accepts(c))
+                        .map(Value::Card)
+                        .collect();
+                    if v.is_empty() {
+                        Err(TemplateError {
+                            file: self.file.clone(),
+                            line: p.line,
+                            col: p.col,
+                            msg: format!(
+                                "no card of this kingdom fits the card parameter '{}' ({})",
+                                p.name,
+                                k.describe()
+                            ),
+                        })
+                    } else {
+                        Ok(v)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// The strategy text for these parameter values (one per parameter).
+    /// Line numbers are those of the template: a switched-off entry becomes
+    /// a comment.
+    pub fn render(&self, values: &[Value]) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for s in &self.slots {
+            out.push_str(&self.text[at..s.start]);
+            if s.toggle {
+                if values[s.param] == Value::Int(0) {
+                    out.push_str("# (off) ");
+                }
+            } else {
+                out.push_str(&values[s.param].to_string());
+            }
+            at = s.end;
+        }
+        out.push_str(&self.text[at..]);
+        out
+    }
+
+    /// `name=value` for every parameter.
+    pub fn describe(&self, values: &[Value]) -> String {
+        self.params
+            .iter()
+            .zip(values)
+            .map(|(p, v)| format!("{}={v}", p.name))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> TemplateError {
+        Template::parse(text, "t.domt").unwrap_err()
+    }
+
+    #[test]
+    fn placeholders_render_in_place() {
+        let t = Template::parse(
+            "buy:\n    Province if total_money >= {p: 12..=20}\n{?g}    Gold  # {not a slot\n    Smithy if count(Smithy) < 1 + cards / {d: 6..16} and {d} > 2\n",
+            "t.domt",
+        )
+        .unwrap();
+        assert_eq!(t.params.len(), 3);
+        assert_eq!(t.params[0].kind, Kind::Int { lo: 12, hi: 20 });
+        assert_eq!(t.params[1].kind, Kind::Toggle);
+        assert_eq!((t.params[2].line, t.params[2].col), (4, 43));
+        let s = t.render(&[Value::Int(16), Value::Int(0), Value::Int(11)]);
+        assert_eq!(
+            s,
+            "buy:\n    Province if total_money >= 16\n# (off)     Gold  # {not a slot\n    Smithy if count(Smithy) < 1 + cards / 11 and 11 > 2\n"
+        );
+        assert!(t
+            .render(&[Value::Int(12), Value::Int(1), Value::Int(6)])
+            .contains("\n    Gold  #"));
+        assert_eq!(
+            t.describe(&[Value::Int(16), Value::Int(0), Value::Int(11)]),
+            "p=16 g=0 d=11"
+        );
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = err("buy:\n    Province if total_money >= {p: 20..12}\n");
+        assert_eq!((e.line, e.col), (2, 32));
+        assert!(e.msg.contains("empty range"), "{e}");
+        assert!(err("buy:\n  Gold if {x}\n").msg.contains("not declared"));
+        assert!(err("buy:\n  Gold if {x: a..b}\n").msg.contains("bad range"));
+        assert!(err("buy:\n  Gold if {x: 1..3\n").msg.contains("closing"));
+        assert!(err("buy:\n  Gold if {x: 1..3} > {x: 1..3}\n")
+            .msg
+            .contains("already declared at line 2, column 11"));
+        assert!(err("buy:\n  Gold {?x}\n")
+            .msg
+            .contains("must start its line"));
+        assert!(err("buy:\n  {X: card Atack}\n")
+            .msg
+            .contains("did you mean 'Attack'"));
+        assert!(err("buy:\n  Gold\n").msg.contains("no parameter"));
+        assert!(err("buy:\n  Gold if {9x: 1..2}\n")
+            .msg
+            .contains("bad parameter name"));
+        assert_eq!(
+            err("a\nb {x}").to_string(),
+            "t.domt:2:3: parameter 'x' is not declared: give its range the first time, e.g. {x: 1..10}"
+        );
+    }
+
+    #[test]
+    fn card_parameters_take_the_kingdoms_cards() {
+        let k = Kingdom::from_names(
+            2,
+            &[
+                "Cellar",
+                "Moat",
+                "Village",
+                "Woodcutter",
+                "Workshop",
+                "Militia",
+                "Remodel",
+                "Smithy",
+                "Market",
+                "Mine",
+            ],
+        )
+        .unwrap();
+        let t = Template::parse(
+            "buy:\n  {T: card terminal draw}\n  {A: card Attack cost 2..4}\n",
+            "t",
+        )
+        .unwrap();
+        let d = t.domains(&k).unwrap();
+        let names = |v: &[Value]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&d[0]), ["Moat", "Smithy"]);
+        assert_eq!(names(&d[1]), ["Militia"]);
+        let none = Template::parse("buy:\n  {W: card Attack cost 5..5}\n", "t").unwrap();
+        let e = none.domains(&k).unwrap_err();
+        assert!(e.msg.contains("no card of this kingdom"), "{e}");
+    }
+}
