@@ -134,6 +134,16 @@ fn parse_count(s: &str) -> std::result::Result<u64, String> {
     }
 }
 
+/// A rating precision in Elo points (a 95% half-width), e.g. 15.
+fn parse_precision_elo(s: &str) -> std::result::Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 1000.0 => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a rating precision (Elo points between 0 and 1000, e.g. 15)"
+        )),
+    }
+}
+
 /// A seed: a whole number from 0 to 2^64 − 1.
 fn parse_seed(s: &str) -> std::result::Result<u64, String> {
     s.trim()
@@ -272,10 +282,30 @@ pub enum Command {
         strategies: StrategyArgs,
         #[command(flatten)]
         kingdom: KingdomArgs,
-        /// Games per pair.
+        /// Players per table: 2 plays every pair; 3–6 plays tables of that
+        /// size (every subset of the field when there are at most --tables,
+        /// else --tables balanced, seeded tables) and fits Plackett–Luce.
+        #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: u8,
+        /// Rank over the kingdoms of a file (one per line, comma-separated
+        /// cards; # comments): a leaderboard per kingdom and one overall.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["random_kingdoms", "kingdom", "preset", "random"])]
+        kingdoms: Option<PathBuf>,
+        /// Rank over K random kingdoms from --sets (kingdom k drawn from (--seed, k)).
+        #[arg(long, value_name = "K", conflicts_with_all = ["kingdom", "preset", "random"], value_parser = parse_count, allow_negative_numbers = true)]
+        random_kingdoms: Option<u64>,
+        /// Most tables per kingdom (when the field has more subsets of
+        /// --players entrants than this, that many are sampled).
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        tables: u64,
+        /// Games per table (per pair with 2 players); the maximum with --precision.
         #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
         games: u64,
-        /// Run seed (every pair plays the same deals).
+        /// Stop once every rating's 95% interval is narrower than ± this
+        /// many Elo points (checked every 500 games per table).
+        #[arg(long, value_name = "ELO", value_parser = parse_precision_elo)]
+        precision: Option<f64>,
+        /// Run seed (every table plays the same deals).
         #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
         /// Worker threads (default: one per core). Results do not depend on it.
@@ -284,7 +314,12 @@ pub enum Command {
         /// The leaderboard as CSV.
         #[arg(long, short = 'o', value_name = "FILE.csv")]
         out: Option<PathBuf>,
-        /// Also the head-to-head matrix, as `domsim matrix` writes it.
+        /// The leaderboard as a self-contained HTML page (ratings with their
+        /// intervals; the head-to-head heat map for 2 players).
+        #[arg(long, value_name = "FILE.html")]
+        html: Option<PathBuf>,
+        /// Also the head-to-head matrix, as `domsim matrix` writes it (2
+        /// players, one kingdom).
         #[arg(long, value_name = "FILE.csv")]
         matrix: Option<PathBuf>,
         #[command(flatten)]
@@ -523,22 +558,34 @@ pub fn run() -> Result<ExitCode> {
         Command::Rank {
             strategies,
             kingdom,
+            players,
+            kingdoms,
+            random_kingdoms,
+            tables,
             games,
+            precision,
             seed,
             threads,
             out,
+            html,
             matrix,
             shard,
-        } => cmd_rank(
-            &strategies,
-            &kingdom,
+        } => cmd_rank(&RankArgs {
+            strategies,
+            kingdom,
+            players: players as usize,
+            kingdoms,
+            random_kingdoms,
+            tables: tables as usize,
             games,
+            precision,
             seed,
             threads,
-            out.as_deref(),
-            matrix.as_deref(),
-            &shard,
-        ),
+            out,
+            html,
+            matrix,
+            shard,
+        }),
         Command::Sweep {
             strategies,
             random,
@@ -884,43 +931,7 @@ fn sweep_meta(base: &Meta, infos: &[EntrantInfo]) -> Meta {
 
 /// The kingdoms of a sweep: `--random N` (kingdom k from (seed, k)) or a file.
 fn sweep_kingdoms(a: &SweepArgs) -> Result<(Vec<Kingdom>, String)> {
-    if let Some(path) = &a.kingdoms {
-        let text = crate::output::read_input(path, "kingdoms file")?;
-        let mut ks = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let names: Vec<&str> = line
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect();
-            let k = Kingdom::from_names(2, &names)
-                .map_err(|e| anyhow!("{}:{}: {e}", path.display(), n + 1))?;
-            ks.push(k);
-        }
-        if ks.is_empty() {
-            bail!("{}: no kingdom in the file", path.display());
-        }
-        return Ok((ks, format!("file {}", path.display())));
-    }
-    let n = a
-        .random
-        .ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
-    if n > 10_000_000 {
-        bail!("--random {n}: at most 10000000 kingdoms");
-    }
-    let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
-    if sets.is_empty() {
-        bail!("--sets: no card set given");
-    }
-    let ks = (0..n)
-        .map(|k| Kingdom::random(2, &sets, sweep_seed(a.seed, k)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| anyhow!("--random: {e}"))?;
-    Ok((ks, format!("random sets={} count={n}", a.sets)))
+    kingdom_list(a.random, &a.sets, a.kingdoms.as_deref(), a.seed, 2)
 }
 
 /// The seed of kingdom `k` of a sweep (its cards and its games).
@@ -1087,97 +1098,427 @@ fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn cmd_rank(
-    sa: &StrategyArgs,
-    ka: &KingdomArgs,
+struct RankArgs {
+    strategies: StrategyArgs,
+    kingdom: KingdomArgs,
+    players: usize,
+    kingdoms: Option<PathBuf>,
+    random_kingdoms: Option<u64>,
+    tables: usize,
     games: u64,
+    precision: Option<f64>,
     seed: u64,
     threads: Option<u16>,
-    out: Option<&std::path::Path>,
-    matrix_out: Option<&std::path::Path>,
-    sh: &ShardArgs,
-) -> Result<ExitCode> {
-    if sh.shard.is_some() && (out.is_some() || matrix_out.is_some()) {
-        bail!("--shard writes only its --save-partial file: -o and --matrix belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+    out: Option<PathBuf>,
+    html: Option<PathBuf>,
+    matrix: Option<PathBuf>,
+    shard: ShardArgs,
+}
+
+/// Games per table between two `--precision` checks of `rank`.
+const RANK_STEP: u64 = 500;
+
+fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
+    use sim::shard::{RankTables, TableStats};
+    let sh = &a.shard;
+    let p = a.players;
+    let many = a.kingdoms.is_some() || a.random_kingdoms.is_some();
+    if sh.shard.is_some() && (a.out.is_some() || a.matrix.is_some() || a.html.is_some()) {
+        bail!("--shard writes only its --save-partial file: -o, --html and --matrix belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
     }
-    let specs = expand_specs(&sa.all())?;
-    if specs.len() < 2 {
+    if sh.shard.is_some() && a.precision.is_some() {
+        bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
+    }
+    if a.matrix.is_some() && (p != 2 || many) {
+        bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p} or several kingdoms)");
+    }
+    let specs = expand_specs(&a.strategies.all())?;
+    if specs.len() < 2 || specs.len() < p {
         bail!(
-            "a ranking needs at least 2 strategies ({} given)",
+            "a ranking at {p}-player tables needs at least {} strategies ({} given)",
+            p.max(2),
+            specs.len()
+        );
+    }
+    if specs.len() > 255 {
+        bail!(
+            "at most 255 strategies in a ranking ({} given)",
             specs.len()
         );
     }
     check_io(
         &specs,
         &[
-            ("-o", out),
-            ("--matrix", matrix_out),
+            ("-o", a.out.as_deref()),
+            ("--html", a.html.as_deref()),
+            ("--matrix", a.matrix.as_deref()),
             ("--save-partial", sh.save_partial.as_deref()),
         ],
     )?;
-    let kc = choose_kingdom(ka, 2, seed, &specs)?;
+    // The kingdoms, and the seed of each one's games.
+    let (kingdoms, how, seeds): (Vec<Kingdom>, String, Vec<u64>) = if many {
+        let (ks, how) = kingdom_list(
+            a.random_kingdoms,
+            &a.kingdom.sets,
+            a.kingdoms.as_deref(),
+            a.seed,
+            p,
+        )?;
+        let seeds = (0..ks.len() as u64)
+            .map(|k| sweep_seed(a.seed, k))
+            .collect();
+        (ks, how, seeds)
+    } else {
+        let kc = choose_kingdom(&a.kingdom, p, a.seed, &specs)?;
+        (vec![kc.kingdom], kc.how, vec![a.seed])
+    };
     let lineup = Lineup::load(&specs)?;
     install_stop_handler();
-    let file = out.map(AtomicFile::create).transpose()?;
-    let matrix_file = matrix_out.map(AtomicFile::create).transpose()?;
+    let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = a.html.as_deref().map(AtomicFile::create).transpose()?;
+    let matrix_file = a.matrix.as_deref().map(AtomicFile::create).transpose()?;
     let partial_file = sh
         .save_partial
         .as_deref()
         .map(AtomicFile::create)
         .transpose()?;
-    let k = kc.kingdom;
-    let compiled = lineup.compile(&k)?;
     let infos = lineup.infos();
+    let n = infos.len();
+    let members = crate::rank::design(n, p, a.seed, a.tables);
+    let compiled = kingdoms
+        .iter()
+        .map(|k| lineup.compile(k))
+        .collect::<Result<Vec<_>>>()?;
     // Strategies written for other kingdoms still play (their entries for
     // absent cards are skipped): say which, once, instead of every warning.
-    for i in &infos {
-        let skipped = compiled
-            .warnings
-            .iter()
-            .filter(|w| w.starts_with(&i.source))
-            .count();
-        if skipped > 0 {
-            eprintln!(
-                "warning: {} ({}): {skipped} entr{} name cards not in this kingdom and are skipped",
-                i.name,
-                i.source,
-                if skipped == 1 { "y" } else { "ies" }
-            );
+    if !many {
+        for i in &infos {
+            let skipped = compiled[0]
+                .warnings
+                .iter()
+                .filter(|w| w.starts_with(&i.source))
+                .count();
+            if skipped > 0 {
+                eprintln!(
+                    "warning: {} ({}): {skipped} entr{} name cards not in this kingdom and are skipped",
+                    i.name,
+                    i.source,
+                    if skipped == 1 { "y" } else { "ies" }
+                );
+            }
         }
     }
-    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-    let cfg = RunConfig {
-        games: slice,
-        first,
-        seed,
-        threads: threads.unwrap_or(0) as usize,
-        progress: false,
-        precision: None,
+    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let (first, slice) = sh.shard.map_or((0, a.games), |s| s.range(a.games));
+    let mut run = RankTables {
+        players: p as u8,
+        kingdoms: kingdoms.iter().map(|k| k.describe()).collect(),
+        tables: (0..kingdoms.len())
+            .flat_map(|k| {
+                members.iter().map(move |m| TableStats {
+                    kingdom: k as u32,
+                    members: m.iter().map(|&x| x as u8).collect(),
+                    stats: sim::Stats::default(),
+                })
+            })
+            .collect(),
     };
-    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
-    let (cells, completed, interrupted) =
-        round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
-    if interrupted {
-        eprintln!("interrupted: {completed} games completed; no file written");
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    let total_games = slice * run.tables.len() as u64;
+    let bar = sim::runner::progress_bar(progress_wanted(), total_games);
+    // Play in steps of RANK_STEP games per table (one step when no
+    // --precision): step boundaries are game indices, so the result depends
+    // only on the seed.
+    let step = if a.precision.is_some() {
+        RANK_STEP
+    } else {
+        slice.max(1)
+    };
+    let mut at = first;
+    let end = first + slice;
+    let mut reached = false;
+    while at < end {
+        let to = (at + step).min(end);
+        for t in &mut run.tables {
+            let k = t.kingdom as usize;
+            let cfg = RunConfig {
+                games: to - at,
+                first: at,
+                seed: seeds[k],
+                threads: a.threads.unwrap_or(0) as usize,
+                progress: false,
+                precision: None,
+            };
+            let ids = t.members.clone();
+            let c = &compiled[k];
+            let r = pool.install(|| {
+                sim::run(
+                    &kingdoms[k],
+                    &cfg,
+                    |o: &[u8]| {
+                        let mut seats = [0u8; crate::engine::MAX_PLAYERS];
+                        for (s, &e) in o.iter().enumerate() {
+                            seats[s] = ids[e as usize];
+                        }
+                        c.bots(&seats[..o.len()])
+                    },
+                    &STOP,
+                )
+            });
+            bar.inc(r.completed);
+            if r.interrupted {
+                bar.finish_and_clear();
+                eprintln!("interrupted: no file written");
+                return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            }
+            t.stats = std::mem::take(&mut t.stats).merge(r.stats);
+        }
+        at = to;
+        if let Some(prec) = a.precision {
+            let fitted = rank_fit_tables(n, &run, None);
+            if fitted.iter().all(|r| r.ci95 < prec) {
+                reached = true;
+                break;
+            }
+        }
     }
-    let n = names.len();
-    let (ratings, order) = rank_fit(&cells);
+    bar.finish_and_clear();
+    let played = at - first;
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "rank");
+    base.push("seed", a.seed);
+    if many {
+        base.push("kingdoms", &how);
+        base.push("kingdom_count", kingdoms.len());
+    } else {
+        base.push("kingdom", kingdoms[0].describe());
+        base.push("kingdom_source", &how);
+    }
+    base.push("players", p);
+    if p > 2 || many {
+        base.push("tables_per_kingdom", members.len());
+    }
+    // Console.
+    if many {
+        outln!("{p} players, {} kingdoms ({how})", kingdoms.len());
+    } else {
+        outln!("{p} players, kingdom ({how}): {}", kingdoms[0].describe());
+    }
     let what = match sh.shard {
         Some(s) => format!(
-            "shard {}/{} of {games} games per pair ({slice} played here)",
-            s.index, s.count
+            "shard {}/{} of {} games per table ({slice} played here)",
+            s.index, s.count, a.games
         ),
-        None => format!("{games} games per pair"),
+        None => format!("{played} games per table"),
+    };
+    let model = if p == 2 {
+        "Bradley–Terry ratings (Elo scale, field mean 0, ties count half)"
+    } else {
+        "Plackett–Luce (Luce choice) ratings (Elo scale, field mean 0, shared wins split)"
     };
     outln!(
-        "2 players, kingdom ({}): {}\n{what}, {} pairs, seed {seed}; Bradley–Terry ratings (Elo scale, field mean 0, ties count half)\n",
-        kc.how,
-        k.describe(),
-        n * (n - 1) / 2
+        "{what}, {} table(s) of {p}{}, seed {}; {model}\n",
+        members.len(),
+        if many { " per kingdom" } else { "" },
+        a.seed
     );
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    let mut scopes: Vec<(String, Vec<crate::rank::Rating>)> = Vec::new();
+    if many {
+        for (k, _) in kingdoms.iter().enumerate() {
+            scopes.push((
+                format!("kingdom {}", k + 1),
+                rank_fit_tables(n, &run, Some(k)),
+            ));
+        }
+    }
+    scopes.push(("overall".into(), rank_fit_tables(n, &run, None)));
+    for (scope, ratings) in &scopes {
+        if many && scope == "overall" {
+            outln!("overall, {} kingdoms:", kingdoms.len());
+        } else if many {
+            continue;
+        }
+        out!("{}", rank_table(&names, ratings));
+    }
+    if many {
+        outln!("\nper kingdom (rating of each strategy; -o writes them all):");
+        let mut header = vec!["kingdom".to_string()];
+        header.extend(names.iter().cloned());
+        let body: Vec<Vec<String>> = scopes[..kingdoms.len()]
+            .iter()
+            .map(|(scope, r)| {
+                let mut row = vec![scope.clone()];
+                row.extend(r.iter().map(|x| format!("{:+.0}", x.rating)));
+                row
+            })
+            .collect();
+        out!("{}", report::format_table(&header, &body));
+    }
+    if let Some(prec) = a.precision {
+        let widest = scopes
+            .last()
+            .map_or(0.0, |s| s.1.iter().map(|r| r.ci95).fold(0.0, f64::max));
+        if reached {
+            outln!("\nprecision ±{prec} Elo reached after {played} games per table (widest ±{widest:.1}).");
+        } else {
+            outln!("\nprecision ±{prec} Elo NOT reached in {played} games per table (widest ±{widest:.1}); raise -n.");
+            eprintln!("warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n");
+        }
+        base.push("precision_elo", prec);
+        base.push("precision_reached", reached);
+    }
+    let key_games = a.games;
+    let games_label = if a.precision.is_some() {
+        played
+    } else {
+        a.games
+    };
+    if let Some(f) = file {
+        let bytes = rank_csv(&base, games_label, &run, &infos)?;
+        let dest = f.dest().to_path_buf();
+        f.commit(&bytes)?;
+        announce(&dest);
+    }
+    if let Some(f) = html_file {
+        let bytes = rank_html(&base, games_label, &run, &infos);
+        let dest = f.dest().to_path_buf();
+        f.commit(bytes.as_bytes())?;
+        announce(&dest);
+    }
+    if let Some(f) = matrix_file {
+        let dest = f.dest().to_path_buf();
+        f.commit(&matrix_csv_bytes(
+            &base,
+            games_label,
+            rank_cells(&run, n),
+            &infos,
+        )?)?;
+        announce(&dest);
+    }
+    if let (Some(f), Some(spec)) = (partial_file, sh.shard) {
+        let key = sim::shard::RunKey {
+            verb: "rank".into(),
+            meta: base,
+            entrants: infos.clone(),
+            games: key_games,
+        };
+        let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Tables(Box::new(run)));
+        let dest = f.dest().to_path_buf();
+        f.commit(&part.to_json()?)?;
+        announce(&dest);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The kingdoms of `--random-kingdoms K` (kingdom k drawn from (seed, k))
+/// or of a kingdoms file, for `players`.
+fn kingdom_list(
+    random: Option<u64>,
+    sets: &str,
+    file: Option<&std::path::Path>,
+    seed: u64,
+    players: usize,
+) -> Result<(Vec<Kingdom>, String)> {
+    if let Some(path) = file {
+        let text = crate::output::read_input(path, "kingdoms file")?;
+        let mut ks = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let names: Vec<&str> = line
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .collect();
+            let k = Kingdom::from_names(players, &names)
+                .map_err(|e| anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+            ks.push(k);
+        }
+        if ks.is_empty() {
+            bail!("{}: no kingdom in the file", path.display());
+        }
+        return Ok((ks, format!("file {}", path.display())));
+    }
+    let n = random.ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
+    if n > 10_000_000 {
+        bail!("--random {n}: at most 10000000 kingdoms");
+    }
+    let sets_v = Kingdom::parse_sets(sets).map_err(|e| anyhow!("--sets: {e}"))?;
+    if sets_v.is_empty() {
+        bail!("--sets: no card set given");
+    }
+    let ks = (0..n)
+        .map(|k| Kingdom::random(players, &sets_v, sweep_seed(seed, k)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow!("--random: {e}"))?;
+    Ok((ks, format!("random sets={sets} count={n}")))
+}
+
+/// Ratings of a rank run's tables, in kingdom `only` or over every kingdom.
+/// Two players: Bradley–Terry on the head-to-head sums; more: Luce choice.
+fn rank_fit_tables(
+    n: usize,
+    run: &sim::shard::RankTables,
+    only: Option<usize>,
+) -> Vec<crate::rank::Rating> {
+    let tables = run
+        .tables
+        .iter()
+        .filter(|t| only.is_none_or(|k| t.kingdom as usize == k));
+    if run.players == 2 {
+        let mut r = crate::rank::Results {
+            games: vec![vec![0.0; n]; n],
+            score: vec![vec![0.0; n]; n],
+        };
+        for t in tables {
+            let (i, j) = (t.members[0] as usize, t.members[1] as usize);
+            let (ei, ej) = (&t.stats.entrants[0], &t.stats.entrants[1]);
+            r.games[i][j] += ei.games as f64;
+            r.games[j][i] += ej.games as f64;
+            r.score[i][j] += ei.score_wins();
+            r.score[j][i] += ej.score_wins();
+        }
+        return crate::rank::fit(&r);
+    }
+    let tables: Vec<crate::rank::Table> = tables
+        .map(|t| crate::rank::Table {
+            members: t.members.iter().map(|&m| m as usize).collect(),
+            games: t.stats.games as f64,
+            score: (0..t.members.len())
+                .map(|m| t.stats.entrants[m].score_wins())
+                .collect(),
+        })
+        .collect();
+    crate::rank::fit_tables(n, &tables)
+}
+
+/// The head-to-head cells of a 2-player, one-kingdom rank run.
+fn rank_cells(run: &sim::shard::RankTables, n: usize) -> Cells {
+    let mut cells = vec![vec![None; n]; n];
+    for t in &run.tables {
+        let (i, j) = (t.members[0] as usize, t.members[1] as usize);
+        cells[i][j] = Some(t.stats.entrants[0]);
+        cells[j][i] = Some(t.stats.entrants[1]);
+    }
+    cells
+}
+
+/// Leaderboard order: best first; equal ratings by entrant order.
+fn rank_order(ratings: &[crate::rank::Rating]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ratings.len()).collect();
+    order.sort_by(|&a, &b| {
+        ratings[b]
+            .rating
+            .total_cmp(&ratings[a].rating)
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+fn rank_table(names: &[String], ratings: &[crate::rank::Rating]) -> String {
     let header: Vec<String> = [
         "rank",
         "strategy",
@@ -1189,7 +1530,7 @@ fn cmd_rank(
     .iter()
     .map(|x| x.to_string())
     .collect();
-    let body: Vec<Vec<String>> = order
+    let body: Vec<Vec<String>> = rank_order(ratings)
         .iter()
         .enumerate()
         .map(|(r, &i)| {
@@ -1204,33 +1545,228 @@ fn cmd_rank(
             ]
         })
         .collect();
-    out!("{}", report::format_table(&header, &body));
-    let mut base = base_meta("rank", seed, &kc);
-    base.push("players", 2);
-    if let Some(f) = file {
-        let bytes = rank_csv_bytes(&base, games, &cells, &infos)?;
-        let dest = f.dest().to_path_buf();
-        f.commit(&bytes)?;
-        announce(&dest);
+    report::format_table(&header, &body)
+}
+
+/// The leaderboard CSV of `domsim rank` (and of `domsim merge` of its
+/// shards). One kingdom: one row per strategy. Several: the overall rows,
+/// then each kingdom's, with `scope` and `kingdom` columns first.
+fn rank_csv(
+    base: &Meta,
+    games: u64,
+    run: &sim::shard::RankTables,
+    infos: &[EntrantInfo],
+) -> Result<Vec<u8>> {
+    let n = infos.len();
+    let many = run.kingdoms.len() > 1;
+    let mut meta = base.clone();
+    meta.push(
+        if run.players == 2 {
+            "games_per_pair"
+        } else {
+            "games_per_table"
+        },
+        games,
+    );
+    meta.push(
+        "model",
+        if run.players == 2 {
+            "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information"
+        } else {
+            "Plackett-Luce first stage (Luce choice: P(i wins a table) = strength_i / sum of the table's strengths), shared wins split; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information"
+        },
+    );
+    push_entrants(&mut meta, infos);
+    let mut bytes = meta.render().into_bytes();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head: Vec<&str> = Vec::new();
+    if many {
+        head.extend(["scope", "kingdom"]);
     }
-    if let Some(f) = matrix_file {
-        let dest = f.dest().to_path_buf();
-        f.commit(&matrix_csv_bytes(&base, games, cells.clone(), &infos)?)?;
-        announce(&dest);
+    head.extend([
+        "rank",
+        "strategy",
+        "source",
+        "source_hash",
+        "rating",
+        "rating_lo",
+        "rating_hi",
+        "games",
+        "score",
+    ]);
+    w.write_record(&head)?;
+    let mut scopes: Vec<(String, String, Option<usize>)> =
+        vec![("overall".into(), String::new(), None)];
+    if many {
+        for (k, d) in run.kingdoms.iter().enumerate() {
+            scopes.push(((k + 1).to_string(), d.clone(), Some(k)));
+        }
     }
-    if let (Some(f), Some(spec)) = (partial_file, sh.shard) {
-        let key = sim::shard::RunKey {
-            verb: "rank".into(),
-            meta: base,
-            entrants: infos.clone(),
-            games,
-        };
-        let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Matrix(cells));
-        let dest = f.dest().to_path_buf();
-        f.commit(&part.to_json()?)?;
-        announce(&dest);
+    for (scope, kingdom, only) in scopes {
+        let ratings = rank_fit_tables(n, run, only);
+        for (r, &i) in rank_order(&ratings).iter().enumerate() {
+            let x = &ratings[i];
+            let mut row = Vec::new();
+            if many {
+                row.extend([scope.clone(), kingdom.clone()]);
+            }
+            row.extend([
+                (r + 1).to_string(),
+                infos[i].name.clone(),
+                infos[i].source.clone(),
+                infos[i].hash.clone(),
+                format!("{:.3}", x.rating),
+                format!("{:.3}", x.rating - x.ci95),
+                format!("{:.3}", x.rating + x.ci95),
+                format!("{}", x.games),
+                format!("{:.6}", x.score),
+            ]);
+            w.write_record(&row)?;
+        }
     }
-    Ok(ExitCode::SUCCESS)
+    bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+    Ok(bytes)
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The leaderboard as one self-contained HTML page: per scope, the ratings
+/// with their 95% intervals drawn to one scale, and for 2 players in one
+/// kingdom the head-to-head heat map, sorted by rating, with a mean column
+/// and a colour key.
+fn rank_html(
+    base: &Meta,
+    games: u64,
+    run: &sim::shard::RankTables,
+    infos: &[EntrantInfo],
+) -> String {
+    let n = infos.len();
+    let many = run.kingdoms.len() > 1;
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>domsim rank</title>\n<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}td.l,th.l{text-align:left}.meta{color:#666;font-size:12px}.hm td{width:2.6em;text-align:center;font-size:11px;border:1px solid #fff}.wrap{overflow-x:auto}</style></head><body>\n<h1>Leaderboard</h1>\n<div class=\"meta\">");
+    for (k, v) in &base.0 {
+        h.push_str(&format!("{}: {}<br>", html_escape(k), html_escape(v)));
+    }
+    h.push_str(&format!(
+        "games per {}: {games}</div>\n",
+        if run.players == 2 { "pair" } else { "table" }
+    ));
+    let mut scopes: Vec<(String, Option<usize>)> = vec![("Overall".into(), None)];
+    if many {
+        for (k, d) in run.kingdoms.iter().enumerate() {
+            scopes.push((format!("Kingdom {}: {d}", k + 1), Some(k)));
+        }
+    }
+    for (title, only) in scopes {
+        let ratings = rank_fit_tables(n, run, only);
+        let order = rank_order(&ratings);
+        let lo = ratings
+            .iter()
+            .map(|r| r.rating - r.ci95)
+            .fold(f64::MAX, f64::min);
+        let hi = ratings
+            .iter()
+            .map(|r| r.rating + r.ci95)
+            .fold(f64::MIN, f64::max);
+        let span = (hi - lo).max(1.0);
+        let (w, pad) = (320.0, 6.0);
+        let x = |v: f64| pad + (v - lo) / span * (w - 2.0 * pad);
+        h.push_str(&format!("<h2>{}</h2>\n<table><tr><th>rank</th><th class=\"l\">strategy</th><th>rating</th><th>95% interval</th><th class=\"l\">rating and interval ({lo:+.0} … {hi:+.0})</th><th>games</th><th>score vs field</th></tr>\n", html_escape(&title)));
+        for (r, &i) in order.iter().enumerate() {
+            let q = &ratings[i];
+            let svg = format!(
+                "<svg width=\"{w}\" height=\"14\" role=\"img\" aria-label=\"{:+.0} ± {:.0}\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"7\" y2=\"7\" stroke=\"#4477aa\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#223366\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"0\" y2=\"14\" stroke=\"#bbb\"/></svg>",
+                q.rating,
+                q.ci95,
+                x(q.rating - q.ci95),
+                x(q.rating + q.ci95),
+                x(q.rating),
+                x(0.0),
+                x(0.0)
+            );
+            h.push_str(&format!(
+                "<tr><td>{}</td><td class=\"l\">{}</td><td>{:+.0}</td><td>±{:.0}</td><td class=\"l\">{svg}</td><td>{}</td><td>{:.1}%</td></tr>\n",
+                r + 1,
+                html_escape(&infos[i].name),
+                q.rating,
+                q.ci95,
+                q.games,
+                100.0 * q.score
+            ));
+        }
+        h.push_str("</table>\n");
+        if run.players == 2 && !many {
+            let cells = rank_cells(run, n);
+            h.push_str("<h2>Head to head</h2>\n<p>Cell: the row's score against the column (ties split), with its 95% interval on hover; rows and columns sorted by rating. Key: <span style=\"background:#c0392b;color:#fff;padding:0 4px\">0%</span> <span style=\"background:#f7f7f7;padding:0 4px\">50%</span> <span style=\"background:#2471a3;color:#fff;padding:0 4px\">100%</span></p>\n<div class=\"wrap\"><table class=\"hm\"><tr><th></th>");
+            for &j in &order {
+                h.push_str(&format!(
+                    "<th title=\"{0}\">{1}</th>",
+                    html_escape(&infos[j].name),
+                    j + 1
+                ));
+            }
+            h.push_str("<th>mean</th></tr>\n");
+            for &i in &order {
+                h.push_str(&format!(
+                    "<tr><th class=\"l\">{} {}</th>",
+                    i + 1,
+                    html_escape(&infos[i].name)
+                ));
+                let mut sum = 0.0;
+                let mut cnt = 0.0;
+                for &j in &order {
+                    match &cells[i][j] {
+                        Some(c) if c.games > 0 => {
+                            let v = c.score_wins() / c.games as f64;
+                            let (l, u) = sim::wilson(c.score_wins(), c.games);
+                            sum += v;
+                            cnt += 1.0;
+                            // Red below 50%, blue above.
+                            let t = ((v - 0.5) * 2.0).clamp(-1.0, 1.0);
+                            let (r0, g0, b0) = if t < 0.0 {
+                                (
+                                    247.0 + (192.0 - 247.0) * -t,
+                                    247.0 + (57.0 - 247.0) * -t,
+                                    247.0 + (43.0 - 247.0) * -t,
+                                )
+                            } else {
+                                (
+                                    247.0 + (36.0 - 247.0) * t,
+                                    247.0 + (113.0 - 247.0) * t,
+                                    247.0 + (163.0 - 247.0) * t,
+                                )
+                            };
+                            let fg = if t.abs() > 0.5 { "#fff" } else { "#222" };
+                            h.push_str(&format!(
+                                "<td style=\"background:rgb({:.0},{:.0},{:.0});color:{fg}\" title=\"{} vs {}: {:.1}% [{:.1}%, {:.1}%], {} games\">{:.0}</td>",
+                                r0, g0, b0,
+                                html_escape(&infos[i].name),
+                                html_escape(&infos[j].name),
+                                100.0 * v,
+                                100.0 * l,
+                                100.0 * u,
+                                c.games,
+                                100.0 * v
+                            ));
+                        }
+                        _ => h.push_str("<td>—</td>"),
+                    }
+                }
+                h.push_str(&format!(
+                    "<td>{:.1}</td></tr>\n",
+                    if cnt > 0.0 { 100.0 * sum / cnt } else { 0.0 }
+                ));
+            }
+            h.push_str("</table></div>\n");
+        }
+    }
+    h.push_str("</body></html>\n");
+    h
 }
 
 type Cells = Vec<Vec<Option<sim::EntrantStats>>>;
@@ -1450,79 +1986,6 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Bradley–Terry ratings of a round robin's cells, and the leaderboard
-/// order (best first; equal ratings by entrant order).
-fn rank_fit(cells: &Cells) -> (Vec<crate::rank::Rating>, Vec<usize>) {
-    let n = cells.len();
-    let mut res = crate::rank::Results {
-        games: vec![vec![0.0; n]; n],
-        score: vec![vec![0.0; n]; n],
-    };
-    for (i, row) in cells.iter().enumerate() {
-        for (j, c) in row.iter().enumerate() {
-            if let Some(c) = c {
-                res.games[i][j] = c.games as f64;
-                res.score[i][j] = c.score_wins();
-            }
-        }
-    }
-    let ratings = crate::rank::fit(&res);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        ratings[b]
-            .rating
-            .total_cmp(&ratings[a].rating)
-            .then(a.cmp(&b))
-    });
-    (ratings, order)
-}
-
-/// The leaderboard CSV of `domsim rank` (and of `domsim merge` of its shards).
-fn rank_csv_bytes(
-    base: &Meta,
-    games: u64,
-    cells: &Cells,
-    infos: &[EntrantInfo],
-) -> Result<Vec<u8>> {
-    let (ratings, order) = rank_fit(cells);
-    let mut meta = base.clone();
-    meta.push("games_per_pair", games);
-    meta.push(
-        "model",
-        "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information",
-    );
-    push_entrants(&mut meta, infos);
-    let mut bytes = meta.render().into_bytes();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "rank",
-        "strategy",
-        "source",
-        "source_hash",
-        "rating",
-        "rating_lo",
-        "rating_hi",
-        "games",
-        "score",
-    ])?;
-    for (r, &i) in order.iter().enumerate() {
-        let x = &ratings[i];
-        w.write_record([
-            (r + 1).to_string(),
-            infos[i].name.clone(),
-            infos[i].source.clone(),
-            infos[i].hash.clone(),
-            format!("{:.3}", x.rating),
-            format!("{:.3}", x.rating - x.ci95),
-            format!("{:.3}", x.rating + x.ci95),
-            format!("{}", x.games),
-            format!("{:.6}", x.score),
-        ])?;
-    }
-    bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
-    Ok(bytes)
-}
-
 /// A 2-player round robin of every pair of a compiled lineup in one kingdom
 /// (seats alternate by game index): `cells[i][j]` is `i` against `j`.
 /// Returns the cells, the games completed and whether a signal stopped it
@@ -1601,13 +2064,13 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
             out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
             sim::sweep::sweep_csv(&sweep_meta(&key.meta, &key.entrants), &key.entrants, &ks)?
         }
-        sim::shard::Counts::Matrix(cells) if key.verb == "rank" => {
+        sim::shard::Counts::Tables(run) => {
             outln!(
-                "merged {} shard(s): {} games per pair of `domsim rank`",
+                "merged {} shard(s): {} games per table of `domsim rank`",
                 loaded.len(),
                 key.games
             );
-            rank_csv_bytes(&key.meta, key.games, &cells, &key.entrants)?
+            rank_csv(&key.meta, key.games, &run, &key.entrants)?
         }
         sim::shard::Counts::Matrix(cells) => {
             outln!(

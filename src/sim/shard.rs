@@ -86,6 +86,27 @@ pub enum Counts {
     Matrix(Vec<Vec<Option<EntrantStats>>>),
     /// The kingdoms of a sweep's slice (`RunKey::games` counts kingdoms).
     Sweep(Vec<super::sweep::SweepKingdom>),
+    /// The tables of a `rank` run: every table of every kingdom, each with
+    /// the games of the slice (`RunKey::games` counts games per table).
+    Tables(Box<RankTables>),
+}
+
+/// The games of a `rank` run, table by table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankTables {
+    pub players: u8,
+    /// The kingdoms, described (one, or those of `--kingdoms`/`--random-kingdoms`).
+    pub kingdoms: Vec<String>,
+    pub tables: Vec<TableStats>,
+}
+
+/// One table in one kingdom: its members (entrant indices; entrant `m` of
+/// `stats` is `members[m]`) and its results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableStats {
+    pub kingdom: u32,
+    pub members: Vec<u8>,
+    pub stats: Stats,
 }
 
 /// A partial result file.
@@ -158,6 +179,23 @@ impl Partial {
                             _ => bail!("cell {i},{j} is malformed"),
                         }
                     }
+                }
+                Ok(g.unwrap_or(0))
+            }
+            Counts::Tables(t) => {
+                let n = self.key.entrants.len();
+                let mut g = None;
+                for (j, x) in t.tables.iter().enumerate() {
+                    if x.members.len() != t.players as usize
+                        || x.members.iter().any(|&m| m as usize >= n)
+                        || x.kingdom as usize >= t.kingdoms.len()
+                    {
+                        bail!("table {j} is malformed");
+                    }
+                    if g.is_some_and(|g| g != x.stats.games) {
+                        bail!("tables with different game counts");
+                    }
+                    g = Some(x.stats.games);
                 }
                 Ok(g.unwrap_or(0))
             }
@@ -283,6 +321,31 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                 }
             }
             Counts::Matrix(total)
+        }
+        Counts::Tables(first_t) => {
+            let mut total = (**first_t).clone();
+            for x in &mut total.tables {
+                x.stats = Stats::default();
+            }
+            for (name, p) in parts {
+                let Counts::Tables(t) = &p.counts else {
+                    bail!("{name}: not a rank partial");
+                };
+                if t.kingdoms != total.kingdoms
+                    || t.players != total.players
+                    || t.tables.len() != total.tables.len()
+                    || t.tables
+                        .iter()
+                        .zip(&total.tables)
+                        .any(|(a, b)| a.members != b.members || a.kingdom != b.kingdom)
+                {
+                    bail!("{name}: its tables are not those of {first_name}");
+                }
+                for (a, b) in total.tables.iter_mut().zip(&t.tables) {
+                    a.stats = std::mem::take(&mut a.stats).merge(b.stats.clone());
+                }
+            }
+            Counts::Tables(Box::new(total))
         }
         Counts::Sweep(_) => {
             let mut all = Vec::new();

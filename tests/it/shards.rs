@@ -3,7 +3,7 @@
 //! `sim`, `matrix`, `sweep` and `rank` and N = 1, 2, 3, 7; parts of another run, a shard
 //! given twice and a missing shard are refused.
 
-use crate::cli::{domsim, scratch, stderr};
+use crate::cli::{domsim, scratch, stderr, stdout};
 
 fn run_ok(args: &[&str]) {
     let o = domsim(args);
@@ -80,11 +80,28 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
         "--seed",
         "4",
     ];
+    // Tables of 3 over two random kingdoms: the Plackett–Luce path.
+    let rank3: Vec<&str> = vec![
+        "rank",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "strategies/double_witch.dom",
+        "-p",
+        "3",
+        "--random-kingdoms",
+        "2",
+        "-n",
+        "30",
+        "--seed",
+        "2",
+    ];
     for (tag, verb) in [
         ("sim", &sim),
         ("matrix", &matrix),
         ("sweep", &sweep),
         ("rank", &rank),
+        ("rank3", &rank3),
     ] {
         let full = d.join(format!("{tag}-full.csv"));
         let mut args = verb.clone();
@@ -460,4 +477,167 @@ fn rank_writes_a_leaderboard_with_intervals() {
     // A folder is every .dom inside it.
     let o = domsim(&["rank", "strategies", "-n", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `rank -p 3..6` plays tables and fits Plackett–Luce; several kingdoms
+/// give a leaderboard per kingdom and one overall; `--precision` stops
+/// early and says whether it was reached; `--html` is a self-contained
+/// page with every strategy and, for 2 players, the sorted heat map.
+#[test]
+fn rank_tables_kingdoms_precision_and_html() {
+    let d = scratch("rank-more");
+    let field = [
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        "strategies/double_witch.dom",
+        "strategies/big_money_ultimate.dom",
+    ];
+    let out = d.join("r4.csv");
+    let mut args = vec![
+        "rank",
+        "-p",
+        "4",
+        "--preset",
+        "Size Distortion",
+        "-n",
+        "300",
+    ];
+    args.extend(field);
+    args.extend(["-o", out.to_str().unwrap()]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("5 table(s) of 4"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# players: 4\n") && text.contains("Plackett-Luce"));
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 6);
+    // Double Witch leads in a Witch kingdom; every bot sat at 4 of the 5 tables.
+    assert!(rows[1].starts_with("1,Double Witch,"), "{}", rows[1]);
+    assert!(rows[1..].iter().all(|r| r.contains(",1200,")), "{rows:?}");
+
+    // Several kingdoms: overall rows, then each kingdom's.
+    let out = d.join("rk.csv");
+    let mut args = vec![
+        "rank",
+        "--random-kingdoms",
+        "3",
+        "--sets",
+        "base",
+        "-n",
+        "100",
+    ];
+    args.extend(field);
+    args.extend(["-o", out.to_str().unwrap()]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("overall, 3 kingdoms"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(
+        rows[0].starts_with("scope,kingdom,rank,strategy"),
+        "{}",
+        rows[0]
+    );
+    assert_eq!(rows.len(), 1 + 4 * 5);
+    assert_eq!(rows.iter().filter(|r| r.starts_with("overall,")).count(), 5);
+    assert_eq!(rows.iter().filter(|r| r.starts_with("3,")).count(), 5);
+
+    // --precision: reached well before -n, at a 500-game step.
+    let mut args = vec![
+        "rank",
+        "--preset",
+        "First Game",
+        "-n",
+        "100000",
+        "--precision",
+        "25",
+    ];
+    args.extend(&field[..3]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("precision ±25 Elo reached after"), "{s}");
+    assert!(!s.contains("100000 games per table"), "{s}");
+    // Not reached: said on stdout and stderr.
+    let mut args = vec![
+        "rank",
+        "--preset",
+        "First Game",
+        "-n",
+        "500",
+        "--precision",
+        "1",
+    ];
+    args.extend(&field[..3]);
+    let o = domsim(&args);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("NOT reached") && stderr(&o).contains("not reached"));
+
+    // HTML: every strategy, intervals, the heat map with a mean column.
+    let html = d.join("r.html");
+    let mut args = vec!["rank", "--preset", "First Game", "-n", "200"];
+    args.extend(field);
+    args.extend(["--html", html.to_str().unwrap()]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    for name in [
+        "Big Money",
+        "Smithy Big Money",
+        "Militia Big Money",
+        "Double Witch",
+    ] {
+        assert!(page.contains(&format!(">{name}<")), "{name}");
+    }
+    assert!(page.contains("Head to head") && page.contains("<th>mean</th>"));
+    assert_eq!(page.matches("<svg").count(), 5, "one interval per strategy");
+    assert!(!page.contains("http"), "self-contained");
+
+    // Bad combinations: exit 2.
+    for bad in [
+        vec![
+            "rank",
+            "-p",
+            "7",
+            "strategies/big_money.dom",
+            "strategies/chapel.dom",
+        ],
+        vec![
+            "rank",
+            "-p",
+            "3",
+            "strategies/big_money.dom",
+            "strategies/chapel.dom",
+        ],
+        vec![
+            "rank",
+            "--precision",
+            "0",
+            "strategies/big_money.dom",
+            "strategies/chapel.dom",
+        ],
+        vec![
+            "rank",
+            "-p",
+            "3",
+            "--matrix",
+            "m.csv",
+            "strategies/big_money.dom",
+            "strategies/chapel.dom",
+            "strategies/rats.dom",
+        ],
+        vec![
+            "rank",
+            "--random-kingdoms",
+            "2",
+            "--preset",
+            "First Game",
+            "strategies/big_money.dom",
+            "strategies/chapel.dom",
+        ],
+    ] {
+        let o = domsim(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
 }
