@@ -8,7 +8,8 @@
 //! * `{X: card Action cost 3..5}` — a card parameter: one of the kingdom's
 //!   cards that has every listed property (`Action`, `Attack`, `Treasure`,
 //!   `Victory`, `Reaction`, `Looter`; `terminal`: an Action that gives no
-//!   +Action in the card table; `village`: +2 Actions or more; `draw`:
+//!   +Action in the card table; `nonterminal`: an Action with +1 Action or
+//!   more; `village`: +2 Actions or more; `draw`:
 //!   +2 Cards or more) and costs within the range; replaced by its name.
 //! * `{?name}` at the start of an entry's line — an optional entry: the line
 //!   is kept when the 0/1 parameter `name` is 1, and turned into a comment
@@ -44,6 +45,7 @@ impl std::error::Error for TemplateError {}
 pub struct CardFilter {
     pub types: Types,
     pub terminal: bool,
+    pub nonterminal: bool,
     pub village: bool,
     pub draw: bool,
     pub cost: Option<(u8, u8)>,
@@ -54,6 +56,7 @@ impl CardFilter {
         let i = c.info();
         (i.types.0 & self.types.0) == self.types.0
             && (!self.terminal || (c.is_action() && i.actions == 0))
+            && (!self.nonterminal || (c.is_action() && i.actions >= 1))
             && (!self.village || i.actions >= 2)
             && (!self.draw || i.cards >= 2)
             && self.cost.is_none_or(|(lo, hi)| (lo..=hi).contains(&i.cost))
@@ -127,8 +130,17 @@ fn parse_range(s: &str) -> Option<(i64, i64)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
-const PROPERTIES: [&str; 9] = [
-    "Action", "Attack", "Treasure", "Victory", "Reaction", "Looter", "terminal", "village", "draw",
+const PROPERTIES: [&str; 10] = [
+    "Action",
+    "Attack",
+    "Treasure",
+    "Victory",
+    "Reaction",
+    "Looter",
+    "terminal",
+    "nonterminal",
+    "village",
+    "draw",
 ];
 
 fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
@@ -138,6 +150,7 @@ fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
         let w = words[i];
         match w.to_ascii_lowercase().as_str() {
             "terminal" => f.terminal = true,
+            "nonterminal" => f.nonterminal = true,
             "village" => f.village = true,
             "draw" => f.draw = true,
             "cost" => {
