@@ -1648,7 +1648,7 @@ fn rank_html(
     let n = infos.len();
     let many = run.kingdoms.len() > 1;
     let mut h = String::new();
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>domsim rank</title>\n<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}td.l,th.l{text-align:left}.meta{color:#666;font-size:12px}.hm td{width:2.6em;text-align:center;font-size:11px;border:1px solid #fff}.wrap{overflow-x:auto}</style></head><body>\n<h1>Leaderboard</h1>\n<div class=\"meta\">");
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>domsim rank</title>\n<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}td.l,th.l{text-align:left}.meta{color:#666;font-size:12px}.scroll{max-width:100%;overflow-x:auto}svg .title{font-size:14px;font-weight:600}svg .tick{font-size:11px;fill:#444}svg .cellv{font-size:11px;fill:#111}</style></head><body>\n<h1>Leaderboard</h1>\n<div class=\"meta\">");
     for (k, v) in &base.0 {
         h.push_str(&format!("{}: {}<br>", html_escape(k), html_escape(v)));
     }
@@ -1701,68 +1701,21 @@ fn rank_html(
         }
         h.push_str("</table>\n");
         if run.players == 2 && !many {
-            let cells = rank_cells(run, n);
-            h.push_str("<h2>Head to head</h2>\n<p>Cell: the row's score against the column (ties split), with its 95% interval on hover; rows and columns sorted by rating. Key: <span style=\"background:#c0392b;color:#fff;padding:0 4px\">0%</span> <span style=\"background:#f7f7f7;padding:0 4px\">50%</span> <span style=\"background:#2471a3;color:#fff;padding:0 4px\">100%</span></p>\n<div class=\"wrap\"><table class=\"hm\"><tr><th></th>");
-            for &j in &order {
-                h.push_str(&format!(
-                    "<th title=\"{0}\">{1}</th>",
-                    html_escape(&infos[j].name),
-                    j + 1
-                ));
-            }
-            h.push_str("<th>mean</th></tr>\n");
-            for &i in &order {
-                h.push_str(&format!(
-                    "<tr><th class=\"l\">{} {}</th>",
-                    i + 1,
-                    html_escape(&infos[i].name)
-                ));
-                let mut sum = 0.0;
-                let mut cnt = 0.0;
-                for &j in &order {
-                    match &cells[i][j] {
-                        Some(c) if c.games > 0 => {
-                            let v = c.score_wins() / c.games as f64;
-                            let (l, u) = sim::wilson(c.score_wins(), c.games);
-                            sum += v;
-                            cnt += 1.0;
-                            // Red below 50%, blue above.
-                            let t = ((v - 0.5) * 2.0).clamp(-1.0, 1.0);
-                            let (r0, g0, b0) = if t < 0.0 {
-                                (
-                                    247.0 + (192.0 - 247.0) * -t,
-                                    247.0 + (57.0 - 247.0) * -t,
-                                    247.0 + (43.0 - 247.0) * -t,
-                                )
-                            } else {
-                                (
-                                    247.0 + (36.0 - 247.0) * t,
-                                    247.0 + (113.0 - 247.0) * t,
-                                    247.0 + (163.0 - 247.0) * t,
-                                )
-                            };
-                            let fg = if t.abs() > 0.5 { "#fff" } else { "#222" };
-                            h.push_str(&format!(
-                                "<td style=\"background:rgb({:.0},{:.0},{:.0});color:{fg}\" title=\"{} vs {}: {:.1}% [{:.1}%, {:.1}%], {} games\">{:.0}</td>",
-                                r0, g0, b0,
-                                html_escape(&infos[i].name),
-                                html_escape(&infos[j].name),
-                                100.0 * v,
-                                100.0 * l,
-                                100.0 * u,
-                                c.games,
-                                100.0 * v
-                            ));
-                        }
-                        _ => h.push_str("<td>—</td>"),
-                    }
-                }
-                h.push_str(&format!(
-                    "<td>{:.1}</td></tr>\n",
-                    if cnt > 0.0 { 100.0 * sum / cnt } else { 0.0 }
-                ));
-            }
-            h.push_str("</table></div>\n");
+            let cells: Vec<Vec<crate::stats::html::Cell>> = rank_cells(run, n)
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|c| c.map(|c| (c.score_wins(), c.games)))
+                        .collect()
+                })
+                .collect();
+            let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+            h.push_str("<h2>Head to head</h2>\n");
+            h.push_str(&crate::stats::html::heatmap(
+                "Head to head: row's score against the column",
+                &cells,
+                &names,
+            ));
         }
     }
     h.push_str("</body></html>\n");
@@ -2469,7 +2422,7 @@ fn cmd_matrix(
     }
     if let Some(h) = html {
         let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
-        let values: Vec<Vec<f64>> = m
+        let values: Vec<Vec<crate::stats::html::Cell>> = m
             .cells
             .iter()
             .enumerate()
@@ -2477,8 +2430,8 @@ fn cmd_matrix(
                 row.iter()
                     .enumerate()
                     .map(|(j, c)| match c {
-                        Some(s) if i != j && s.games > 0 => s.score_wins() / s.games as f64,
-                        _ => f64::NAN,
+                        Some(s) if i != j => Some((s.score_wins(), s.games)),
+                        _ => None,
                     })
                     .collect()
             })

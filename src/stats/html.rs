@@ -16,7 +16,7 @@ pub struct ReportOptions<'a> {
     pub note: Option<String>,
     /// A matchup matrix (row strategy's score against column strategy) and
     /// its strategy names, drawn as a heat map.
-    pub matrix: Option<(&'a [Vec<f64>], &'a [String])>,
+    pub matrix: Option<(&'a [Vec<Cell>], &'a [String])>,
 }
 
 /// Write `contents` to `path` through [`crate::output::Output`]: `-` is
@@ -38,10 +38,47 @@ pub fn write_html(path: &Path, st: &PlaytestStats, opts: &ReportOptions) -> anyh
 // -------------------------------------------------------------------------
 // SVG primitives
 
-const PALETTE: [&str; 10] = [
+/// Twenty colours distinct enough side by side (the first ten are the
+/// classic categorical ones, the next ten their darker or lighter
+/// companions); strategies take the first ones, cards are coloured by
+/// [`card_colors`].
+const PALETTE: [&str; 20] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#7f7f7f", "#bcbd22",
+    "#7f7f7f", "#bcbd22", "#0b3d91", "#f7a1a1", "#0f5e1c", "#ffc266", "#4b2a7b", "#c49c94",
+    "#6b1450", "#9edae5", "#2f2f2f", "#5c5c0a",
 ];
+
+/// One colour per card for the whole report, distinct within every chart:
+/// `charts` lists the cards of each chart; cards are taken in `ranked`
+/// order (most gained first) and each gets the first palette colour no card
+/// has yet, and once all are taken, the first that no card sharing a chart
+/// with it has. Returns (card, colour index, dashed): a card whose
+/// neighbours use every colour is drawn dashed.
+pub fn card_colors(ranked: &[Card], charts: &[Vec<Card>]) -> Vec<(Card, usize, bool)> {
+    let mut out: Vec<(Card, usize, bool)> = Vec::new();
+    for &c in ranked {
+        let mut used = [0u8; PALETTE.len()];
+        for chart in charts.iter().filter(|ch| ch.contains(&c)) {
+            for other in chart {
+                if let Some(&(_, k, d)) = out.iter().find(|x| x.0 == *other) {
+                    used[k] |= 1 << d as u8;
+                }
+            }
+        }
+        let fresh = (0..PALETTE.len()).find(|&k| !out.iter().any(|e| e.1 == k));
+        let pick = fresh
+            .or_else(|| (0..PALETTE.len()).find(|&k| used[k] & 1 == 0))
+            .map(|k| (k, false))
+            .or_else(|| {
+                (0..PALETTE.len())
+                    .find(|&k| used[k] & 2 == 0)
+                    .map(|k| (k, true))
+            })
+            .unwrap_or((0, true));
+        out.push((c, pick.0, pick.1));
+    }
+    out
+}
 const W: f64 = 596.0;
 const H: f64 = 330.0;
 const ML: f64 = 58.0;
@@ -91,14 +128,16 @@ fn ticks_with(lo: f64, hi: f64, target: usize, integer: bool) -> Vec<f64> {
     out
 }
 
+/// A tick label with as many decimals as the value needs (0.025 is
+/// "0.025", never "0.03"), at most 6.
 fn fmt_tick(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
-        format!("{}", v.round() as i64)
-    } else if (v * 10.0 - (v * 10.0).round()).abs() < 1e-9 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.2}")
+    for d in 0..=6 {
+        let scale = 10f64.powi(d);
+        if (v * scale - (v * scale).round()).abs() < 1e-6 {
+            return format!("{v:.*}", d as usize);
+        }
     }
+    format!("{v:.6}")
 }
 
 /// Axes, grid and labels of a chart with the given data ranges; returns the
@@ -177,7 +216,14 @@ impl Frame {
 }
 
 fn legend(out: &mut String, items: &[(String, &str, bool)]) {
-    for (i, (name, col, dashed)) in items.iter().enumerate() {
+    for (i, (full, col, dashed)) in items.iter().enumerate() {
+        // The right margin holds about 24 characters: longer names are
+        // shortened, in full in their tooltip.
+        let name = if full.chars().count() > 24 {
+            format!("{}…", full.chars().take(23).collect::<String>())
+        } else {
+            full.clone()
+        };
         let y = MT + 8.0 + i as f64 * 17.0;
         let x = W - MR + 10.0;
         let dash = if *dashed {
@@ -187,11 +233,12 @@ fn legend(out: &mut String, items: &[(String, &str, bool)]) {
         };
         let _ = write!(
             out,
-            r#"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="{col}" stroke-width="2.5"{dash}/><text x="{}" y="{}" class="legend">{}</text>"#,
+            r#"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="{col}" stroke-width="2.5"{dash}/><text x="{}" y="{}" class="legend">{}<title>{}</title></text>"#,
             x + 18.0,
             x + 23.0,
             y + 4.0,
-            esc(name)
+            esc(&name),
+            esc(full)
         );
     }
 }
@@ -330,9 +377,22 @@ pub type Bars = (String, Vec<(f64, f64)>, usize);
 
 /// A histogram: (x, count) bars of width 1, as fractions of `total`.
 pub fn histogram(title: &str, xlabel: &str, series: &[Bars], total: &[f64]) -> String {
-    let mut x0 = f64::MAX;
-    let mut x1 = f64::MIN;
-    let mut y1 = 0f64;
+    histogram_in(title, xlabel, series, total, None, None)
+}
+
+/// [`histogram`], with the x range covering at least `span` and the y axis
+/// at least `ymax` (so that small multiples share their axes).
+pub fn histogram_in(
+    title: &str,
+    xlabel: &str,
+    series: &[Bars],
+    total: &[f64],
+    span: Option<(f64, f64)>,
+    ymax: Option<f64>,
+) -> String {
+    let mut x0 = span.map_or(f64::MAX, |s| s.0 - 0.5);
+    let mut x1 = span.map_or(f64::MIN, |s| s.1 + 0.5);
+    let mut y1 = ymax.unwrap_or(0.0);
     for (k, (_, pts, _)) in series.iter().enumerate() {
         for &(x, c) in pts {
             if c > 0.0 {
@@ -391,70 +451,170 @@ pub fn histogram(title: &str, xlabel: &str, series: &[Bars], total: &[f64]) -> S
     out
 }
 
-/// A heat map of a matchup matrix (row's score against column), values in [0, 1].
-pub fn heatmap(title: &str, m: &[Vec<f64>], names: &[String]) -> String {
+/// One cell of a matchup matrix: the row's score (wins + shared wins
+/// split) and the games played; `None` on the diagonal.
+pub type Cell = Option<(f64, u64)>;
+
+/// A heat map of a matchup matrix (row's score against column): rows and
+/// columns sorted by the row's mean score (strongest first), a mean column,
+/// each cell's 95% interval in its tooltip, a colour key, and cell numbers
+/// whenever the cells are big enough to read them (sized for 2 to 60
+/// strategies; the page scrolls the map sideways rather than overflow).
+pub fn heatmap(title: &str, cells: &[Vec<Cell>], names: &[String]) -> String {
     let n = names.len().max(1);
-    let cell = (480.0 / n as f64).clamp(22.0, 70.0);
+    let rate = |c: &Cell| c.map(|(s, g)| if g > 0 { s / g as f64 } else { f64::NAN });
+    let means: Vec<f64> = (0..names.len())
+        .map(|i| {
+            let v: Vec<f64> = cells[i]
+                .iter()
+                .filter_map(rate)
+                .filter(|x| x.is_finite())
+                .collect();
+            if v.is_empty() {
+                f64::NAN
+            } else {
+                v.iter().sum::<f64>() / v.len() as f64
+            }
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| {
+        means[b]
+            .partial_cmp(&means[a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.cmp(&b))
+    });
+    let cell = (560.0 / n as f64).clamp(16.0, 64.0);
+    let font = (cell * 0.36).clamp(8.0, 12.0);
     let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as f64;
-    let left = 20.0 + 7.0 * longest;
-    let top = 40.0 + 5.5 * longest;
-    let w = left + cell * n as f64 + 20.0 + 4.0 * longest;
-    let h = top + cell * n as f64 + 20.0;
+    let left = 20.0 + 6.5 * longest;
+    let top = 40.0 + 4.8 * longest;
+    let mean_w = 52.0;
+    let w = left + cell * n as f64 + mean_w + 30.0;
+    let key_h = 46.0;
+    let h = top + cell * n as f64 + key_h + 10.0;
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg class="chart heatmap" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{t}"><text x="{}" y="20" class="title" text-anchor="middle">{t}</text>"#,
+        r#"<div class="scroll"><svg class="chart heatmap" xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" role="img" aria-label="{t}"><text x="{}" y="20" class="title" text-anchor="middle">{t}</text>"#,
         w / 2.0,
         t = esc(title)
     );
-    for (i, name) in names.iter().enumerate() {
-        let y = top + cell * (i as f64 + 0.5) + 4.0;
+    for (r, &i) in order.iter().enumerate() {
+        let y = top + cell * (r as f64 + 0.5) + 4.0;
         let _ = write!(
             out,
             r#"<text x="{}" y="{y:.1}" class="tick" text-anchor="end">{}</text>"#,
             left - 6.0,
-            esc(name)
+            esc(&names[i])
         );
-        let x = left + cell * (i as f64 + 0.5);
+        let x = left + cell * (r as f64 + 0.5);
         let _ = write!(
             out,
             r#"<text x="{x:.1}" y="{}" class="tick" text-anchor="start" transform="rotate(-50 {x:.1} {})">{}</text>"#,
             top - 6.0,
             top - 6.0,
-            esc(name)
+            esc(&names[i])
         );
     }
-    for (i, row) in m.iter().enumerate().take(n) {
-        for (j, &v) in row.iter().enumerate().take(n) {
-            let (x, y) = (left + cell * j as f64, top + cell * i as f64);
+    let mx = left + cell * n as f64 + 8.0;
+    let _ = write!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" class="tick" text-anchor="middle">mean</text>"#,
+        mx + mean_w / 2.0,
+        top - 6.0
+    );
+    for (r, &i) in order.iter().enumerate() {
+        let y = top + cell * r as f64;
+        for (c, &j) in order.iter().enumerate() {
+            let x = left + cell * c as f64;
+            let v = rate(&cells[i][j]).unwrap_or(f64::NAN);
             let fill = if i == j || !v.is_finite() {
                 "#eeeeee".to_string()
             } else {
                 diverging(v)
             };
-            let shown = if v.is_finite() {
-                format!("{:.1}%", v * 100.0)
-            } else {
-                "–".to_string()
+            let tip = match cells[i][j] {
+                Some((sc, g)) if g > 0 && i != j => {
+                    let (lo, hi) = crate::sim::wilson(sc, g);
+                    format!(
+                        "{} vs {}: {:.1}% [{:.1}%, {:.1}%], {g} games",
+                        esc(&names[i]),
+                        esc(&names[j]),
+                        v * 100.0,
+                        lo * 100.0,
+                        hi * 100.0
+                    )
+                }
+                _ => format!("{} vs {}: –", esc(&names[i]), esc(&names[j])),
             };
             let _ = write!(
                 out,
-                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell:.1}" height="{cell:.1}" fill="{fill}" stroke="#fff"><title>{} vs {}: {shown}</title></rect>"##,
-                esc(&names[i]),
-                esc(&names[j]),
+                r##"<rect class="cell" x="{x:.1}" y="{y:.1}" width="{cell:.1}" height="{cell:.1}" fill="{fill}" stroke="#fff"><title>{tip}</title></rect>"##
             );
-            if cell >= 30.0 && v.is_finite() && i != j {
+            if cell >= 18.0 && v.is_finite() && i != j {
+                let ink = if (v - 0.5).abs() > 0.32 {
+                    "#fff"
+                } else {
+                    "#111"
+                };
                 let _ = write!(
                     out,
-                    r#"<text x="{:.1}" y="{:.1}" class="cellv" text-anchor="middle">{:.0}</text>"#,
+                    r#"<text x="{:.1}" y="{:.1}" class="cellv" font-size="{font:.0}" fill="{ink}" text-anchor="middle">{:.0}</text>"#,
                     x + cell / 2.0,
-                    y + cell / 2.0 + 4.0,
+                    y + cell / 2.0 + font / 3.0,
                     v * 100.0
                 );
             }
         }
+        let m = means[i];
+        let _ = write!(
+            out,
+            r##"<rect x="{mx:.1}" y="{y:.1}" width="{mean_w}" height="{cell:.1}" fill="{}" stroke="#fff"><title>{}: mean score {:.1}%</title></rect><text x="{:.1}" y="{:.1}" class="cellv" font-size="{font:.0}" text-anchor="middle">{}</text>"##,
+            if m.is_finite() {
+                diverging(m)
+            } else {
+                "#eeeeee".into()
+            },
+            esc(&names[i]),
+            m * 100.0,
+            mx + mean_w / 2.0,
+            y + cell / 2.0 + font / 3.0,
+            if m.is_finite() {
+                format!("{:.1}", m * 100.0)
+            } else {
+                "–".into()
+            }
+        );
     }
-    out.push_str("</svg>");
+    // Colour key: 0% … 50% … 100%.
+    let ky = top + cell * n as f64 + 14.0;
+    let kw = 240.0;
+    for k in 0..=40 {
+        let v = k as f64 / 40.0;
+        let _ = write!(
+            out,
+            r#"<rect x="{:.1}" y="{ky:.1}" width="{:.1}" height="12" fill="{}"/>"#,
+            left + v * kw,
+            kw / 40.0 + 0.5,
+            diverging(v)
+        );
+    }
+    for (v, label) in [(0.0, "0%"), (0.5, "50%"), (1.0, "100%")] {
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" class="tick" text-anchor="middle">{label}</text>"#,
+            left + v * kw,
+            ky + 26.0
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" class="tick">row's score against the column</text>"#,
+        left + kw + 12.0,
+        ky + 10.0
+    );
+    out.push_str("</svg></div>");
     out
 }
 
@@ -528,6 +688,7 @@ h1 {{ margin-bottom: 4px; }} h2 {{ margin-top: 32px; border-bottom: 1px solid #d
 .note {{ color: #666; font-size: 13px; }}
 .grid {{ display: flex; flex-wrap: wrap; gap: 12px; }}
 svg.chart {{ background: #fff; border: 1px solid #ddd; border-radius: 4px; }}
+.scroll {{ max-width: 100%; overflow-x: auto; }}
 svg .title {{ font-size: 14px; font-weight: 600; }} svg .tick {{ font-size: 11px; fill: #444; }}
 svg .axis {{ font-size: 12px; fill: #222; }} svg .legend {{ font-size: 11px; fill: #222; }}
 svg .cellv {{ font-size: 11px; fill: #111; }}
@@ -545,7 +706,7 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
     if st.games == 0 {
         // A matchup matrix alone (`domsim matrix --report`): no game statistics.
         if let Some((m, names)) = opts.matrix {
-            h.push_str("<h2>Matchup matrix</h2>\n<p class=\"note\">Score of the row strategy against the column strategy (%; a shared win counts 1/k).</p>\n");
+            h.push_str("<h2>Matchup matrix</h2>\n<p class=\"note\">Score of the row strategy against the column strategy (%; a shared win counts 1/k), rows and columns sorted by mean score; hover a cell for its 95% interval and games.</p>\n");
             h.push_str(&heatmap("Matchup matrix: row's score", m, names));
             h.push_str("\n<p class=\"note\">Generated by domsim.</p>\n</body></html>\n");
             return h;
@@ -668,13 +829,42 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         })
         .collect();
     let totals: Vec<f64> = st.strategies.iter().map(|s| s.games() as f64).collect();
-    h.push_str(&histogram(
-        "VP margin (own VP − best opponent's VP)",
-        "VP margin",
-        &margins,
-        &totals,
-    ));
-    h.push_str("</div>\n");
+    if margins.len() <= 2 {
+        h.push_str(&histogram(
+            "VP margin (own VP − best opponent's VP)",
+            "VP margin",
+            &margins,
+            &totals,
+        ));
+        h.push_str("</div>\n");
+    } else {
+        // Small multiples: one histogram per strategy on a common x range
+        // (interleaved bars of 3+ strategies are unreadable).
+        h.push_str("</div>\n<p class=\"note\">VP margin (own VP − best opponent's VP), one chart per strategy on the same axes.</p>\n<div class=\"grid\">");
+        let span = margins
+            .iter()
+            .flat_map(|m| m.1.iter())
+            .filter(|p| p.1 > 0.0)
+            .fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+                (lo.min(p.0), hi.max(p.0))
+            });
+        let ymax = margins
+            .iter()
+            .zip(&totals)
+            .flat_map(|(m, t)| m.1.iter().map(move |p| p.1 / t.max(1.0)))
+            .fold(0.0, f64::max);
+        for (k, m) in margins.iter().enumerate() {
+            h.push_str(&histogram_in(
+                &format!("VP margin: {}", m.0),
+                "VP margin",
+                std::slice::from_ref(m),
+                &totals[k..=k],
+                Some(span),
+                Some(ymax),
+            ));
+        }
+        h.push_str("</div>\n");
+    }
     let g = st.games.max(1) as f64;
     let _ = writeln!(
         h,
@@ -707,20 +897,21 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         &per_turn(st, |t| t.vp_avg(), "", false, 0),
         None,
     ));
-    let mut hits = per_turn(st, |t| t.p5(), " $5+", false, 0);
-    hits.extend(per_turn(st, |t| t.p6(), " $6+", true, 0));
-    let mut p8 = per_turn(st, |t| t.p8(), " $8+", false, 0);
-    for s in &mut p8 {
-        s.color += 4;
+    // One chart per threshold, one line per strategy (3×N lines in one
+    // chart were unreadable).
+    for (label, f) in [
+        ("$5", super::TurnAcc::p5 as fn(&super::TurnAcc) -> f64),
+        ("$6", super::TurnAcc::p6),
+        ("$8", super::TurnAcc::p8),
+    ] {
+        h.push_str(&line_chart(
+            &format!("P(hit {label} or more) per turn"),
+            "turn",
+            "probability",
+            &per_turn(st, f, "", false, 0),
+            Some((0.0, 1.0)),
+        ));
     }
-    hits.extend(p8);
-    h.push_str(&line_chart(
-        "P(hit $5 / $6 / $8) per turn",
-        "turn",
-        "probability",
-        &hits,
-        Some((0.0, 1.0)),
-    ));
     h.push_str(&line_chart(
         "Deck size at end of turn",
         "turn",
@@ -750,15 +941,29 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
             .sum()
     };
     ranked.sort_by_key(|&c| std::cmp::Reverse(total_gains(c)));
-    let card_color = |c: Card| ranked.iter().position(|&x| x == c).unwrap_or(0);
-    for (i, s) in st.strategies.iter().enumerate() {
-        let mut top: Vec<Card> = cards
+    let tops: Vec<Vec<Card>> = st
+        .strategies
+        .iter()
+        .map(|s| {
+            let mut top: Vec<Card> = cards
+                .iter()
+                .copied()
+                .filter(|&c| s.cards[c as usize].gained > 0)
+                .collect();
+            top.sort_by_key(|&c| std::cmp::Reverse(s.cards[c as usize].gained));
+            top.truncate(8);
+            top
+        })
+        .collect();
+    let colors = card_colors(&ranked, &tops);
+    let card_color = |c: Card| {
+        colors
             .iter()
-            .copied()
-            .filter(|&c| s.cards[c as usize].gained > 0)
-            .collect();
-        top.sort_by_key(|&c| std::cmp::Reverse(s.cards[c as usize].gained));
-        top.truncate(8);
+            .find(|x| x.0 == c)
+            .map_or((0, false), |x| (x.1, x.2))
+    };
+    for (i, s) in st.strategies.iter().enumerate() {
+        let top = &tops[i];
         let last = plot_turns(s);
         let series: Vec<Series> = top
             .iter()
@@ -771,8 +976,8 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
                     .enumerate()
                     .map(|(t, &v)| ((t + 1) as f64, v))
                     .collect(),
-                dashed: false,
-                color: card_color(c),
+                dashed: card_color(c).1,
+                color: card_color(c).0,
             })
             .collect();
         h.push_str(&line_chart(
@@ -844,9 +1049,122 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
     h.push_str("</div>\n");
 
     if let Some((m, names)) = opts.matrix {
-        h.push_str("<h2>Matchup matrix</h2>\n<p class=\"note\">Score of the row strategy against the column strategy (%; a shared win counts 1/k).</p>\n");
+        h.push_str("<h2>Matchup matrix</h2>\n<p class=\"note\">Score of the row strategy against the column strategy (%; a shared win counts 1/k), rows and columns sorted by mean score; hover a cell for its 95% interval and games.</p>\n");
         h.push_str(&heatmap("Matchup matrix: row's score", m, names));
     }
     h.push_str("\n<p class=\"note\">Generated by domsim. Columns of every statistic: see results/STATS.md.</p>\n</body></html>\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tick_labels_keep_every_decimal_they_need() {
+        assert_eq!(fmt_tick(0.025), "0.025");
+        assert_eq!(fmt_tick(0.075), "0.075");
+        assert_eq!(fmt_tick(0.1), "0.1");
+        assert_eq!(fmt_tick(3.0), "3");
+        assert_eq!(fmt_tick(-2.5), "-2.5");
+        let labels: Vec<String> = ticks(0.0, 0.1, 4).into_iter().map(fmt_tick).collect();
+        assert_eq!(labels, ["0", "0.025", "0.05", "0.075", "0.1"]);
+    }
+
+    #[test]
+    fn card_colours_are_one_per_card_and_distinct_within_a_chart() {
+        let c = |n: &str| Card::from_name(n).unwrap();
+        // Ten cards in chart A, ten in chart B sharing three: with the old
+        // rank-mod-10 colours, ranks 0 and 10 collided.
+        let names = [
+            "Copper",
+            "Silver",
+            "Gold",
+            "Estate",
+            "Duchy",
+            "Province",
+            "Curse",
+            "Smithy",
+            "Village",
+            "Market",
+            "Woodcutter",
+            "Feast",
+            "Witch",
+            "Moat",
+            "Cellar",
+            "Chapel",
+            "Militia",
+        ];
+        let ranked: Vec<Card> = names.iter().map(|n| c(n)).collect();
+        let a: Vec<Card> = ranked[..10].to_vec();
+        let mut b: Vec<Card> = ranked[10..].to_vec();
+        b.extend([c("Copper"), c("Curse"), c("Smithy")]);
+        let colors = card_colors(&ranked, &[a.clone(), b.clone()]);
+        assert_eq!(colors.len(), ranked.len(), "one colour per card");
+        for chart in [&a, &b] {
+            let mut seen: Vec<(usize, bool)> = chart
+                .iter()
+                .map(|x| {
+                    let e = colors.iter().find(|e| e.0 == *x).unwrap();
+                    (e.1, e.2)
+                })
+                .collect();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), chart.len(), "distinct within a chart");
+        }
+        // 21 cards in one chart: the 21st reuses a colour, dashed.
+        let many: Vec<Card> = (0..Card::COUNT)
+            .filter_map(Card::from_index)
+            .filter(|x| x.is_kingdom())
+            .take(21)
+            .collect();
+        let colors = card_colors(&many, std::slice::from_ref(&many));
+        assert!(colors[..20].iter().all(|e| !e.2));
+        assert!(colors[20].2);
+    }
+
+    #[test]
+    fn heatmap_sorts_by_strength_with_a_mean_column_key_and_intervals() {
+        let names: Vec<String> = ["Weak", "Strong", "Middle"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        // (row's score, games)
+        let m: Vec<Vec<Cell>> = vec![
+            vec![None, Some((20.0, 100)), Some((40.0, 100))],
+            vec![Some((80.0, 100)), None, Some((70.0, 100))],
+            vec![Some((60.0, 100)), Some((30.0, 100)), None],
+        ];
+        let svg = heatmap("t", &m, &names);
+        let at = |s: &str| svg.find(&format!(">{s}</text>")).unwrap();
+        assert!(
+            at("Strong") < at("Middle") && at("Middle") < at("Weak"),
+            "sorted by mean"
+        );
+        assert!(svg.contains(">mean</text>") && svg.contains(">75.0</text>"));
+        assert!(
+            svg.contains("Strong vs Weak: 80.0% [71.1%, 86.7%], 100 games"),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(">0%</text>") && svg.contains(">100%</text>"),
+            "colour key"
+        );
+        // 17 strategies: numbers still drawn; 52: smaller cells, inside a
+        // sideways-scrolling block.
+        for (n, numbers) in [(17usize, true), (52, false)] {
+            let names: Vec<String> = (0..n).map(|i| format!("bot {i}")).collect();
+            let m: Vec<Vec<Cell>> = (0..n)
+                .map(|i| (0..n).map(|j| (i != j).then_some((5.0, 10))).collect())
+                .collect();
+            let svg = heatmap("t", &m, &names);
+            assert_eq!(
+                svg.contains("text-anchor=\"middle\">50</text>"),
+                numbers,
+                "{n}"
+            );
+            assert!(svg.starts_with("<div class=\"scroll\">"));
+        }
+    }
 }

@@ -590,8 +590,12 @@ fn rank_tables_kingdoms_precision_and_html() {
     ] {
         assert!(page.contains(&format!(">{name}<")), "{name}");
     }
-    assert!(page.contains("Head to head") && page.contains("<th>mean</th>"));
-    assert_eq!(page.matches("<svg").count(), 5, "one interval per strategy");
+    assert!(page.contains("Head to head") && page.contains(">mean</text>"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        6,
+        "one interval per strategy, and the heat map"
+    );
     assert!(!page.contains("http"), "self-contained");
 
     // Bad combinations: exit 2.

@@ -431,7 +431,7 @@ fn csv_has_every_statistic_in_long_format() {
 #[test]
 fn html_report_is_self_contained_and_written_atomically() {
     let st = run(100, 2, 2);
-    let m = vec![vec![f64::NAN, 0.3], vec![0.7, f64::NAN]];
+    let m = vec![vec![None, Some((30.0, 100))], vec![Some((70.0, 100)), None]];
     let names = names();
     let opts = html::ReportOptions {
         title: Some("test <report>".into()),
@@ -750,5 +750,91 @@ fn precision_provenance_is_recorded() {
     assert!(
         !text.contains("# games: 1000000"),
         "games played, not asked: {text}"
+    );
+}
+
+/// Charts a person can read (issue 20, 5–8), on a real run with 3
+/// strategies: one colour per card across the whole report and distinct
+/// within each chart; VP margins as small multiples; one P(hit) chart per
+/// threshold; the matrix heat map sorted, with a mean column and a key.
+#[test]
+fn report_charts_for_three_strategies() {
+    let d = crate::cli::scratch("report-charts");
+    let page = d.join("r.html");
+    let o = crate::cli::domsim(&[
+        "sim",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        "-n",
+        "600",
+        "--report",
+        page.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let h = std::fs::read_to_string(&page).unwrap();
+    // Card gain charts: (card, colour, dash) per chart.
+    let mut colour_of: std::collections::HashMap<String, String> = Default::default();
+    let charts: Vec<&str> = h.split("aria-label=\"Card gains: ").skip(1).collect();
+    assert_eq!(charts.len(), 3);
+    for chart in charts {
+        let chart = &chart[..chart.find("</svg>").unwrap()];
+        let mut seen = std::collections::HashSet::new();
+        for p in chart.split("<path class=\"series\"").skip(1) {
+            let stroke = p
+                .split("stroke=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            let dashed = p[..p.find('>').unwrap()].contains("dasharray");
+            let name = p
+                .split("<title>")
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap();
+            assert!(
+                seen.insert((stroke.to_string(), dashed)),
+                "colour shared in a chart: {name}"
+            );
+            let key = format!("{stroke}{dashed}");
+            let prev = colour_of.entry(name.to_string()).or_insert(key.clone());
+            assert_eq!(*prev, key, "{name} changes colour between charts");
+        }
+    }
+    assert!(colour_of.len() >= 5, "{colour_of:?}");
+    assert_eq!(
+        h.matches("aria-label=\"VP margin: ").count(),
+        3,
+        "small multiples"
+    );
+    for t in ["$5", "$6", "$8"] {
+        assert!(
+            h.contains(&format!("aria-label=\"P(hit {t} or more) per turn\"")),
+            "{t}"
+        );
+    }
+    // The matrix report: sorted heat map with a mean column and a key.
+    let m = d.join("m.html");
+    let o = crate::cli::domsim(&[
+        "matrix",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        "-n",
+        "200",
+        "--report",
+        m.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let h = std::fs::read_to_string(&m).unwrap();
+    assert!(h.contains(">mean</text>") && h.contains(">100%</text>"));
+    let pos = |s: &str| h.find(&format!(">{s}</text>")).unwrap();
+    assert!(
+        pos("Militia Big Money") < pos("Big Money"),
+        "strongest first"
     );
 }
