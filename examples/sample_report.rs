@@ -38,11 +38,11 @@ fn main() -> anyhow::Result<()> {
     });
     let secs = t.elapsed().as_secs_f64();
     // A toy 2×2 matrix from this run, to show the heat map.
-    let r = [
-        st.strategies[0].score().rate(),
-        st.strategies[1].score().rate(),
-    ];
-    let matrix = vec![vec![f64::NAN, r[0]], vec![r[1], f64::NAN]];
+    let cell = |i: usize| {
+        let s = &st.strategies[i];
+        Some((s.score().rate() * s.games() as f64, s.games()))
+    };
+    let matrix = vec![vec![None, cell(0)], vec![cell(1), None]];
     let opts = html::ReportOptions {
         title: Some("First Game: Big Money vs Smithy Big Money".into()),
         note: Some(format!(
