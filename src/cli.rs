@@ -63,6 +63,21 @@ pub struct KingdomArgs {
     /// Seed of the random kingdom or of the --fill cards (default: the --seed value).
     #[arg(long, value_name = "N")]
     pub kingdom_seed: Option<u64>,
+    /// Shelters: `auto` follows the rule (decided per game from the Dark
+    /// Ages piles of the kingdom), `on` or `off` forces them in every game.
+    #[arg(long, value_name = "auto|on|off", default_value = "auto", value_parser = ["auto", "on", "off"])]
+    pub shelters: String,
+}
+
+impl KingdomArgs {
+    /// `--shelters` as the kingdom's setting (None: the rule decides).
+    fn shelters(&self) -> Option<bool> {
+        match self.shelters.as_str() {
+            "on" => Some(true),
+            "off" => Some(false),
+            _ => None,
+        }
+    }
 }
 
 /// Which strategies play.
@@ -371,6 +386,19 @@ pub enum Command {
         #[arg(long, short = 'o', value_name = "FILE.csv")]
         out: Option<PathBuf>,
     },
+    /// Print a kingdom without playing: its cards (set, cost, types), the
+    /// piles that come with them, and whether Shelters are used; e.g.
+    /// `domsim kingdom --random --sets base,dark-ages --seed 7`.
+    Kingdom {
+        #[command(flatten)]
+        kingdom: KingdomArgs,
+        /// Players (pile sizes depend on it).
+        #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: u8,
+        /// Seed of a random kingdom (same as --kingdom-seed).
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        seed: u64,
+    },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
     /// into the CSV a one-machine run writes, byte for byte. Refuses parts of
     /// different runs, a shard given twice and a missing shard.
@@ -642,6 +670,11 @@ pub fn run() -> Result<ExitCode> {
             players,
         } => cmd_check(&files, &kingdom, players),
         Command::Presets => cmd_presets(),
+        Command::Kingdom {
+            kingdom,
+            players,
+            seed,
+        } => cmd_kingdom(&kingdom, players as usize, seed),
         Command::Soak {
             games,
             seed,
@@ -678,6 +711,24 @@ struct KingdomChoice {
 /// The kingdom of a run. `strategies` are the run's strategy specs: a
 /// `--fill` never draws a card one of them may buy or gain.
 fn choose_kingdom(
+    a: &KingdomArgs,
+    players: usize,
+    seed: u64,
+    strategies: &[String],
+) -> Result<KingdomChoice> {
+    let mut kc = choose_kingdom_cards(a, players, seed, strategies)?;
+    if let Some(on) = a.shelters() {
+        kc.kingdom = kc.kingdom.with_shelters(Some(on));
+        kc.how.push_str(if on {
+            "; Shelters forced on"
+        } else {
+            "; Shelters forced off"
+        });
+    }
+    Ok(kc)
+}
+
+fn choose_kingdom_cards(
     a: &KingdomArgs,
     players: usize,
     seed: u64,
@@ -744,6 +795,78 @@ fn choose_kingdom(
         kingdom: k,
         how: format!("preset {}", p.name),
     })
+}
+
+fn cmd_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<ExitCode> {
+    let kc = choose_kingdom(a, players, seed, &[])?;
+    let k = &kc.kingdom;
+    outln!("{}", k.describe());
+    outln!("# {players} players, kingdom ({})", kc.how);
+    for c in k.kingdom_cards() {
+        let i = c.info();
+        let mut types: Vec<&str> = crate::Types::NAMES
+            .iter()
+            .filter(|(_, t)| i.types.has(*t))
+            .map(|(n, _)| *n)
+            .collect();
+        if i.types.has(crate::Types::PILE) {
+            // The pile pseudo-cards: what the pile's cards are.
+            types = if c == crate::Card::Knights {
+                vec!["Action", "Attack", "Knight (10 different)"]
+            } else {
+                vec!["Action", "Ruins"]
+            };
+        }
+        outln!(
+            "#   {:<20} ${:<2} {:<22} {}",
+            c.name(),
+            i.cost,
+            types.join("-"),
+            i.set.name()
+        );
+    }
+    let extra: Vec<&str> = k
+        .supply_piles()
+        .iter()
+        .filter(|c| !k.kingdom.contains(**c) && !crate::engine::kingdom::BASIC.contains(c))
+        .map(|c| c.name())
+        .collect();
+    if !extra.is_empty() {
+        outln!("# other Supply piles: {}", extra.join(", "));
+    }
+    let aside: Vec<&str> = k
+        .in_game
+        .iter()
+        .filter(|c| {
+            !k.supply.contains(*c)
+                && !c.is(crate::Types::SHELTER)
+                && !c.is(crate::Types::PILE)
+                && !c.is(crate::Types::RUINS)
+                && !c.is(crate::Types::KNIGHT)
+        })
+        .map(|c| c.name())
+        .collect();
+    if !aside.is_empty() {
+        outln!("# piles not in the Supply: {}", aside.join(", "));
+    }
+    let da = k
+        .kingdom_cards()
+        .iter()
+        .filter(|c| c.info().set == crate::cards::Set::DarkAges)
+        .count();
+    let n = k.kingdom_cards().len().max(1);
+    let shelters = match k.shelters {
+        Some(true) => "used in every game (--shelters on)".to_string(),
+        Some(false) => "never used (--shelters off)".to_string(),
+        None if da == 0 => "not used (no Dark Ages pile)".to_string(),
+        None if da == n => "used in every game (every pile is Dark Ages)".to_string(),
+        None => format!(
+            "used in a game when a Kingdom pile drawn at random is Dark Ages: {da} of {n} piles, so in {:.0}% of the games",
+            100.0 * da as f64 / n as f64
+        ),
+    };
+    outln!("# Shelters: {shelters}");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn cmd_presets() -> Result<ExitCode> {

@@ -233,6 +233,11 @@ fn parts(v: &str, col0: usize) -> Vec<(usize, &str)> {
 }
 
 fn card_at(name: &str, line: usize, col: usize) -> Result<Card, ScenarioError> {
+    if Card::from_name(name).is_none() {
+        if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
+            return err(line, col, crate::cards::other_sets::not_covered(card, set));
+        }
+    }
     Card::from_name(name).map_or_else(
         || {
             err(

@@ -439,3 +439,109 @@ fn matrix_of_shipped_strategies() {
     let out = stdout(&o);
     assert!(out.contains("#2 Smithy Big Money"), "{out}");
 }
+
+/// `domsim kingdom` prints a kingdom without playing (issue 20.14), and
+/// `--shelters on|off` forces Shelters in a run.
+#[test]
+fn kingdom_verb_prints_cards_piles_and_shelters() {
+    let o = domsim(&[
+        "kingdom",
+        "--random",
+        "--sets",
+        "base,dark-ages",
+        "--seed",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let first = out.lines().next().unwrap();
+    assert_eq!(first.split(", ").count(), 10, "{out}");
+    assert!(out.contains("# Shelters: used in a game when"), "{out}");
+    // The same seed gives the same kingdom as `sim --random`.
+    let sim = domsim(&[
+        "sim",
+        "--random",
+        "--sets",
+        "base,dark-ages",
+        "--seed",
+        "7",
+        "-n",
+        "10",
+    ]);
+    assert!(stdout(&sim).contains(first), "{}", stdout(&sim));
+    let o = domsim(&["kingdom", "--preset", "Grim Parade", "--shelters", "off"]);
+    assert!(stdout(&o).contains("# Shelters: never used (--shelters off)"));
+    assert!(stdout(&o).contains("# other Supply piles: Ruins"));
+    let o = domsim(&[
+        "kingdom",
+        "--kingdom",
+        "Hermit,Urchin,Marauder",
+        "--shelters",
+        "on",
+    ]);
+    assert!(
+        stdout(&o).contains("piles not in the Supply: Spoils, Madman, Mercenary"),
+        "{}",
+        stdout(&o)
+    );
+    let o = domsim(&["kingdom", "--shelters", "maybe"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Forced Shelters change the games and are recorded in the CSV.
+    let d = scratch("shelters");
+    let csv = d.join("s.csv");
+    let o = domsim(&[
+        "sim",
+        "--preset",
+        "Grim Parade",
+        "--shelters",
+        "off",
+        "-n",
+        "50",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .contains("Shelters forced off"));
+    let on = domsim(&["log", "--preset", "Grim Parade", "--shelters", "on"]);
+    let off = domsim(&["log", "--preset", "Grim Parade", "--shelters", "off"]);
+    assert!(
+        on.status.success() && off.status.success(),
+        "{}",
+        stderr(&on)
+    );
+    assert_ne!(stdout(&on), stdout(&off));
+}
+
+/// Messages users asked for (issue 20.15): a card of a set domsim does not
+/// cover names the set; `when` instead of `if` points at the `if`.
+#[test]
+fn other_sets_and_a_missing_if_get_a_precise_message() {
+    let o = domsim(&["sim", "--kingdom", "Haven,Smithy", "-n", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("'Haven' is a Seaside card: Seaside is not supported"),
+        "{e}"
+    );
+    assert!(!e.contains("Harem"), "{e}");
+    let d = scratch("when");
+    let f = d.join("w.dom");
+    std::fs::write(
+        &f,
+        "buy:\n    Province when total_money >= 8\n    King's Court\n",
+    )
+    .unwrap();
+    let o = domsim(&["check", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains(":2:5: unknown card or type 'Province when total_money': a condition starts with 'if': write 'Province if total_money …'"), "{e}");
+    std::fs::write(&f, "buy:\n    King's Court\n").unwrap();
+    let o = domsim(&["check", f.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("'King's Court' is a Prosperity card"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -13,6 +13,7 @@
 pub mod base;
 pub mod dark_ages;
 pub mod intrigue;
+pub mod other_sets;
 
 use std::fmt;
 

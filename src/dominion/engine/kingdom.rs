@@ -20,6 +20,8 @@ pub enum SetupError {
         name: String,
         suggestion: Option<&'static str>,
     },
+    #[error("{0}")]
+    OtherSet(String),
     #[error("'{0}' is a basic card, not a Kingdom card (Copper, Silver, Gold, Estate, Duchy, Province and Curse are always in the Supply)")]
     NotKingdom(&'static str),
     #[error("'{0}' is not a Kingdom pile: {1}")]
@@ -49,6 +51,13 @@ pub(crate) fn did_you_mean(s: &Option<&'static str>) -> String {
 
 /// Look a card up by name, with a "did you mean" suggestion on failure.
 pub fn parse_card(name: &str) -> Result<Card, SetupError> {
+    if Card::from_name(name).is_none() {
+        if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
+            return Err(SetupError::OtherSet(crate::cards::other_sets::not_covered(
+                card, set,
+            )));
+        }
+    }
     Card::from_name(name).ok_or_else(|| SetupError::UnknownCard {
         name: name.trim().to_string(),
         suggestion: Card::suggest(name).map(|c| c.name()),

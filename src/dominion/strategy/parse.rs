@@ -93,6 +93,35 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
             return Ok(Subject::Type(t));
         }
     }
+    if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
+        return Err(crate::cards::other_sets::not_covered(card, set));
+    }
+    // "Province when total_money >= 8": a card name, then words that are
+    // not part of it: say how an entry goes on.
+    let words: Vec<&str> = name.split_whitespace().collect();
+    for k in (1..words.len()).rev() {
+        let head = words[..k].join(" ");
+        if Card::from_name(&head).is_some()
+            || Types::NAMES
+                .iter()
+                .any(|(n, _)| normalize(n) == normalize(&head))
+        {
+            let next = words[k];
+            let hint = if [
+                "when", "whenever", "while", "unless", "provided", "only", "iff",
+            ]
+            .contains(&next.to_ascii_lowercase().as_str())
+            {
+                format!(
+                    "a condition starts with 'if': write '{head} if {} …'",
+                    words[k + 1..].join(" ")
+                )
+            } else {
+                format!("after '{head}' an entry takes 'max N', 'keep N' or 'if CONDITION'")
+            };
+            return Err(format!("unknown card or type '{}': {hint}", name.trim()));
+        }
+    }
     let sugg = Card::suggest(name)
         .map(|c| c.name())
         .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
