@@ -116,6 +116,11 @@ pub struct PlaytestArgs {
     /// Save the playtest statistics as JSON, for `domsim report` later.
     #[arg(long, value_name = "FILE.json")]
     save_stats: Option<PathBuf>,
+    /// One CSV row per game (index, strategy per seat, VP, turns, winners),
+    /// to find the games a bot lost; `domsim log … --seed S --game N`
+    /// replays game N.
+    #[arg(long, value_name = "FILE.csv")]
+    games_csv: Option<PathBuf>,
 }
 
 impl PlaytestArgs {
@@ -795,6 +800,61 @@ fn choose_kingdom_cards(
         kingdom: k,
         how: format!("preset {}", p.name),
     })
+}
+
+/// The kingdom options that give kingdom `kc` again (for a replay command).
+fn kingdom_flags(kc: &KingdomChoice) -> String {
+    let mut f = format!("--kingdom \"{}\"", kc.kingdom.describe());
+    match kc.kingdom.shelters {
+        Some(true) => f.push_str(" --shelters on"),
+        Some(false) => f.push_str(" --shelters off"),
+        None => {}
+    }
+    f
+}
+
+/// `--games-csv`: one row per game, in game order.
+fn games_csv_bytes(
+    meta: &Meta,
+    rows: &[sim::GameRow],
+    infos: &[EntrantInfo],
+    players: usize,
+) -> Result<Vec<u8>> {
+    let mut bytes = meta.render().into_bytes();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut head = vec!["game".to_string()];
+    for s in 1..=players {
+        head.push(format!("seat_{s}"));
+    }
+    for s in 1..=players {
+        head.push(format!("vp_{s}"));
+    }
+    for s in 1..=players {
+        head.push(format!("turns_{s}"));
+    }
+    head.extend(["winners".to_string(), "capped".to_string()]);
+    w.write_record(&head)?;
+    for r in rows {
+        let mut rec = vec![r.index.to_string()];
+        for s in 0..players {
+            rec.push(infos[r.order[s] as usize].name.clone());
+        }
+        for s in 0..players {
+            rec.push(r.outcome.vp[s].to_string());
+        }
+        for s in 0..players {
+            rec.push(r.outcome.turns[s].to_string());
+        }
+        let winners: Vec<String> = (0..players)
+            .filter(|&s| r.outcome.won(s))
+            .map(|s| (s + 1).to_string())
+            .collect();
+        rec.push(winners.join(";"));
+        rec.push(if r.outcome.capped { "1" } else { "0" }.to_string());
+        w.write_record(&rec)?;
+    }
+    bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+    Ok(bytes)
 }
 
 fn cmd_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<ExitCode> {
@@ -2209,9 +2269,13 @@ fn cmd_sim(
             ("--report", pt.report.as_deref()),
             ("--stats", pt.stats.as_deref()),
             ("--save-stats", pt.save_stats.as_deref()),
+            ("--games-csv", pt.games_csv.as_deref()),
             ("--save-partial", sh.save_partial.as_deref()),
         ],
     )?;
+    if pt.games_csv.is_some() && (checkpoint.is_some() || sh.shard.is_some()) {
+        bail!("--games-csv lists the games of one whole run: it cannot be combined with --checkpoint or --shard");
+    }
     let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
@@ -2246,12 +2310,45 @@ fn cmd_sim(
         names: &names,
     };
     let mut playtest = None;
+    let games_file = pt
+        .games_csv
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let mut game_rows: Vec<sim::GameRow> = Vec::new();
     let result = match checkpoint {
+        None if pt.wanted() && games_file.is_some() => {
+            let (r, (acc, rw)) = pool.install(|| {
+                sim::run_hooked(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    &sim::WithRows(&recording),
+                )
+            });
+            playtest = acc.map(|s| s.stats);
+            game_rows = rw;
+            r
+        }
         None if pt.wanted() => {
             let (r, acc) = pool.install(|| {
                 sim::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP, &recording)
             });
             playtest = acc.map(|s| s.stats);
+            r
+        }
+        None if games_file.is_some() => {
+            let (r, ((), rw)) = pool.install(|| {
+                sim::run_hooked(
+                    &k,
+                    &cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    &sim::WithRows(&sim::Plain),
+                )
+            });
+            game_rows = rw;
             r
         }
         None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
@@ -2332,6 +2429,24 @@ fn cmd_sim(
         )?;
         let dest = file.dest().to_path_buf();
         file.commit(&bytes)?;
+        announce(&dest);
+    }
+    if let Some(f) = games_file {
+        game_rows.sort_unstable_by_key(|r| r.index);
+        let mut meta = base.clone();
+        push_entrants(&mut meta, &infos);
+        let strat_args: Vec<String> = infos.iter().map(|i| i.source.clone()).collect();
+        meta.push(
+            "replay",
+            format!(
+                "domsim log {} -p {players} --seed {seed} {} --game N",
+                strat_args.join(" "),
+                kingdom_flags(&kc)
+            ),
+        );
+        let bytes = games_csv_bytes(&meta, &game_rows, &infos, players)?;
+        let dest = f.dest().to_path_buf();
+        f.commit(&bytes)?;
         announce(&dest);
     }
     if let (Some(file), Some(spec)) = (partial_file, sh.shard) {

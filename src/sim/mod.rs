@@ -348,6 +348,47 @@ pub trait GameHook: Sync {
     /// Play the freshly dealt game `g` with `bots`; seat `s` is played by
     /// entrant `order[s]`.
     fn play<B: Bots>(&self, acc: &mut Self::Acc, g: &mut Game, bots: B, order: &[u8]) -> Outcome;
+    /// Called once game `index` is over and counted (default: nothing).
+    #[inline(always)]
+    fn finished(&self, _acc: &mut Self::Acc, _index: u64, _order: &[u8], _o: &Outcome) {}
+}
+
+/// One game of a run, for `--games-csv`: which entrant sat where and how
+/// the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub index: u64,
+    pub order: [u8; MAX_PLAYERS],
+    pub outcome: Outcome,
+}
+
+/// A hook that also keeps every game's [`GameRow`] (`--games-csv`), around
+/// another hook.
+pub struct WithRows<'a, H>(pub &'a H);
+
+impl<H: GameHook> GameHook for WithRows<'_, H> {
+    type Acc = (H::Acc, Vec<GameRow>);
+    fn acc(&self) -> Self::Acc {
+        (self.0.acc(), Vec::new())
+    }
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        let mut rows = a.1;
+        rows.extend(b.1);
+        (self.0.merge(a.0, b.0), rows)
+    }
+    fn play<B: Bots>(&self, acc: &mut Self::Acc, g: &mut Game, bots: B, order: &[u8]) -> Outcome {
+        self.0.play(&mut acc.0, g, bots, order)
+    }
+    fn finished(&self, acc: &mut Self::Acc, index: u64, order: &[u8], o: &Outcome) {
+        self.0.finished(&mut acc.0, index, order, o);
+        let mut ord = [0u8; MAX_PLAYERS];
+        ord[..order.len()].copy_from_slice(order);
+        acc.1.push(GameRow {
+            index,
+            order: ord,
+            outcome: *o,
+        });
+    }
 }
 
 /// A run that only counts results.
@@ -417,6 +458,7 @@ where
         let bots = (self.make)(order);
         g.reset(self.kingdom, seed, i);
         let o = self.hook.play(&mut t.1, g, bots, order);
+        self.hook.finished(&mut t.1, i, order, &o);
         let st = &mut t.0;
         st.record(order, &o);
         if let Some(f) = &g.fault {

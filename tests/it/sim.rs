@@ -336,3 +336,77 @@ fn sigint_with_playtest_outputs_writes_nothing() {
         "-INT",
     );
 }
+
+/// `--games-csv` (issue 20.10): one row per game, in game order, whose
+/// every row `domsim log --game N` replays (same VP and turns), with the
+/// replay command in the file; refused with --checkpoint.
+#[test]
+fn games_csv_rows_replay_with_log() {
+    let d = scratch("games-csv");
+    let g = d.join("g.csv");
+    let o = crate::cli::domsim(&[
+        "sim",
+        "strategies/big_money.dom",
+        "strategies/militia_big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "-n",
+        "60",
+        "--seed",
+        "9",
+        "--games-csv",
+        g.to_str().unwrap(),
+        "--stats",
+        d.join("s.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&g).unwrap();
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# replay: domsim "))
+        .unwrap()
+        .to_string();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        rows[0],
+        "game,seat_1,seat_2,seat_3,vp_1,vp_2,vp_3,turns_1,turns_2,turns_3,winners,capped"
+    );
+    assert_eq!(rows.len(), 61);
+    for (k, r) in rows[1..].iter().enumerate() {
+        assert!(r.starts_with(&format!("{k},")), "in game order: {r}");
+    }
+    // Replay games 7 and 41: the log ends with the same VP and turns.
+    for n in [7usize, 41] {
+        let f: Vec<&str> = rows[n + 1].split(',').collect();
+        let mut args: Vec<String> = Vec::new();
+        // The replay line quotes the kingdom: split it back.
+        let (before, rest) = replay.split_once("--kingdom \"").unwrap();
+        let (kingdom, after) = rest.split_once('"').unwrap();
+        args.extend(before.split_whitespace().map(String::from));
+        args.push("--kingdom".into());
+        args.push(kingdom.into());
+        args.extend(
+            after
+                .split_whitespace()
+                .map(|w| w.replace('N', &n.to_string())),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = crate::cli::domsim(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let log = crate::cli::stdout(&o);
+        for s in 0..3 {
+            let want = format!("  P{}: {} VP in {} turns", s + 1, f[4 + s], f[7 + s]);
+            assert!(log.contains(&want), "game {n}: {want}\n{log}");
+            assert!(log.contains(&format!("P{} (seat {}): {} [", s + 1, s + 1, f[1 + s])));
+        }
+    }
+    let o = crate::cli::domsim(&[
+        "sim",
+        "-n",
+        "10",
+        "--games-csv",
+        d.join("x.csv").to_str().unwrap(),
+        "--checkpoint",
+        d.join("ck").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
