@@ -596,7 +596,10 @@ fn rank_tables_kingdoms_precision_and_html() {
         6,
         "one interval per strategy, and the heat map"
     );
-    assert!(!page.contains("http"), "self-contained");
+    assert!(
+        !page.contains("src=") && !page.contains("href=") && !page.contains("<script"),
+        "self-contained"
+    );
 
     // Bad combinations: exit 2.
     for bad in [
