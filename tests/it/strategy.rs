@@ -339,6 +339,7 @@ fn vocabulary_state() -> (Kingdom, Game) {
     g.turn.actions = 2;
     g.turn.buys = 3;
     g.turn.action_plays = 1;
+    fill(&mut g.players[1].hand, &[Copper, Copper, Estate, Curse]);
     (k, g)
 }
 
@@ -364,6 +365,12 @@ fn every_condition_of_the_vocabulary() {
         ("opp_vp", 2),
         ("players", 2),
         ("action_plays", 1),
+        ("opp_hand_size", 4),
+        // Terminal: Smithy, Witch, Militia (no +Action in the table).
+        ("count(Terminal)", 3),
+        ("hand(Terminal)", 1),
+        ("in_play(Terminals)", 1),
+        ("opp(Terminal)", 2),
         ("count(Copper)", 3),
         ("count(Action)", 3),
         ("count(Treasures)", 5),
@@ -407,6 +414,7 @@ fn every_condition_of_the_vocabulary() {
     assert_eq!(strategy::evaluate("vp_lead", &k, &g, 1).unwrap(), -5);
     assert_eq!(strategy::evaluate("opp(Copper)", &k, &g, 1).unwrap(), 3);
     assert_eq!(strategy::evaluate("turn", &k, &g, 1).unwrap(), 3);
+    assert_eq!(strategy::evaluate("opp_hand_size", &k, &g, 1).unwrap(), 5);
 }
 
 #[test]

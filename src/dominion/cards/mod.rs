@@ -597,6 +597,20 @@ impl CardSet {
         }
         CardSet(m)
     }
+    /// Terminal Actions: Action cards whose card-table +Actions is 0 (the
+    /// strategy vocabulary's `Terminal`; a card whose +Action is a choice or
+    /// a condition, such as Nobles, Pawn or Ironworks, counts as terminal).
+    pub const TERMINAL: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & Types::ACTION.0 != 0 && TABLE[i].actions == 0 {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
     /// Every card whose printed cost is at most `x` (computed at compile time).
     pub const fn printed_cost_at_most(x: u8) -> CardSet {
         let mut m = 0u128;

@@ -18,6 +18,8 @@ pub struct Pos {
 pub enum Subject {
     Card(Card),
     Type(Types),
+    /// `Terminal`: an Action card that gives no +Action in the card table.
+    Terminal,
 }
 
 /// Variables of the condition vocabulary (no argument).
@@ -41,6 +43,7 @@ pub enum Var {
     OppVp,
     Players,
     ActionPlays,
+    OppHandSize,
 }
 
 /// Functions of the condition vocabulary (one card or type argument).

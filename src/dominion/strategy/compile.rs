@@ -272,6 +272,7 @@ impl Ctx<'_> {
         match s {
             Subject::Card(c) => Subj::Card(c),
             Subject::Type(t) => Subj::Mask(CardSet::of_type(t).and(self.k.in_game)),
+            Subject::Terminal => Subj::Mask(CardSet::TERMINAL.and(self.k.in_game)),
         }
     }
 

@@ -322,6 +322,11 @@ fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
         Var::Vp => g.vp(me),
         Var::VpLead => g.vp(me) - best_opp_vp(g, me),
         Var::OppVp => best_opp_vp(g, me),
+        Var::OppHandSize => g
+            .others(me)
+            .map(|o| g.players[o as usize].hand.len() as i32)
+            .max()
+            .unwrap_or(0),
         // Slots: read through `var` (kept exhaustive so a new variable must
         // choose its path).
         Var::Coins

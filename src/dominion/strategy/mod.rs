@@ -146,6 +146,7 @@ impl Strategy {
             .any(|e| match e.target {
                 Some(ast::Subject::Card(x)) => x == c,
                 Some(ast::Subject::Type(t)) => c.info().types.has(t),
+                Some(ast::Subject::Terminal) => crate::CardSet::TERMINAL.contains(c),
                 None => false,
             })
     }

@@ -1274,6 +1274,11 @@ pub static VARS: &[(&str, Var, &str)] = &[
         Var::ActionPlays,
         "Action plays this turn (Throne Room counts the doubled card twice)",
     ),
+    (
+        "opp_hand_size",
+        Var::OppHandSize,
+        "the largest hand among my opponents (e.g. play Militia only if it is 5 or more)",
+    ),
 ];
 
 /// Functions of the vocabulary: `name(Card)` or `name(Type)`.

@@ -87,6 +87,9 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
         return Ok(Subject::Card(c));
     }
     let key = normalize(name);
+    if key == "terminal" || key == "terminals" {
+        return Ok(Subject::Terminal);
+    }
     for (n, t) in Types::NAMES {
         let nk = normalize(n);
         if key == nk || key == format!("{nk}s") {
