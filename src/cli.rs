@@ -2737,16 +2737,20 @@ fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode
             .and_then(|l| l.compile(&kc.kingdom).map(|c| (l, c)));
         match checked {
             Ok((l, c)) => {
-                for w in &c.warnings {
-                    outln!("{}", warning(w));
+                let mut warnings: Vec<String> = c.warnings.iter().map(|w| warning(w)).collect();
+                if let lineup::Loaded::File(st) = &l.entrants[0].1 {
+                    warnings.extend(crate::strategy::lint::lint(st, &kc.kingdom));
+                }
+                for w in &warnings {
+                    outln!("{w}");
                 }
                 outln!(
                     "{f}: ok ({}{})",
                     l.entrants[0].0.name,
-                    if c.warnings.is_empty() {
+                    if warnings.is_empty() {
                         String::new()
                     } else {
-                        format!(", {} warning(s)", c.warnings.len())
+                        format!(", {} warning(s)", warnings.len())
                     }
                 );
             }

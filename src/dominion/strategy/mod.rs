@@ -32,6 +32,7 @@ mod compile;
 mod dark_ages;
 mod eval;
 mod intrigue;
+pub mod lint;
 pub mod options;
 mod parse;
 
