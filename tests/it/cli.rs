@@ -562,17 +562,39 @@ fn check_lints_silent_failures() {
     let o = domsim(&["check", p, "--preset", "First Game"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains(&format!("{p}:2:5: warning: with $2–$3 this bot buys nothing")), "{out}");
-    assert!(out.contains(&format!("{p}:4:5: warning: Smithy may be bought here, but the play: list never names it")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "{p}:2:5: warning: with $2–$3 this bot buys nothing"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{p}:4:5: warning: Smithy may be bought here, but the play: list never names it"
+        )),
+        "{out}"
+    );
     assert!(out.contains(&format!("{p}:5:5: warning: this entry never fires: the unconditional 'Gold' above ({p}:3:5) always answers first")), "{out}");
-    assert!(!out.contains("Necropolis"), "no Shelters in First Game: {out}");
+    assert!(
+        !out.contains("Necropolis"),
+        "no Shelters in First Game: {out}"
+    );
     assert!(out.contains("3 warning(s)"), "{out}");
     // In a Dark Ages kingdom the Shelter Necropolis is an Action too.
     let o = domsim(&["check", p, "--preset", "Grim Parade"]);
-    assert!(stdout(&o).contains("Necropolis (a Shelter this kingdom may deal)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("Necropolis (a Shelter this kingdom may deal)"),
+        "{}",
+        stdout(&o)
+    );
     let o = domsim(&["check", p, "--preset", "Grim Parade", "--shelters", "off"]);
     assert!(!stdout(&o).contains("Necropolis"), "{}", stdout(&o));
     // A clean bot: no lint.
-    let o = domsim(&["check", "strategies/smithy_big_money.dom", "--preset", "First Game"]);
+    let o = domsim(&[
+        "check",
+        "strategies/smithy_big_money.dom",
+        "--preset",
+        "First Game",
+    ]);
     assert!(!stdout(&o).contains("warning"), "{}", stdout(&o));
 }
