@@ -2725,6 +2725,11 @@ fn cmd_log(
             info.source
         );
     }
+    if g.shelters {
+        outln!("  Shelters: every player starts with Necropolis, Overgrown Estate and Hovel instead of 3 Estates");
+    } else if !k.kingdom.and(crate::CardSet::DARK_AGES).is_empty() {
+        outln!("  Shelters: not in this game (every player starts with 3 Estates)");
+    }
     out!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -179,11 +179,12 @@ impl<B: Bots> Bots for LoggingBots<B> {
             .get(a as usize)
             .map(|l| format!(" ({l})"))
             .unwrap_or_default();
+        // Options are numbered from 0, as in the strategy docs and the
+        // scenario notation.
         self.line(format!(
-            "{} chooses option {} of {}{label} for {}",
+            "{} chooses option {a} of 0–{}{label} for {}",
             self.name(q.player),
-            a + 1,
-            q.n,
+            q.n.saturating_sub(1),
             q.by
         ));
         a
@@ -201,12 +202,14 @@ impl<B: Bots> Bots for LoggingBots<B> {
                 self.bought = false;
                 let hand: Vec<Card> = g.player(player).hand.iter().collect();
                 let name = self.name(player).to_string();
-                let vp: Vec<String> = (0..g.n()).map(|p| g.vp(p as u8).to_string()).collect();
+                let vp: Vec<String> = (0..g.n())
+                    .map(|p| format!("{} {}", self.name(p as u8), g.vp(p as u8)))
+                    .collect();
                 let _ = writeln!(
                     self.out,
-                    "\nTurn {turn} — {} (VP {})\n    hand: {}",
+                    "\nTurn {turn} — {} (VP: {})\n    hand: {}",
                     name,
-                    vp.join("/"),
+                    vp.join(", "),
                     join_cards(&hand)
                 );
             }

@@ -598,3 +598,26 @@ fn check_lints_silent_failures() {
     ]);
     assert!(!stdout(&o).contains("warning"), "{}", stdout(&o));
 }
+
+/// `domsim log` reads like the docs (issue 20.12): choose-one options
+/// numbered from 0, a labelled VP header, Shelters announced.
+#[test]
+fn log_numbers_options_from_zero_labels_vp_and_announces_shelters() {
+    let o = domsim(&[
+        "log",
+        "strategies/minion.dom",
+        "strategies/nobles.dom",
+        "--preset",
+        "Hand Madness",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Turn 1 — P1 (VP: P1 3, P2 3)"), "{out}");
+    let choice = out.lines().find(|l| l.contains(" chooses option ")).expect("a choice");
+    assert!(choice.contains(" of 0–1 (") || choice.contains(" of 0–2 ("), "{choice}");
+    assert!(!out.contains("Shelters"), "no Dark Ages pile: nothing to announce");
+    let on = domsim(&["log", "--preset", "Grim Parade", "--shelters", "on"]);
+    assert!(stdout(&on).contains("  Shelters: every player starts with Necropolis"));
+    let off = domsim(&["log", "--preset", "Grim Parade", "--shelters", "off"]);
+    assert!(stdout(&off).contains("  Shelters: not in this game"));
+}
