@@ -469,6 +469,11 @@ pub enum Command {
         /// GAME of `domsim sim` with the same seed and strategies).
         #[arg(long, default_value_t = 0)]
         game: u64,
+        /// For every card choice (buy, gain, play, trash…), say which entry
+        /// of the strategy file decided it (file:line:col) or which default
+        /// applied.
+        #[arg(long)]
+        explain: bool,
     },
     /// Check strategy files against a kingdom without playing.
     Check {
@@ -668,7 +673,8 @@ pub fn run() -> Result<ExitCode> {
             players,
             seed,
             game,
-        } => cmd_log(&strategies, &kingdom, players, seed, game),
+            explain,
+        } => cmd_log(&strategies, &kingdom, players, seed, game, explain),
         Command::Check {
             files,
             kingdom,
@@ -2696,6 +2702,7 @@ fn cmd_log(
     players: Option<u8>,
     seed: u64,
     game: u64,
+    explain: bool,
 ) -> Result<ExitCode> {
     let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed, &specs)?;
@@ -2708,6 +2715,7 @@ fn cmd_log(
     let compiled = compile(&lineup, &k)?;
     let mut g = Game::new(&k, seed, game);
     let mut b = LoggingBots::new(compiled.bots(&order), names.clone());
+    b.explain = explain;
     g.play_game(&mut b);
     let text = b.finish(&g);
     outln!(

@@ -216,4 +216,10 @@ impl Bots for MixedBots<'_> {
             s.event(g, e);
         }
     }
+    fn explain(&self, g: &Game, q: &Pick) -> Option<String> {
+        match &self.strat {
+            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain(g, q)),
+            _ => Some("built-in Big Money".into()),
+        }
+    }
 }

@@ -19,6 +19,8 @@ pub struct LoggingBots<B> {
     /// Pending line: (player, verb, cards).
     pending: Option<(u8, &'static str, Vec<Card>)>,
     bought: bool,
+    /// `--explain`: say which list entry decided each pick.
+    pub explain: bool,
 }
 
 impl<B: Bots> LoggingBots<B> {
@@ -30,6 +32,7 @@ impl<B: Bots> LoggingBots<B> {
             names,
             pending: None,
             bought: false,
+            explain: false,
         }
     }
 
@@ -134,6 +137,17 @@ fn join_cards(cards: &[Card]) -> String {
 impl<B: Bots> Bots for LoggingBots<B> {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let a = self.inner.pick(g, q);
+        if self.explain {
+            if let Some(why) = self.inner.explain(g, q) {
+                let by = q.by.map(|c| format!(" for {c}")).unwrap_or_default();
+                self.line(format!(
+                    "· {} {:?}{by} → {} ({why})",
+                    self.name(q.player),
+                    q.why,
+                    a.map_or("nothing".to_string(), |c| c.name().to_string())
+                ));
+            }
+        }
         if q.why == Why::Buy && a.is_none() && !self.bought {
             self.line(format!(
                 "{} buys nothing (${} available)",

@@ -613,11 +613,101 @@ fn log_numbers_options_from_zero_labels_vp_and_announces_shelters() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("Turn 1 — P1 (VP: P1 3, P2 3)"), "{out}");
-    let choice = out.lines().find(|l| l.contains(" chooses option ")).expect("a choice");
-    assert!(choice.contains(" of 0–1 (") || choice.contains(" of 0–2 ("), "{choice}");
-    assert!(!out.contains("Shelters"), "no Dark Ages pile: nothing to announce");
+    let choice = out
+        .lines()
+        .find(|l| l.contains(" chooses option "))
+        .expect("a choice");
+    assert!(
+        choice.contains(" of 0–1 (") || choice.contains(" of 0–2 ("),
+        "{choice}"
+    );
+    assert!(
+        !out.contains("Shelters"),
+        "no Dark Ages pile: nothing to announce"
+    );
     let on = domsim(&["log", "--preset", "Grim Parade", "--shelters", "on"]);
     assert!(stdout(&on).contains("  Shelters: every player starts with Necropolis"));
     let off = domsim(&["log", "--preset", "Grim Parade", "--shelters", "off"]);
     assert!(stdout(&off).contains("  Shelters: not in this game"));
+}
+
+/// `domsim log --explain` (issue 20.12): every explained card choice names
+/// the entry that decided it, and that line of the strategy file is about
+/// the card chosen (by name or type) or is a `none` entry.
+#[test]
+fn log_explain_names_the_deciding_entry() {
+    let mut explained = 0;
+    for (a, b, preset, game) in [
+        (
+            "strategies/smithy_big_money.dom",
+            "strategies/throne_room.dom",
+            "First Game",
+            "0",
+        ),
+        (
+            "strategies/chapel.dom",
+            "strategies/double_witch.dom",
+            "Size Distortion",
+            "3",
+        ),
+        (
+            "strategies/workshop_gardens.dom",
+            "strategies/militia_big_money.dom",
+            "First Game",
+            "1",
+        ),
+    ] {
+        let o = domsim(&["log", a, b, "--preset", preset, "--game", game, "--explain"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        for l in stdout(&o)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("· "))
+        {
+            let Some((_, at)) = l.split_once("(entry at ") else {
+                assert!(
+                    l.contains("no entry applies")
+                        || l.contains("default")
+                        || l.contains("every Treasure"),
+                    "{l}"
+                );
+                continue;
+            };
+            let at = at.trim_end_matches(')');
+            let mut parts = at.rsplitn(3, ':');
+            let _col = parts.next().unwrap();
+            let line: usize = parts.next().unwrap().parse().unwrap();
+            let file = parts.next().unwrap();
+            let text = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+            )
+            .unwrap();
+            let src = text.lines().nth(line - 1).unwrap().trim().to_lowercase();
+            let answer = l
+                .split(" → ")
+                .nth(1)
+                .unwrap()
+                .split(" (")
+                .next()
+                .unwrap()
+                .to_lowercase();
+            let first_word = src.split_whitespace().next().unwrap_or("");
+            assert!(
+                src.starts_with(&answer)
+                    || first_word == "none"
+                    || [
+                        "treasure",
+                        "treasures",
+                        "action",
+                        "actions",
+                        "victory",
+                        "curse",
+                        "terminal"
+                    ]
+                    .contains(&first_word),
+                "{l}\n  line {line}: {src}"
+            );
+            explained += 1;
+        }
+    }
+    assert!(explained > 50, "{explained}");
 }

@@ -472,6 +472,12 @@ pub trait Bots {
     fn event(&mut self, g: &Game, e: Event) {
         let _ = (g, e);
     }
+    /// Why this bot answers `q` as it does (`domsim log --explain`); None
+    /// for bots that cannot say. Never called while a run plays.
+    fn explain(&self, g: &Game, q: &Pick) -> Option<String> {
+        let _ = (g, q);
+        None
+    }
 }
 
 /// A fault: an illegal answer from a bot (a bug in the bot, or a bad script).

@@ -207,6 +207,9 @@ pub struct Compiled {
     pub name: String,
     pub(crate) code: Vec<Op>,
     pub(crate) entries: Vec<CEntry>,
+    /// Where each entry of `entries` is written (`file:line:col`), for
+    /// `domsim log --explain`; never read while a game is played.
+    pub(crate) entry_at: Vec<String>,
     /// Ranges into `entries`.
     pub(crate) lists: Vec<(u32, u32)>,
     /// Indexed by `by` card id + 1 (0: no card, a turn-phase question).
@@ -363,6 +366,7 @@ impl Ctx<'_> {
                 Some(Subj::Mask(m)) => (Target::Type, m),
             };
             self.out.entries.push(CEntry { mask, target, cond });
+            self.out.entry_at.push(self.loc(e.pos));
         }
         self.out
             .lists
@@ -392,6 +396,7 @@ pub(crate) fn compile(
             name: st.name.clone(),
             code: Vec::new(),
             entries: Vec::new(),
+            entry_at: Vec::new(),
             lists: Vec::new(),
             pick: vec![[Route::Engine; N_WHY]; n + 1],
             yes_own: vec![Route::Engine; n],

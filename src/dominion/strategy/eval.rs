@@ -160,6 +160,46 @@ impl Compiled {
         None
     }
 
+    /// Which entry of `list` decides question `q` (its index into
+    /// `entries`), by the very rule of [`Self::scan`]: the entry that
+    /// answers, or the `none` entry that stops the list; None when no entry
+    /// applies. For `domsim log --explain` only.
+    pub(crate) fn deciding_entry(
+        &self,
+        list: u16,
+        g: &Game,
+        q: &Pick,
+        safety: bool,
+    ) -> Option<usize> {
+        let me = q.player;
+        let safe = safety && self.guarded;
+        let (start, len) = self.lists[list as usize];
+        for (k, e) in self.entries(list).iter().enumerate() {
+            let i = start as usize + k;
+            debug_assert!(k < len as usize);
+            if q.legal.and(e.mask).is_empty() {
+                if e.target == Target::Nothing && self.holds(e.cond, g, me) {
+                    return Some(i);
+                }
+                continue;
+            }
+            match e.target {
+                Target::Card(c) => {
+                    if self.holds(e.cond, g, me) && !(safe && self.unsafe_now(g, me, c)) {
+                        return Some(i);
+                    }
+                }
+                Target::Type => {
+                    if self.scan_mask(e, e.mask, g, q, safe).is_some() {
+                        return Some(i);
+                    }
+                }
+                Target::Nothing => {}
+            }
+        }
+        None
+    }
+
     /// A type entry: the engine's default choice among the matching legal
     /// cards (skipping cards the safety rules forbid).
     #[inline(never)]
@@ -455,6 +495,32 @@ impl<'a> StrategyBots<'a> {
     #[inline]
     fn seat(&self, p: u8) -> &'a Compiled {
         self.seats[p as usize % MAX_PLAYERS]
+    }
+
+    /// Why this bot answers `q` as it does: the list entry that decides
+    /// (`file:line:col`), or which default applies.
+    pub fn explain(&self, g: &Game, q: &Pick) -> String {
+        let s = self.seat(q.player);
+        let Some(w) = why_index(q.why) else {
+            return "built-in rule for this question".into();
+        };
+        let route = match q.by {
+            None => self.turn[q.player as usize % MAX_PLAYERS][w],
+            Some(c) => s.pick[c as usize + 1][w],
+        };
+        match route {
+            Route::List(l) => {
+                let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
+                match s.deciding_entry(l, g, q, safety) {
+                    Some(i) => format!("entry at {}", s.entry_at[i]),
+                    None if q.optional => "no entry applies: none".into(),
+                    None => "no entry applies: the engine's default".into(),
+                }
+            }
+            Route::AllTreasures => "no treasures: list: every Treasure".into(),
+            Route::DefaultPlay => "no play: list: +Actions first, then the most expensive".into(),
+            _ => "no list for this question: the documented default".into(),
+        }
     }
 }
 
