@@ -291,6 +291,31 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
                     },
                 )?;
             }
+            let gs = a.gained_score();
+            if gs.games > 0 {
+                write_row(
+                    &mut w,
+                    Row {
+                        strategy: name,
+                        card: Some(c),
+                        ..score_row("card_gained_score", &gs)
+                    },
+                )?;
+                for (b, acc) in a.gained_by.iter().enumerate() {
+                    if acc.games == 0 {
+                        continue;
+                    }
+                    write_row(
+                        &mut w,
+                        Row {
+                            strategy: name,
+                            card: Some(c),
+                            label: Some(super::gain_bucket_label(b)),
+                            ..score_row("card_gained_by_score", acc)
+                        },
+                    )?;
+                }
+            }
             if a.gained > 0 {
                 let curve = s.gain_curve(c);
                 for (t, &v) in curve.iter().enumerate().take(s.last_turn()) {
@@ -325,6 +350,16 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
                     },
                 )?;
             }
+        }
+        for o in &s.opening_buys {
+            write_row(
+                &mut w,
+                Row {
+                    strategy: name,
+                    label: Some(format!("{}/{}", o.buys[0], o.buys[1])),
+                    ..score_row("opening_buys", &o.score)
+                },
+            )?;
         }
     }
     w.flush()

@@ -993,7 +993,7 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
         let g = s.games().max(1) as f64;
         let _ = writeln!(
             h,
-            "<h3>{}</h3>\n<table><tr><th>card</th><th>gained/game</th><th>bought/game</th><th>played/game</th><th>trashed/game</th><th>owned at end</th><th>first gain turn</th><th>games with a gain</th></tr>",
+            "<h3>{}</h3>\n<table><tr><th>card</th><th>gained/game</th><th>bought/game</th><th>played/game</th><th>trashed/game</th><th>owned at end</th><th>first gain turn</th><th>games with a gain</th><th>score when gained</th><th>first gained on turn 1–5</th><th>6–10</th><th>11–15</th><th>16+</th></tr>",
             esc(&st.names[i])
         );
         for &c in &cards {
@@ -1001,9 +1001,21 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
             if a.gained == 0 && a.owned_end == 0 && a.played == 0 {
                 continue;
             }
+            let sc = |s: &super::ScoreAcc| {
+                if s.games == 0 {
+                    "–".to_string()
+                } else {
+                    format!("{} <small>(n={})</small>", pct(s.rate()), s.games)
+                }
+            };
+            let by: String = a
+                .gained_by
+                .iter()
+                .map(|b| format!("<td>{}</td>", sc(b)))
+                .collect();
             let _ = writeln!(
                 h,
-                "<tr><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td>{by}</tr>",
                 c.name(),
                 a.gained as f64 / g,
                 a.bought as f64 / g,
@@ -1012,11 +1024,39 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
                 s.avg_owned_end(c),
                 s.avg_first_gain(c)
                     .map_or("–".to_string(), |f| format!("{f:.2}")),
-                pct(a.first_gain_games as f64 / g)
+                pct(a.first_gain_games as f64 / g),
+                sc(&a.gained_score())
             );
         }
         h.push_str("</table>\n");
     }
+
+    // Openings by buys
+    h.push_str("<h2>Opening buys</h2>\n<p class=\"note\">The first card bought on turns 1 and 2 (either order; – for none) and the score of the games that opened so; the 12 most played per strategy.</p>\n<div class=\"grid\">");
+    for (i, s) in st.strategies.iter().enumerate() {
+        let g = s.games().max(1) as f64;
+        let _ = write!(
+            h,
+            "<table><tr><th colspan=\"4\">{}</th></tr><tr><th>opening</th><th>games</th><th>share</th><th>score ± 95%</th></tr>",
+            esc(&st.names[i])
+        );
+        let mut ob: Vec<&super::OpeningBuys> = s.opening_buys.iter().collect();
+        ob.sort_by(|a, b| b.score.games.cmp(&a.score.games).then(a.buys.cmp(&b.buys)));
+        for o in ob.iter().take(12) {
+            let _ = write!(
+                h,
+                "<tr><td>{}/{}</td><td>{}</td><td>{}</td><td>{} ± {:.1}%</td></tr>",
+                esc(&o.buys[0]),
+                esc(&o.buys[1]),
+                o.score.games,
+                pct(o.score.games as f64 / g),
+                pct(o.score.rate()),
+                o.score.ci95() * 100.0
+            );
+        }
+        h.push_str("</table>");
+    }
+    h.push_str("</div>\n");
 
     // Openings
     h.push_str("<h2>Openings</h2>\n<p class=\"note\">Coins generated on turns 1 and 2 (higher first) and the score of the games with that opening.</p>\n<div class=\"grid\">");

@@ -204,6 +204,55 @@ pub struct CardAcc {
     pub first_gain_games: u64,
     /// Σ turn of the first gain over those games.
     pub first_gain_turn: u64,
+    /// Score of the games in which the card was gained, by the turn of its
+    /// first gain: turns 1–5, 6–10, 11–15, 16 and later ([`GAIN_BY`]).
+    #[serde(default)]
+    pub gained_by: [ScoreAcc; 4],
+}
+
+/// The first-gain turn buckets of [`CardAcc::gained_by`]: the last turn of
+/// each bucket but the open last one.
+pub const GAIN_BY: [u16; 3] = [5, 10, 15];
+
+/// "1-5", "6-10", "11-15", "16+": the label of bucket `b`.
+pub fn gain_bucket_label(b: usize) -> String {
+    match b {
+        0 => format!("1-{}", GAIN_BY[0]),
+        b if b < GAIN_BY.len() => format!("{}-{}", GAIN_BY[b - 1] + 1, GAIN_BY[b]),
+        _ => format!("{}+", GAIN_BY[GAIN_BY.len() - 1] + 1),
+    }
+}
+
+/// The bucket of a first gain on own turn `t`.
+pub fn gain_bucket(t: u16) -> usize {
+    GAIN_BY
+        .iter()
+        .position(|&b| t <= b)
+        .unwrap_or(GAIN_BY.len())
+}
+
+impl CardAcc {
+    /// Score of the games in which the card was gained at all.
+    pub fn gained_score(&self) -> ScoreAcc {
+        // Saturating: a hand-edited statistics file may hold anything.
+        let mut s = ScoreAcc::default();
+        for b in &self.gained_by {
+            s.games = s.games.saturating_add(b.games);
+            s.score = s.score.saturating_add(b.score);
+            s.score_sq = s.score_sq.saturating_add(b.score_sq);
+            s.sole_wins = s.sole_wins.saturating_add(b.sole_wins);
+            s.shared_wins = s.shared_wins.saturating_add(b.shared_wins);
+        }
+        s
+    }
+}
+
+/// Score of the games that opened with these buys: the first card bought
+/// on each of the first two turns (`-` for none), in alphabetical order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpeningBuys {
+    pub buys: [String; 2],
+    pub score: ScoreAcc,
 }
 
 impl AddAssign<&CardAcc> for CardAcc {
@@ -215,6 +264,9 @@ impl AddAssign<&CardAcc> for CardAcc {
         self.owned_end += o.owned_end;
         self.first_gain_games += o.first_gain_games;
         self.first_gain_turn += o.first_gain_turn;
+        for (a, b) in self.gained_by.iter_mut().zip(&o.gained_by) {
+            *a += b;
+        }
     }
 }
 
@@ -239,9 +291,35 @@ pub struct StrategyStats {
     pub vp_end: i64,
     /// Σ own turns taken.
     pub turns_taken: u64,
+    /// Win score by opening buys (the first buy of turns 1 and 2), most
+    /// played first once reported.
+    #[serde(default)]
+    pub opening_buys: Vec<OpeningBuys>,
 }
 
 impl StrategyStats {
+    /// The opening-buys entry for `a`/`b` (alphabetical), added if new.
+    pub fn opening_buys_entry(&mut self, a: &str, b: &str) -> &mut OpeningBuys {
+        // Kept sorted, so that equal runs give equal statistics whatever
+        // the order games were recorded and merged in.
+        let i = match self
+            .opening_buys
+            .binary_search_by(|o| (o.buys[0].as_str(), o.buys[1].as_str()).cmp(&(a, b)))
+        {
+            Ok(i) => i,
+            Err(i) => {
+                self.opening_buys.insert(
+                    i,
+                    OpeningBuys {
+                        buys: [a.to_string(), b.to_string()],
+                        score: ScoreAcc::default(),
+                    },
+                );
+                i
+            }
+        };
+        &mut self.opening_buys[i]
+    }
     pub fn new() -> Self {
         StrategyStats {
             seats: [ScoreAcc::default(); MAX_PLAYERS],
@@ -252,6 +330,7 @@ impl StrategyStats {
             openings: vec![ScoreAcc::default(); N_OPEN * N_OPEN],
             vp_end: 0,
             turns_taken: 0,
+            opening_buys: Vec::new(),
         }
     }
     /// Win score over every seat.
@@ -287,7 +366,8 @@ impl StrategyStats {
         let mut acc = 0u64;
         (0..TURNS)
             .map(|t| {
-                acc += self.gain_turn[t * Card::COUNT + c as usize];
+                // Saturating: a hand-edited statistics file may hold anything.
+                acc = acc.saturating_add(self.gain_turn[t * Card::COUNT + c as usize]);
                 per(acc as f64, g)
             })
             .collect()
@@ -339,6 +419,9 @@ impl AddAssign<&StrategyStats> for StrategyStats {
         add_vec(&mut self.openings, &o.openings);
         self.vp_end += o.vp_end;
         self.turns_taken += o.turns_taken;
+        for ob in &o.opening_buys {
+            self.opening_buys_entry(&ob.buys[0], &ob.buys[1]).score += &ob.score;
+        }
     }
 }
 
@@ -511,6 +594,10 @@ pub struct RecordState {
     gained_once: [CardSet; MAX_PLAYERS],
     /// Coins generated on turns 1 and 2 of each seat.
     opening: [[u16; 2]; MAX_PLAYERS],
+    /// The first card each seat bought on its turns 1 and 2.
+    open_buys: [[Option<Card>; 2]; MAX_PLAYERS],
+    /// Own turn of each seat's first gain of each card this game.
+    first_turn: [[u16; Card::COUNT]; MAX_PLAYERS],
     /// Play events per seat and card this game (the most frequent recorded
     /// event: counted inline here, added to `stats` at the end of the game).
     plays: [[u16; Card::COUNT]; MAX_PLAYERS],
@@ -558,6 +645,8 @@ impl RecordState {
             money: 0,
             gained_once: [CardSet::EMPTY; MAX_PLAYERS],
             opening: [[0; 2]; MAX_PLAYERS],
+            open_buys: [[None; 2]; MAX_PLAYERS],
+            first_turn: [[0; Card::COUNT]; MAX_PLAYERS],
             plays: [[0; Card::COUNT]; MAX_PLAYERS],
         })
     }
@@ -576,6 +665,7 @@ impl RecordState {
         self.money = 0;
         self.gained_once = [CardSet::EMPTY; MAX_PLAYERS];
         self.opening = [[0; 2]; MAX_PLAYERS];
+        self.open_buys = [[None; 2]; MAX_PLAYERS];
         for p in &mut self.plays[..g.n()] {
             *p = [0; Card::COUNT];
         }
@@ -619,6 +709,15 @@ impl RecordState {
             s.openings[hi * N_OPEN + lo].add_game(won, winners);
             s.vp_end += o.vp[p] as i64;
             s.turns_taken += g.turns_taken[p] as u64;
+            let name = |c: Option<Card>| c.map_or("-", |c| c.name());
+            let [x, y] = self.open_buys[p];
+            let (a, b) = (name(x), name(y));
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            s.opening_buys_entry(a, b).score.add_game(won, winners);
+            for c in self.gained_once[p].iter() {
+                let t = self.first_turn[p][c as usize];
+                s.cards[c as usize].gained_by[gain_bucket(t)].add_game(won, winners);
+            }
             let pl = g.player(p as u8);
             for c in g.kingdom.in_game.iter() {
                 let a = &mut s.cards[c as usize];
@@ -675,6 +774,13 @@ impl RecordState {
             Event::Buy { player, card } => {
                 if player == self.cur {
                     self.spent += g.cost(card) as u16;
+                    let t = self.cur_turn as usize;
+                    if (1..=2).contains(&t) {
+                        let slot = &mut self.open_buys[player as usize][t - 1];
+                        if slot.is_none() {
+                            *slot = Some(card);
+                        }
+                    }
                 }
                 self.card(player, card).bought += 1;
             }
@@ -690,6 +796,7 @@ impl RecordState {
                 if first {
                     a.first_gain_games += 1;
                     a.first_gain_turn += t as u64;
+                    self.first_turn[p][card as usize] = t as u16;
                 }
                 s.turns[t - 1].gained += 1;
                 s.gain_turn[(t - 1) * Card::COUNT + card as usize] += 1;

@@ -415,7 +415,10 @@ fn csv_has_every_statistic_in_long_format() {
         "card_avg_owned_end",
         "card_first_gain_turn",
         "card_gain_curve",
+        "card_gained_score",
+        "card_gained_by_score",
         "opening",
+        "opening_buys",
     ] {
         assert!(stat(&rows, name).count() > 0, "no {name} rows");
     }
@@ -837,4 +840,68 @@ fn report_charts_for_three_strategies() {
         pos("Militia Big Money") < pos("Big Money"),
         "strongest first"
     );
+}
+
+/// Opening buys and card-gain win rates (issue 20.9): every game of a
+/// strategy is in exactly one opening-buys row, the first-gain buckets of a
+/// card add up to the games with a gain, and the numbers follow the games
+/// (Smithy-BM opens Silver/Smithy or Smithy/Silver, whichever turn).
+#[test]
+fn opening_buys_and_card_gain_scores_add_up() {
+    let d = crate::cli::scratch("openbuys");
+    let js = d.join("s.json");
+    let o = crate::cli::domsim(&[
+        "sim",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "-n",
+        "2000",
+        "--save-stats",
+        js.to_str().unwrap(),
+        "--report",
+        d.join("r.html").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let st = stats::load_json(&js).unwrap();
+    for s in &st.strategies {
+        let total: u64 = s.opening_buys.iter().map(|o| o.score.games).sum();
+        assert_eq!(total, s.games());
+        assert!(
+            s.opening_buys.windows(2).all(|w| w[0].buys < w[1].buys),
+            "sorted"
+        );
+        for c in &s.cards {
+            let by: u64 = c.gained_by.iter().map(|b| b.games).sum();
+            assert_eq!(by, c.first_gain_games);
+        }
+    }
+    let smithy = &st.strategies[1];
+    let top = smithy
+        .opening_buys
+        .iter()
+        .max_by_key(|o| o.score.games)
+        .unwrap();
+    assert_eq!(
+        top.buys,
+        ["Silver".to_string(), "Smithy".to_string()],
+        "{:?}",
+        smithy.opening_buys
+    );
+    // Big Money never buys Smithy; it buys Silver or nothing on turns 1-2.
+    assert!(st.strategies[0]
+        .opening_buys
+        .iter()
+        .all(|o| o.buys.iter().all(|b| b == "Silver" || b == "-")));
+    // A first Province on turns 6-10 wins more often than one on 11-15.
+    let prov = &smithy.cards[domsim::Card::Province as usize];
+    let (early, late) = (&prov.gained_by[1], &prov.gained_by[2]);
+    assert!(
+        early.games > 100 && late.games > 100,
+        "{:?}",
+        prov.gained_by
+    );
+    assert!(early.rate() > late.rate() + 0.1, "{:?}", prov.gained_by);
+    let page = std::fs::read_to_string(d.join("r.html")).unwrap();
+    assert!(page.contains("<h2>Opening buys</h2>") && page.contains("<td>Silver/Smithy</td>"));
+    assert!(page.contains("score when gained"));
 }
