@@ -418,9 +418,10 @@ pub enum Command {
     /// Build the HTML playtest report (and optionally the statistics CSV) from
     /// statistics saved by `domsim sim --save-stats FILE.json`.
     Report {
-        /// Statistics saved by `sim --save-stats`.
-        #[arg(value_name = "STATS.json")]
-        input: PathBuf,
+        /// Statistics saved by `sim --save-stats`; give two to compare two
+        /// runs side by side (e.g. a card and its variant).
+        #[arg(value_name = "STATS.json", required = true, num_args = 1..=2)]
+        input: Vec<PathBuf>,
         /// The HTML report to write.
         #[arg(long, short = 'o', value_name = "FILE.html")]
         out: PathBuf,
@@ -2540,10 +2541,35 @@ fn write_playtest(
 }
 
 fn cmd_report(
-    input: &std::path::Path,
+    inputs: &[PathBuf],
     out: &std::path::Path,
     csv: Option<&std::path::Path>,
 ) -> Result<ExitCode> {
+    if inputs.len() == 2 {
+        if csv.is_some() {
+            bail!("--csv writes the statistics of one run; with two inputs, run `domsim report FILE --csv` on each");
+        }
+        let ins: Vec<(&str, &std::path::Path)> = inputs
+            .iter()
+            .map(|p| ("statistics file", p.as_path()))
+            .collect();
+        crate::output::check_distinct(&ins, &[("-o", out)])?;
+        let file = AtomicFile::create(out)?;
+        let load = |p: &PathBuf| {
+            crate::stats::load_json(p)
+                .with_context(|| format!("cannot read statistics from {}", p.display()))
+        };
+        let (a, b) = (load(&inputs[0])?, load(&inputs[1])?);
+        let page = crate::stats::html::render_comparison(
+            (&inputs[0].display().to_string(), &a),
+            (&inputs[1].display().to_string(), &b),
+        );
+        let dest = file.dest().to_path_buf();
+        file.commit(page.as_bytes())?;
+        announce(&dest);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let input = inputs[0].as_path();
     let mut outs = vec![("-o", out)];
     if let Some(c) = csv {
         outs.push(("--csv", c));

@@ -1096,6 +1096,122 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
     h
 }
 
+/// Two runs side by side (`domsim report A.json B.json`): a table of each
+/// strategy's score in both runs with the difference and its 95% interval,
+/// money and VP per turn of both runs on common charts (run A solid, run B
+/// dashed, one colour per strategy name), then the two full reports in two
+/// columns.
+pub fn render_comparison(a: (&str, &PlaytestStats), b: (&str, &PlaytestStats)) -> String {
+    let (an, ast) = a;
+    let (bn, bst) = b;
+    let mut names: Vec<String> = ast.names.clone();
+    for n in &bst.names {
+        if !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    let mut h = String::with_capacity(1 << 19);
+    let _ = write!(
+        h,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>domsim: two runs compared</title>
+<style>
+body {{ font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 24px; color: #222; }}
+.note {{ color: #666; font-size: 13px; }} .grid {{ display: flex; flex-wrap: wrap; gap: 12px; }}
+.cols {{ display: grid; grid-template-columns: 1fr 1fr; gap: 24px; }} .cols > div {{ overflow-x: auto; border-top: 3px solid #ddd; }}
+svg.chart {{ background: #fff; border: 1px solid #ddd; border-radius: 4px; }}
+svg .title {{ font-size: 14px; font-weight: 600; }} svg .tick {{ font-size: 11px; fill: #444; }}
+svg .axis {{ font-size: 12px; fill: #222; }} svg .legend {{ font-size: 11px; fill: #222; }} svg .cellv {{ font-size: 11px; fill: #111; }}
+table {{ border-collapse: collapse; font-size: 13px; margin: 8px 0; }}
+th, td {{ border: 1px solid #ddd; padding: 3px 8px; text-align: right; }} th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left; }}
+.scroll {{ max-width: 100%; overflow-x: auto; }}
+</style></head><body>
+<h1>Two runs compared</h1>
+<p>A: {} — {} games, kingdom {}<br>B: {} — {} games, kingdom {}</p>
+"#,
+        esc(an),
+        ast.games,
+        esc(&ast.kingdom.join(", ")),
+        esc(bn),
+        bst.games,
+        esc(&bst.kingdom.join(", "))
+    );
+    h.push_str("<table><tr><th>strategy</th><th>score in A</th><th>score in B</th><th>B − A (95% CI)</th></tr>\n");
+    let score = |st: &PlaytestStats, n: &str| {
+        st.names
+            .iter()
+            .position(|x| x == n)
+            .map(|i| st.strategies[i].score())
+    };
+    for n in &names {
+        let (sa, sb) = (score(ast, n), score(bst, n));
+        let cell = |s: &Option<super::ScoreAcc>| match s {
+            Some(s) => format!("{} ± {:.1}%", pct(s.rate()), s.ci95() * 100.0),
+            None => "–".into(),
+        };
+        let diff = match (&sa, &sb) {
+            (Some(x), Some(y)) => {
+                let d = y.rate() - x.rate();
+                let ci = (x.ci95().powi(2) + y.ci95().powi(2)).sqrt();
+                format!("{:+.1} ± {:.1} points", d * 100.0, ci * 100.0)
+            }
+            _ => "–".into(),
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{diff}</td></tr>",
+            esc(n),
+            cell(&sa),
+            cell(&sb)
+        );
+    }
+    h.push_str("</table>\n<p class=\"note\">Score: wins with a win shared by k players counted 1/k. The difference's interval assumes independent runs.</p>\n<div class=\"grid\">");
+    type Metric = fn(&super::TurnAcc) -> f64;
+    for (title, ylabel, f) in [
+        (
+            "Money generated per turn",
+            "coins",
+            super::TurnAcc::money_avg as Metric,
+        ),
+        ("VP at end of turn", "VP", super::TurnAcc::vp_avg),
+    ] {
+        let mut series = Vec::new();
+        for (run, st, dashed) in [("A", ast, false), ("B", bst, true)] {
+            for (i, s) in st.strategies.iter().enumerate() {
+                let color = names.iter().position(|n| *n == st.names[i]).unwrap_or(0);
+                series.push(Series {
+                    name: format!("{run}: {}", st.names[i]),
+                    points: (0..plot_turns(s))
+                        .filter(|&t| s.turns[t].n > 0)
+                        .map(|t| ((t + 1) as f64, f(&s.turns[t])))
+                        .collect(),
+                    dashed,
+                    color,
+                });
+            }
+        }
+        h.push_str(&line_chart(title, "turn", ylabel, &series, None));
+    }
+    h.push_str("</div>\n<div class=\"cols\">");
+    for (label, st) in [(an, ast), (bn, bst)] {
+        let page = render_html(
+            st,
+            &ReportOptions {
+                title: Some(label.to_string()),
+                ..Default::default()
+            },
+        );
+        let body = page
+            .split_once("<body>")
+            .map_or(page.as_str(), |x| x.1)
+            .rsplit_once("</body>")
+            .map_or("", |x| x.0);
+        let _ = write!(h, "<div>{body}</div>");
+    }
+    h.push_str("</div>\n<p class=\"note\">Generated by domsim.</p>\n</body></html>\n");
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

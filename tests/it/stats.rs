@@ -905,3 +905,68 @@ fn opening_buys_and_card_gain_scores_add_up() {
     assert!(page.contains("<h2>Opening buys</h2>") && page.contains("<td>Silver/Smithy</td>"));
     assert!(page.contains("score when gained"));
 }
+
+/// `domsim report A.json B.json` (issue 20.9): two runs side by side, with
+/// each strategy's score in both and the difference.
+#[test]
+fn report_compares_two_runs_side_by_side() {
+    let d = crate::cli::scratch("compare");
+    let (a, b) = (d.join("a.json"), d.join("b.json"));
+    for (f, s) in [
+        (&a, "strategies/smithy_big_money.dom"),
+        (&b, "strategies/militia_big_money.dom"),
+    ] {
+        let o = crate::cli::domsim(&[
+            "sim",
+            "strategies/big_money.dom",
+            s,
+            "-n",
+            "400",
+            "--save-stats",
+            f.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    }
+    let out = d.join("c.html");
+    let o = crate::cli::domsim(&[
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(page.contains("<h1>Two runs compared</h1>"));
+    // Big Money is in both runs: a difference; the others in one only.
+    let row = page
+        .lines()
+        .find(|l| l.starts_with("<tr><td>Big Money</td>"))
+        .unwrap();
+    assert!(row.contains(" points</td>"), "{row}");
+    assert!(page.contains("A: Smithy Big Money") && page.contains("B: Militia Big Money"));
+    assert_eq!(
+        page.matches("<h2>Scores</h2>").count(),
+        2,
+        "both full reports"
+    );
+    // --csv is for one run; an input may not be the output.
+    let o = crate::cli::domsim(&[
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--csv",
+        d.join("x.csv").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = crate::cli::domsim(&[
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
