@@ -225,6 +225,7 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
             if ta.n == 0 {
                 continue;
             }
+            let q = |x: f64| ta.money_quantile(x).map_or(0.0, |m| m as f64);
             for (stat, v) in [
                 ("turn_money", ta.money_avg()),
                 ("turn_vp", ta.vp_avg()),
@@ -233,6 +234,9 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
                 ("turn_p5", ta.p5()),
                 ("turn_p6", ta.p6()),
                 ("turn_p8", ta.p8()),
+                ("turn_money_q1", q(0.25)),
+                ("turn_money_median", q(0.5)),
+                ("turn_money_q3", q(0.75)),
             ] {
                 write_row(
                     &mut w,

@@ -259,7 +259,31 @@ pub fn line_chart(
     series: &[Series],
     y_range: Option<(f64, f64)>,
 ) -> String {
-    let pts = series.iter().flat_map(|s| s.points.iter());
+    line_chart_banded(title, xlabel, ylabel, series, &[], y_range)
+}
+
+/// A band around a line: its colour index and `(x, low, high)` points.
+pub type Band = (usize, Vec<(f64, f64, f64)>);
+
+/// [`line_chart`] with shaded bands (e.g. the quartiles around a mean),
+/// drawn under the lines.
+pub fn line_chart_banded(
+    title: &str,
+    xlabel: &str,
+    ylabel: &str,
+    series: &[Series],
+    bands: &[Band],
+    y_range: Option<(f64, f64)>,
+) -> String {
+    let band_pts = bands
+        .iter()
+        .flat_map(|b| b.1.iter().flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]));
+    let pts = series
+        .iter()
+        .flat_map(|s| s.points.iter().copied())
+        .chain(band_pts)
+        .collect::<Vec<_>>();
+    let pts = pts.iter();
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, 0f64, f64::MIN);
     for &(x, y) in pts {
         x0 = x0.min(x);
@@ -283,6 +307,29 @@ pub fn line_chart(
     let f = Frame { x0, x1, y0, y1 };
     let mut out = String::new();
     f.open(&mut out, title, xlabel, ylabel, true);
+    for (col, pts) in bands {
+        if pts.is_empty() {
+            continue;
+        }
+        let mut d = String::new();
+        for (i, &(x, _, hi)) in pts.iter().enumerate() {
+            let _ = write!(
+                d,
+                "{}{:.1},{:.1}",
+                if i == 0 { "M" } else { " L" },
+                f.x(x),
+                f.y(hi)
+            );
+        }
+        for &(x, lo, _) in pts.iter().rev() {
+            let _ = write!(d, " L{:.1},{:.1}", f.x(x), f.y(lo));
+        }
+        let _ = write!(
+            out,
+            r#"<path class="band" d="{d} Z" fill="{}" fill-opacity="0.15" stroke="none"/>"#,
+            color(*col)
+        );
+    }
     for s in series {
         if s.points.is_empty() {
             continue;
@@ -883,11 +930,32 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
 
     // Per turn
     h.push_str("<h2>Per turn</h2>\n<p class=\"note\">Averages over the turns that were played (turn t counts only games that lasted t turns for that player), shown up to the last turn reached by 1% of the games.</p>\n<div class=\"grid\">");
-    h.push_str(&line_chart(
-        "Money generated per turn",
+    let bands: Vec<Band> = st
+        .strategies
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                i,
+                (0..plot_turns(s))
+                    .filter_map(|t| {
+                        let a = &s.turns[t];
+                        Some((
+                            (t + 1) as f64,
+                            a.money_quantile(0.25)? as f64,
+                            a.money_quantile(0.75)? as f64,
+                        ))
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    h.push_str(&line_chart_banded(
+        "Money per turn (band: middle half)",
         "turn",
         "coins",
         &per_turn(st, |t| t.money_avg(), "", false, 0),
+        &bands,
         None,
     ));
     h.push_str(&line_chart(

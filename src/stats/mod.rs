@@ -147,7 +147,13 @@ pub struct TurnAcc {
     pub hit5: u64,
     pub hit6: u64,
     pub hit8: u64,
+    /// Turns by coins generated: $0 to $15, and $16 or more (quartile bands).
+    #[serde(default)]
+    pub money_hist: [u64; MONEY_BUCKETS],
 }
+
+/// Buckets of [`TurnAcc::money_hist`].
+pub const MONEY_BUCKETS: usize = 17;
 
 impl TurnAcc {
     fn mean(&self, x: f64) -> f64 {
@@ -174,6 +180,27 @@ impl TurnAcc {
     pub fn p8(&self) -> f64 {
         self.mean(self.hit8 as f64)
     }
+    /// The money generated at quantile `q` of these turns (the smallest
+    /// amount with at least a fraction `q` of the turns at or below it;
+    /// 16 stands for $16 or more). None without turns.
+    pub fn money_quantile(&self, q: f64) -> Option<u64> {
+        let n: u64 = self
+            .money_hist
+            .iter()
+            .fold(0u64, |a, &b| a.saturating_add(b));
+        if n == 0 {
+            return None;
+        }
+        let want = ((q * n as f64).ceil() as u64).max(1);
+        let mut acc = 0u64;
+        for (m, &c) in self.money_hist.iter().enumerate() {
+            acc = acc.saturating_add(c);
+            if acc >= want {
+                return Some(m as u64);
+            }
+        }
+        Some((MONEY_BUCKETS - 1) as u64)
+    }
 }
 
 impl AddAssign<&TurnAcc> for TurnAcc {
@@ -186,6 +213,9 @@ impl AddAssign<&TurnAcc> for TurnAcc {
         self.hit5 += o.hit5;
         self.hit6 += o.hit6;
         self.hit8 += o.hit8;
+        for (a, b) in self.money_hist.iter_mut().zip(&o.money_hist) {
+            *a += b;
+        }
     }
 }
 
@@ -758,6 +788,7 @@ impl RecordState {
         ta.hit5 += (m >= 5) as u64;
         ta.hit6 += (m >= 6) as u64;
         ta.hit8 += (m >= 8) as u64;
+        ta.money_hist[(m as usize).min(MONEY_BUCKETS - 1)] += 1;
     }
 
     #[inline(never)]

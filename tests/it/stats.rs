@@ -408,6 +408,9 @@ fn csv_has_every_statistic_in_long_format() {
         "turn_p5",
         "turn_p6",
         "turn_p8",
+        "turn_money_q1",
+        "turn_money_median",
+        "turn_money_q3",
         "card_gained",
         "card_bought",
         "card_played",
@@ -969,4 +972,38 @@ fn report_compares_two_runs_side_by_side() {
         a.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Spread bands (issue 20.9): per-turn money quartiles from the per-turn
+/// histogram, drawn as a band under each strategy's mean line.
+#[test]
+fn money_quartile_bands() {
+    let mut t = stats::TurnAcc::default();
+    assert_eq!(t.money_quantile(0.5), None);
+    // Turns with $3, $4, $4, $5, $7, $9, $20 (16+).
+    for m in [3usize, 4, 4, 5, 7, 9, 16] {
+        t.money_hist[m] += 1;
+    }
+    assert_eq!(t.money_quantile(0.25), Some(4));
+    assert_eq!(t.money_quantile(0.5), Some(5));
+    assert_eq!(t.money_quantile(0.75), Some(9));
+    assert_eq!(t.money_quantile(1.0), Some(16));
+    let st = run(300, 4, 1);
+    for s in &st.strategies {
+        for a in s.turns.iter().filter(|a| a.n > 0) {
+            let total: u64 = a.money_hist.iter().sum();
+            assert_eq!(total, a.n, "every recorded turn is in the histogram");
+            let (q1, q3) = (
+                a.money_quantile(0.25).unwrap(),
+                a.money_quantile(0.75).unwrap(),
+            );
+            assert!(q1 as f64 <= a.money_avg().ceil() && a.money_avg().floor() <= q3 as f64 + 16.0);
+        }
+    }
+    let page = html::render_html(&st, &html::ReportOptions::default());
+    assert_eq!(
+        page.matches("class=\"band\"").count(),
+        2,
+        "one band per strategy"
+    );
 }
