@@ -207,6 +207,14 @@ fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Resu
 }
 
 /// "wrote FILE" on standard error (nothing for `-`, standard output).
+/// Commit an output and say where it went (not for standard output).
+fn commit_announce(f: AtomicFile, bytes: impl AsRef<[u8]>) -> Result<()> {
+    let dest = f.dest().to_path_buf();
+    f.commit(bytes.as_ref())?;
+    announce(&dest);
+    Ok(())
+}
+
 fn announce(path: &std::path::Path) {
     if path.as_os_str() != "-" {
         eprintln!("wrote {}", path.display());
@@ -1238,14 +1246,10 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     out!("{}", sim::sweep::summary_text(&infos, &done));
     let meta = sweep_meta(&base, &infos);
     if let Some(f) = file {
-        let dest = f.dest().to_path_buf();
-        f.commit(&sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
-        announce(&dest);
+        commit_announce(f, &sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
     }
     if let Some(f) = summary_file {
-        let dest = f.dest().to_path_buf();
-        f.commit(&sim::sweep::summary_csv(&meta, &infos, &done)?)?;
-        announce(&dest);
+        commit_announce(f, &sim::sweep::summary_csv(&meta, &infos, &done)?)?;
     }
     if let (Some(f), Some(spec)) = (partial_file, a.shard.shard) {
         let key = sim::shard::RunKey {
@@ -1255,9 +1259,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
             games: total,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Sweep(done));
-        let dest = f.dest().to_path_buf();
-        f.commit(&part.to_json()?)?;
-        announce(&dest);
+        commit_announce(f, &part.to_json()?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -1566,25 +1568,17 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     };
     if let Some(f) = file {
         let bytes = rank_csv(&base, games_label, &run, &infos)?;
-        let dest = f.dest().to_path_buf();
-        f.commit(&bytes)?;
-        announce(&dest);
+        commit_announce(f, &bytes)?;
     }
     if let Some(f) = html_file {
         let bytes = rank_html(&base, games_label, &run, &infos);
-        let dest = f.dest().to_path_buf();
-        f.commit(bytes.as_bytes())?;
-        announce(&dest);
+        commit_announce(f, bytes.as_bytes())?;
     }
     if let Some(f) = matrix_file {
-        let dest = f.dest().to_path_buf();
-        f.commit(&matrix_csv_bytes(
-            &base,
-            games_label,
-            rank_cells(&run, n),
-            &infos,
-        )?)?;
-        announce(&dest);
+        commit_announce(
+            f,
+            &matrix_csv_bytes(&base, games_label, rank_cells(&run, n), &infos)?,
+        )?;
     }
     if let (Some(f), Some(spec)) = (partial_file, sh.shard) {
         let key = sim::shard::RunKey {
@@ -1594,9 +1588,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
             games: key_games,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Tables(Box::new(run)));
-        let dest = f.dest().to_path_buf();
-        f.commit(&part.to_json()?)?;
-        announce(&dest);
+        commit_announce(f, &part.to_json()?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -2115,16 +2107,12 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
     push_entrants(&mut meta, &field.infos());
     match bot_file {
         Some(f) => {
-            let dest = f.dest().to_path_buf();
-            f.commit(text.as_bytes())?;
-            announce(&dest);
+            commit_announce(f, text.as_bytes())?;
         }
         None => out!("\n{text}"),
     }
     if let Some(f) = csv_file {
-        let dest = f.dest().to_path_buf();
-        f.commit(&optimize::search_csv(&meta, t, obj, found)?)?;
-        announce(&dest);
+        commit_announce(f, &optimize::search_csv(&meta, t, obj, found)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -2224,9 +2212,7 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
             matrix_csv_bytes(&key.meta, key.games, cells, &key.entrants)?
         }
     };
-    let dest = file.dest().to_path_buf();
-    file.commit(&bytes)?;
-    announce(&dest);
+    commit_announce(file, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -2434,9 +2420,7 @@ fn cmd_sim(
             &result.stats,
             &infos,
         )?;
-        let dest = file.dest().to_path_buf();
-        file.commit(&bytes)?;
-        announce(&dest);
+        commit_announce(file, &bytes)?;
     }
     if let Some(f) = games_file {
         game_rows.sort_unstable_by_key(|r| r.index);
@@ -2452,9 +2436,7 @@ fn cmd_sim(
             ),
         );
         let bytes = games_csv_bytes(&meta, &game_rows, &infos, players)?;
-        let dest = f.dest().to_path_buf();
-        f.commit(&bytes)?;
-        announce(&dest);
+        commit_announce(f, &bytes)?;
     }
     if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
         let key = sim::shard::RunKey {
@@ -2468,9 +2450,7 @@ fn cmd_sim(
             spec,
             sim::shard::Counts::Sim(Box::new(result.stats.clone())),
         );
-        let dest = file.dest().to_path_buf();
-        file.commit(&part.to_json()?)?;
-        announce(&dest);
+        commit_announce(file, &part.to_json()?)?;
     }
     if let Some(p) = pt.precision {
         let w = result.stats.widest_half_width();
@@ -2564,9 +2544,7 @@ fn cmd_report(
             (&inputs[0].display().to_string(), &a),
             (&inputs[1].display().to_string(), &b),
         );
-        let dest = file.dest().to_path_buf();
-        file.commit(page.as_bytes())?;
-        announce(&dest);
+        commit_announce(file, page.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
     let input = inputs[0].as_path();
@@ -2674,9 +2652,7 @@ fn cmd_matrix(
     base.push("players", 2);
     if let Some(file) = file {
         let bytes = matrix_csv_bytes(&base, games, m.cells.clone(), &m.entrants)?;
-        let dest = file.dest().to_path_buf();
-        file.commit(&bytes)?;
-        announce(&dest);
+        commit_announce(file, &bytes)?;
     }
     if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
         let key = sim::shard::RunKey {
@@ -2686,9 +2662,7 @@ fn cmd_matrix(
             games,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Matrix(m.cells.clone()));
-        let dest = file.dest().to_path_buf();
-        file.commit(&part.to_json()?)?;
-        announce(&dest);
+        commit_announce(file, &part.to_json()?)?;
     }
     if let Some(h) = html {
         let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();

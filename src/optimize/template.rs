@@ -465,22 +465,12 @@ mod tests {
 
     #[test]
     fn card_parameters_take_the_kingdoms_cards() {
-        let k = Kingdom::from_names(
-            2,
-            &[
-                "Cellar",
-                "Moat",
-                "Village",
-                "Woodcutter",
-                "Workshop",
-                "Militia",
-                "Remodel",
-                "Smithy",
-                "Market",
-                "Mine",
-            ],
-        )
-        .unwrap();
+        // First Game: Cellar, Market, Militia, Mine, Moat, Remodel, Smithy,
+        // Village, Woodcutter, Workshop.
+        let k = crate::sim::presets::Preset::find("First Game")
+            .unwrap()
+            .kingdom(2)
+            .unwrap();
         let t = Template::parse(
             "buy:\n  {T: card terminal draw}\n  {A: card Attack cost 2..4}\n",
             "t",

@@ -278,7 +278,8 @@ fn sigterm_keeps_previous_results() {
 // ---------------------------------------------------------------------------
 // --checkpoint: a killed run resumes and gives the uninterrupted numbers
 
-fn next_in(ck: &Path) -> u64 {
+/// The `next` game of the checkpoint file `ck` (0 when unreadable).
+pub fn next_in(ck: &Path) -> u64 {
     std::fs::read_to_string(ck)
         .ok()
         .and_then(|t| {

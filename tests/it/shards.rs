@@ -3,6 +3,7 @@
 //! `sim`, `matrix`, `sweep` and `rank` and N = 1, 2, 3, 7; parts of another run, a shard
 //! given twice and a missing shard are refused.
 
+use crate::bad_inputs::next_in;
 use crate::cli::{domsim, scratch, stderr, stdout};
 
 fn run_ok(args: &[&str]) {
@@ -125,16 +126,6 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
             assert!(std::fs::read(&out).unwrap() == want, "{tag} {n} reversed");
         }
     }
-}
-
-fn next_in(ck: &std::path::Path) -> u64 {
-    std::fs::read_to_string(ck)
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.strip_prefix("next ").and_then(|n| n.parse().ok()))
-        })
-        .unwrap_or(0)
 }
 
 /// A shard killed part-way (SIGKILL: no handler runs) resumes from its
