@@ -1180,7 +1180,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     let mut done = Vec::new();
     let mut interrupted = false;
     'kingdoms: for idx in first..first + count {
-        let k = &kingdoms[idx as usize];
+        let k = &lineup.kingdom_for(&kingdoms[idx as usize]);
         let compiled = lineup.compile(k)?;
         let ignored: Vec<u32> = infos
             .iter()
@@ -1377,6 +1377,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     let infos = lineup.infos();
     let n = infos.len();
     let members = crate::rank::design(n, p, a.seed, a.tables);
+    let kingdoms: Vec<Kingdom> = kingdoms.iter().map(|k| lineup.kingdom_for(k)).collect();
     let compiled = kingdoms
         .iter()
         .map(|k| lineup.compile(k))
@@ -2292,7 +2293,7 @@ fn cmd_sim(
         progress: progress_wanted(),
         precision: pt.precision,
     };
-    let k = kc.kingdom;
+    let k = lineup.kingdom_for(&kc.kingdom);
     let compiled = compile(&lineup, &k)?;
     let infos = lineup.infos();
     // Playtest statistics are recorded in the same pass as the table: one
@@ -2620,7 +2621,7 @@ fn cmd_matrix(
         .transpose()?;
     let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let k = kc.kingdom;
+    let k = all.kingdom_for(&kc.kingdom);
     let compiled = compile(&all, &k)?;
     let cfg = RunConfig {
         games: slice,
@@ -2707,7 +2708,7 @@ fn cmd_log(
     let (specs, players) = seat_specs(&sa.all(), players)?;
     let kc = choose_kingdom(ka, players, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
-    let k = kc.kingdom;
+    let k = lineup.kingdom_for(&kc.kingdom);
     let orders = sim::seat_orders(players);
     let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
     let infos = lineup.infos();
@@ -2747,7 +2748,7 @@ fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode
     let mut failed = 0;
     for f in files {
         let checked = Lineup::load(std::slice::from_ref(f))
-            .and_then(|l| l.compile(&kc.kingdom).map(|c| (l, c)));
+            .and_then(|l| l.compile(&l.kingdom_for(&kc.kingdom)).map(|c| (l, c)));
         match checked {
             Ok((l, c)) => {
                 let mut warnings: Vec<String> = c.warnings.iter().map(|w| warning(w)).collect();

@@ -553,10 +553,13 @@ fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
 fn soak_game(cfg: &SoakConfig, sets: &[Set], i: u64, r: &mut SoakReport) {
     let mut rng = GameRng::for_game(cfg.seed, i ^ 0x50A4_0000_0000_0000);
     let players = 2 + rng.below(5) as usize;
-    let k = match Kingdom::random(players, sets, rng.next_u64()) {
+    let mut k = match Kingdom::random(players, sets, rng.next_u64()) {
         Ok(k) => k,
         Err(e) => return r.fail(i, format!("no random kingdom: {e}")),
     };
+    // The soak plays with the turn counters on (generated strategies may
+    // read them), which also keeps that engine path under test.
+    k.track_turn = true;
     r.games += 1;
     r.by_players[players] += 1;
     r.kingdoms.insert(k.kingdom.0);
@@ -680,7 +683,8 @@ mod tests {
     fn generated_strategies_parse_and_compile() {
         let sets = implemented_sets();
         for i in 0..300 {
-            let k = Kingdom::random(2 + (i % 5) as usize, &sets, i).unwrap();
+            let mut k = Kingdom::random(2 + (i % 5) as usize, &sets, i).unwrap();
+            k.track_turn = true;
             let mut rng = GameRng::for_game(7, i);
             let text = random_strategy(&mut rng, &k);
             let st = strategy::parse(&text, "gen.dom")

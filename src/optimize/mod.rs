@@ -462,7 +462,9 @@ impl<'a> TemplateObjective<'a> {
         let text = self.template.render(&values);
         let st = strategy::parse(&text, &self.template.file)
             .map_err(|e| format!("with {}: {e}", self.template.describe(&values)))?;
-        st.compile(self.kingdom)
+        let mut k = *self.kingdom;
+        k.track_turn |= st.uses_turn_counters();
+        st.compile(&k)
             .map_err(|e| format!("with {}: {e}", self.template.describe(&values)))?;
         Ok(st)
     }
@@ -490,7 +492,8 @@ impl<'a> TemplateObjective<'a> {
                     opp.clone(),
                 ],
             };
-            let compiled = lineup.compile(self.kingdom)?;
+            let k = lineup.kingdom_for(self.kingdom);
+            let compiled = lineup.compile(&k)?;
             let cfg = RunConfig {
                 games: to - from,
                 first: from,
@@ -499,7 +502,7 @@ impl<'a> TemplateObjective<'a> {
                 progress: false,
                 precision: None,
             };
-            let r = sim::run(self.kingdom, &cfg, |o: &[u8]| compiled.bots(o), self.stop);
+            let r = sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), self.stop);
             if r.interrupted {
                 return Err(anyhow!("interrupted"));
             }

@@ -117,6 +117,18 @@ impl Lineup {
         self.entrants.iter().map(|e| e.0.clone()).collect()
     }
 
+    /// `k`, counting the turn's gains and buys when a strategy of the lineup
+    /// uses them (`gained_this_turn`, `bought_this_turn`): the kingdom to
+    /// compile for and to run.
+    pub fn kingdom_for(&self, k: &Kingdom) -> Kingdom {
+        let mut k = *k;
+        k.track_turn |= self.entrants.iter().any(|(_, l)| match l {
+            Loaded::File(st) => st.uses_turn_counters(),
+            Loaded::BigMoney => false,
+        });
+        k
+    }
+
     /// Compile every strategy for `k`. Warnings are prefixed by the file.
     pub fn compile(&self, k: &Kingdom) -> Result<CompiledLineup> {
         let mut compiled = Vec::new();

@@ -711,3 +711,41 @@ fn log_explain_names_the_deciding_entry() {
     }
     assert!(explained > 50, "{explained}");
 }
+
+/// A strategy using the turn counters runs from the command line: the
+/// kingdom counts them for that run only (issue 20.13).
+#[test]
+fn turn_counter_vocabulary_runs_from_the_cli() {
+    let d = scratch("turnvars");
+    let f = d.join("t.dom");
+    std::fs::write(
+        &f,
+        "name: One buy a turn\nbuy:\n    Province\n    Gold\n    Market if bought_this_turn = 0 and gained_this_turn = 0\n    Silver if bought_this_turn = 0\n",
+    )
+    .unwrap();
+    let p = f.to_str().unwrap();
+    for args in [
+        vec!["sim", p, "strategies/big_money.dom", "-n", "200"],
+        vec!["matrix", p, "strategies/big_money.dom", "-n", "50"],
+        vec![
+            "rank",
+            p,
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+            "-n",
+            "50",
+        ],
+        vec!["log", p, "strategies/big_money.dom"],
+        vec!["check", p],
+    ] {
+        let o = domsim(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    // With Market's +Buy the bot still buys at most one Silver a turn.
+    let o = domsim(&["log", p, "strategies/big_money.dom", "--game", "2"]);
+    let log = stdout(&o);
+    assert!(
+        !log.contains("P1 buys Silver x2") && !log.contains("P1 buys Silver, Silver"),
+        "{log}"
+    );
+}

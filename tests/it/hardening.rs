@@ -231,7 +231,9 @@ fn strategy_case(text: &str, file: &str, k: &Kingdom) -> Result<(), String> {
     let r = catch_unwind(AssertUnwindSafe(|| {
         match domsim::strategy::parse(text, file) {
             Ok(st) => {
-                if let Err(e) = st.compile(k) {
+                let mut k = *k;
+                k.track_turn |= st.uses_turn_counters();
+                if let Err(e) = st.compile(&k) {
                     check_strategy_error(&e)?;
                 }
                 Ok(())

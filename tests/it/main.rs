@@ -4,6 +4,7 @@ mod alloc;
 mod bad_inputs;
 mod base_rules;
 mod bench;
+mod browser;
 mod cli;
 mod dark_ages;
 mod dark_ages_random;

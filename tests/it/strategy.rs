@@ -340,6 +340,8 @@ fn vocabulary_state() -> (Kingdom, Game) {
     g.turn.buys = 3;
     g.turn.action_plays = 1;
     fill(&mut g.players[1].hand, &[Copper, Copper, Estate, Curse]);
+    g.turn_gained = [2, 1, 0, 0, 0, 0, 0, 0];
+    g.turn_bought = 1;
     (k, g)
 }
 
@@ -366,6 +368,8 @@ fn every_condition_of_the_vocabulary() {
         ("players", 2),
         ("action_plays", 1),
         ("opp_hand_size", 4),
+        ("gained_this_turn", 2),
+        ("bought_this_turn", 1),
         // Terminal: Smithy, Witch, Militia (no +Action in the table).
         ("count(Terminal)", 3),
         ("hand(Terminal)", 1),
@@ -415,6 +419,10 @@ fn every_condition_of_the_vocabulary() {
     assert_eq!(strategy::evaluate("opp(Copper)", &k, &g, 1).unwrap(), 3);
     assert_eq!(strategy::evaluate("turn", &k, &g, 1).unwrap(), 3);
     assert_eq!(strategy::evaluate("opp_hand_size", &k, &g, 1).unwrap(), 5);
+    assert_eq!(
+        strategy::evaluate("gained_this_turn", &k, &g, 1).unwrap(),
+        1
+    );
 }
 
 #[test]
@@ -1501,4 +1509,77 @@ fn multi_player_games_with_mixed_strategies() {
             g.check_invariants().unwrap();
         }
     }
+}
+
+/// `gained_this_turn` and `bought_this_turn` count in real play when the
+/// kingdom tracks them: at every gain and buy the counters have just gone
+/// up by one, and every turn starts from zero. Untracked kingdoms (the
+/// default, free for every other run) never count, and compiling a
+/// strategy that uses them against one is refused.
+#[test]
+fn turn_counters_follow_real_play() {
+    use domsim::engine::{Choose, Event, Pick, YesNo};
+    use domsim::Card;
+    struct Watch {
+        gained: [u8; 8],
+        bought: u8,
+        checked: u32,
+    }
+    impl Bots for Watch {
+        fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+            BigMoney.pick(g, q)
+        }
+        fn play_all_treasures(&mut self, g: &Game, p: u8) -> bool {
+            BigMoney.play_all_treasures(g, p)
+        }
+        fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+            BigMoney.yes_no(g, q)
+        }
+        fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+            BigMoney.choose(g, q)
+        }
+        fn event(&mut self, g: &Game, e: Event) {
+            if !g.kingdom.track_turn {
+                assert_eq!((g.turn_gained, g.turn_bought), ([0; 8], 0));
+                return;
+            }
+            match e {
+                Event::TurnStart { .. } => {
+                    assert_eq!((g.turn_gained, g.turn_bought), ([0; 8], 0));
+                    self.gained = [0; 8];
+                    self.bought = 0;
+                }
+                Event::Buy { .. } => {
+                    self.bought += 1;
+                    assert_eq!(g.turn_bought, self.bought);
+                    self.checked += 1;
+                }
+                Event::Gain { player, .. } => {
+                    self.gained[player as usize] += 1;
+                    assert_eq!(g.turn_gained, self.gained);
+                    self.checked += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut k = money_kingdom();
+    let mut w = Watch {
+        gained: [0; 8],
+        bought: 0,
+        checked: 0,
+    };
+    for i in 0..10 {
+        Game::new(&k, 3, i).play_game(&mut w);
+    }
+    assert_eq!(w.checked, 0, "untracked");
+    let st = strategy::parse("buy:\n  Gold if bought_this_turn = 0\n  Silver\n", "t.dom").unwrap();
+    assert!(st.uses_turn_counters());
+    assert!(st.compile(&k).is_err(), "refused on an untracked kingdom");
+    k.track_turn = true;
+    assert!(st.compile(&k).is_ok());
+    for i in 0..20 {
+        Game::new(&k, 3, i).play_game(&mut w);
+    }
+    assert!(w.checked > 500, "{}", w.checked);
 }

@@ -93,6 +93,11 @@ pub struct Kingdom {
     /// Some card with a "when trashed" ability (or Market Square) can appear:
     /// the engine then runs the trash-trigger mechanism (one test otherwise).
     pub watch_trash: bool,
+    /// Count each seat's gains and the buys of the current turn (strategy
+    /// variables `gained_this_turn`, `bought_this_turn`). Off unless a
+    /// strategy of the run uses them ([`crate::sim::lineup::Lineup::kingdom_for`]):
+    /// counting on every gain costs every game about 3%.
+    pub track_turn: bool,
     /// The Supply piles as a list (`supply` in id order, `n_piles` of them):
     /// loops over every pile (the strategy variable `gains_to_end`) read a
     /// short array instead of walking a 128-bit mask.
@@ -203,6 +208,7 @@ impl Kingdom {
             non_supply,
             shelters: None,
             watch_trash: false,
+            track_turn: false,
             piles: [Card::Copper; MAX_SUPPLY_PILES],
             n_piles: 0,
         };

@@ -90,6 +90,8 @@ impl Game {
             nonempty: CardSet::EMPTY,
             active: 0,
             turn: TurnState::START,
+            turn_gained: [0; 8],
+            turn_bought: 0,
             turns_taken: [0; MAX_PLAYERS],
             rng: rng.clone(),
             over: false,
@@ -125,6 +127,8 @@ impl Game {
         self.empty_piles = 0;
         self.active = 0;
         self.turn = TurnState::START;
+        self.turn_gained = [0; 8];
+        self.turn_bought = 0;
         self.turns_taken = [0; MAX_PLAYERS];
         self.rng = rng;
         self.over = false;
@@ -551,6 +555,10 @@ impl Game {
             Dest::DeckTop => pl.deck.push(c),
         }
         pl.add_owned(c);
+        if self.kingdom.track_turn {
+            let n = &mut self.turn_gained[p as usize & 7];
+            *n = n.saturating_add(1);
+        }
         b.event(self, Event::Gain { player: p, card: c });
         if c == Card::DeathCart {
             self.on_gain(b, p, c);

@@ -190,6 +190,10 @@ pub struct Game {
     /// Seat whose turn it is.
     pub active: u8,
     pub turn: TurnState,
+    /// Cards each seat gained this turn (only with `kingdom.track_turn`).
+    pub turn_gained: [u8; 8],
+    /// Cards bought this turn (only with `kingdom.track_turn`).
+    pub turn_bought: u8,
     /// Turns taken by each seat (the current turn included once started).
     pub turns_taken: [u16; MAX_PLAYERS],
     pub rng: GameRng,

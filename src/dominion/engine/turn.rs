@@ -63,6 +63,10 @@ impl Game {
 
     pub fn start_turn<B: Bots>(&mut self, b: &mut B) {
         self.turn = TurnState::START;
+        if self.kingdom.track_turn {
+            self.turn_gained = [0; 8];
+            self.turn_bought = 0;
+        }
         self.bom_len = 0;
         let a = self.active;
         self.turns_taken[a as usize] += 1;
@@ -309,6 +313,9 @@ impl Game {
     fn buy_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         self.turn.phase = Phase::Bought;
         self.turn.buys -= 1;
+        if self.kingdom.track_turn {
+            self.turn_bought = self.turn_bought.saturating_add(1);
+        }
         self.turn.coins -= self.cost(c) as u16;
         b.event(self, Event::Buy { player: p, card: c });
         if self.kingdom.in_game.contains(Card::Hovel) {

@@ -44,6 +44,8 @@ pub enum Var {
     Players,
     ActionPlays,
     OppHandSize,
+    GainedThisTurn,
+    BoughtThisTurn,
 }
 
 /// Functions of the condition vocabulary (one card or type argument).

@@ -362,6 +362,8 @@ fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
         Var::Vp => g.vp(me),
         Var::VpLead => g.vp(me) - best_opp_vp(g, me),
         Var::OppVp => best_opp_vp(g, me),
+        Var::GainedThisTurn => g.turn_gained[me as usize & 7] as i32,
+        Var::BoughtThisTurn => g.turn_bought as i32,
         Var::OppHandSize => g
             .others(me)
             .map(|o| g.players[o as usize].hand.len() as i32)

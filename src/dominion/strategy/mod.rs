@@ -129,7 +129,36 @@ impl Strategy {
     /// (entries naming cards that cannot appear in this kingdom are ignored
     /// with a warning).
     pub fn compile(&self, k: &Kingdom) -> Result<(Compiled, Vec<String>), StrategyError> {
+        if self.uses_turn_counters() && !k.track_turn {
+            return Err(StrategyError {
+                file: self.files.first().cloned().unwrap_or_default(),
+                line: 0,
+                col: 0,
+                msg: "uses gained_this_turn or bought_this_turn, but the kingdom does not count them: build it with Lineup::kingdom_for (a bug in the caller)".into(),
+                source_line: String::new(),
+                width: 1,
+            });
+        }
         compile::compile(self, k)
+    }
+
+    /// Whether a condition uses `gained_this_turn` or `bought_this_turn`
+    /// (the engine counts them only for such runs: `Kingdom::track_turn`).
+    pub fn uses_turn_counters(&self) -> bool {
+        fn uses(e: &Expr) -> bool {
+            match e {
+                Expr::Var(ast::Var::GainedThisTurn | ast::Var::BoughtThisTurn) => true,
+                Expr::Neg(x) | Expr::Not(x) => uses(x),
+                Expr::Bin(_, a, b) => uses(a) || uses(b),
+                _ => false,
+            }
+        }
+        self.lists
+            .iter()
+            .flat_map(|l| l.entries.iter())
+            .filter_map(|e| e.cond.as_ref())
+            .any(uses)
+            || self.values.iter().any(|v| uses(&v.expr))
     }
 
     /// Whether the strategy has a list for `kind` (tests, `check`).

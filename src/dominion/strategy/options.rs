@@ -1279,6 +1279,16 @@ pub static VARS: &[(&str, Var, &str)] = &[
         Var::OppHandSize,
         "the largest hand among my opponents (e.g. play Militia only if it is 5 or more)",
     ),
+    (
+        "gained_this_turn",
+        Var::GainedThisTurn,
+        "cards I gained this turn so far (buys included)",
+    ),
+    (
+        "bought_this_turn",
+        Var::BoughtThisTurn,
+        "cards bought this turn so far (by the player whose turn it is)",
+    ),
 ];
 
 /// Functions of the vocabulary: `name(Card)` or `name(Type)`.
