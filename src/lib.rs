@@ -10,8 +10,11 @@
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`bench`] — the throughput suite of `domsim bench`;
-//! * [`rank`] — Bradley–Terry ratings over a field of bots (`domsim rank`);
-//! * [`sim`] — the parallel runner, seat rotation, statistics, presets;
+//! * [`rank`] — Bradley–Terry and Plackett–Luce ratings over a field of bots (`domsim rank`);
+//! * [`optimize`] — strategy templates and the search for the best bot (`domsim optimize`);
+//! * [`sim`] — the game-independent runner ([`sim::runner`]), shards,
+//!   checkpoints, sweeps, seat rotation, the win-rate statistics, presets;
+//! * [`stats`] — playtest statistics and the HTML report;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;
 //! * [`output`] — how every file is written and read (`-`, atomic files, links, devices, size caps, input/output clashes);
