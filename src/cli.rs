@@ -145,7 +145,7 @@ impl PlaytestArgs {
 }
 
 /// A count of games (or games between checkpoints): a whole number ≥ 1.
-fn parse_count(s: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_count(s: &str) -> std::result::Result<u64, String> {
     match s.trim().replace('_', "").parse::<i128>() {
         Ok(n) if n >= 1 && n <= u64::MAX as i128 => Ok(n as u64),
         Ok(n) if n < 1 => Err(format!("must be at least 1 (got {n})")),
@@ -165,7 +165,7 @@ fn parse_precision_elo(s: &str) -> std::result::Result<f64, String> {
 }
 
 /// A seed: a whole number from 0 to 2^64 − 1.
-fn parse_seed(s: &str) -> std::result::Result<u64, String> {
+pub(crate) fn parse_seed(s: &str) -> std::result::Result<u64, String> {
     s.trim()
         .replace('_', "")
         .parse::<u64>()
@@ -193,7 +193,7 @@ pub struct ShardArgs {
 
 /// Refuse, before anything runs, an output that is a strategy file or
 /// another output (see [`crate::output::check_distinct`]).
-fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
+pub(crate) fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
     let ins: Vec<(&str, &std::path::Path)> = specs
         .iter()
         .filter(|s| !s.starts_with("builtin:"))
@@ -223,6 +223,9 @@ fn announce(path: &std::path::Path) {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// New Salem, the hidden-role drafting game (3–8 players): `domsim salem sim|log|check|rules`.
+    #[command(subcommand)]
+    Salem(crate::new_salem::cli::SalemCmd),
     /// Run a scenario file: set up a state, play the given moves with the
     /// scripted answers, check the expectations and print the state as JSON.
     ///
@@ -547,6 +550,7 @@ pub fn run() -> Result<ExitCode> {
     };
     match cli.cmd {
         Command::Scenario { file } => scenario(&file),
+        Command::Salem(c) => crate::new_salem::cli::run(&c),
         Command::Sim {
             strategies,
             kingdom,
@@ -1018,11 +1022,11 @@ fn compile(lineup: &Lineup, k: &Kingdom) -> Result<CompiledLineup> {
 // ---------------------------------------------------------------------------
 // Interruption
 
-static STOP: AtomicBool = AtomicBool::new(false);
+pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Ctrl-C and SIGTERM set the stop flag: the runner finishes the games in
 /// progress, starts no new one, and the command reports what was completed.
-fn install_stop_handler() {
+pub(crate) fn install_stop_handler() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             // Second signal: give up at once (no output file is written).
@@ -1031,7 +1035,7 @@ fn install_stop_handler() {
     });
 }
 
-fn progress_wanted() -> bool {
+pub(crate) fn progress_wanted() -> bool {
     std::io::stderr().is_terminal()
 }
 

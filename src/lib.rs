@@ -4,6 +4,8 @@
 //! Dominion (base game and Intrigue, first editions, and Dark Ages) in
 //! [`dominion`], on a runner, statistics and reports shared by every game.
 //!
+//! * [`new_salem`] — New Salem (hidden roles, drafting, 3–8 players): card
+//!   data files, engine, declarative bots, `domsim salem`;
 //! * [`dominion`] — everything that knows Dominion's rules (re-exported below
 //!   under the short names `cards`, `engine`, `bots`, `strategy`, `scenario`, `soak`);
 //! * [`cards`] — the card table (single source of truth) and card effects;
@@ -25,6 +27,7 @@
 pub mod bench;
 pub mod cli;
 pub mod dominion;
+pub mod new_salem;
 pub mod optimize;
 pub mod output;
 pub mod rank;

@@ -189,3 +189,34 @@ fn strategy_file_games_do_not_allocate() {
         }
     }
 }
+
+/// New Salem: thousands of games between the shipped strategy-file bots,
+/// every player count, set up and played on one reused `Game`, allocate
+/// nothing.
+#[test]
+fn new_salem_games_allocate_nothing() {
+    use domsim::new_salem::{bot, data::Data, engine::NoLog, engine::Table, sim::SalemMatch};
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    for p in 3..=8 {
+        let t = Table::new(&data, p).unwrap();
+        let m = SalemMatch {
+            table: &t,
+            bots: &bots,
+        };
+        let mut g = domsim::new_salem::engine::Game::new();
+        let (n, played) = count_allocs(|| {
+            let mut trials = 0u64;
+            for i in 0..500 {
+                let seats = m.setup(&mut g, 3, i);
+                trials += g.play(&t, &mut m.seated(&seats), &mut NoLog).trials as u64;
+            }
+            trials
+        });
+        assert!(played > 0);
+        assert_eq!(
+            n, 0,
+            "{n} allocations in 500 New Salem games at {p} players"
+        );
+    }
+}

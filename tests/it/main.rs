@@ -15,6 +15,7 @@ mod golden;
 mod hardening;
 mod intrigue_random;
 mod intrigue_strategy;
+mod new_salem;
 mod optimize;
 mod outputs;
 mod random_play;

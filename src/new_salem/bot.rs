@@ -1,0 +1,979 @@
+//! Declarative New Salem bots: `.salem` files (TOML), compiled once into
+//! small fixed arrays that the engine's decisions read without allocating.
+//!
+//! A bot file has a name, a one-line idea, a suspicion model, and decision
+//! lists for each side: `[all]` holds defaults for both, `[witch]` and
+//! `[puritan]` override them key by key for a player of that team. The full
+//! reference, with every feature, condition and policy, is in
+//! docs/NEW_SALEM.md; in short:
+//!
+//! ```toml
+//! name = "Accuser Puritan"
+//! idea = "Drafts its categories; as Constable tries the most suspicious player."
+//! [suspicion]              # score of a player from their revealed buildings
+//! despair_add = 2          # per add-Despair icon they drafted
+//! despair_remove = -2
+//! [puritan]
+//! draft = ["my_category", "-despair_add", "completes_set", "hope if round <= 2"]
+//! blind_unless = ["my_category"]     # keep the best of the last two unless...
+//! launch = ["trial if suspect >= 2", "purification if gap <= 3"]
+//! gift = { for = ["trial"], max = 2, trust = 0 }
+//! targets = { put_on_trial = "most_suspect" }
+//! next_constable = "least_suspect"
+//! ```
+//!
+//! **Draft** criteria compare the cards of the hand lexicographically: the
+//! first criterion keeps the cards with its highest value, the next one
+//! breaks the ties among those, and so on (a leading `-` prefers low values;
+//! `if <var> <op> <n>` applies a criterion only while the condition holds).
+//! **Launch** entries are tried in order: the first event on the display that
+//! the Constable can afford and whose condition holds is launched; with none,
+//! the phase ends — unless the launch is forced, when the first affordable
+//! listed event (condition ignored) or else the first affordable event goes.
+
+use super::data::{Data, Effect, Team};
+use super::engine::{Bots, Keep, View};
+use anyhow::{anyhow, Result};
+use serde::Deserialize;
+
+/// Draft criteria a bot may use, per entry.
+pub const MAX_CRITERIA: usize = 12;
+/// Launch entries per side.
+pub const MAX_LAUNCH: usize = 16;
+
+/// A feature of a building card, seen by the drafting player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// 1 if its category is one of my character's.
+    MyCategory,
+    /// 1 if it completes a set in my row.
+    CompletesSet,
+    /// How many of the other two designs of its set I hold more of (0–2).
+    SetProgress,
+    Hope,
+    DespairAdd,
+    DespairRemove,
+    /// add-Despair minus remove-Despair icons.
+    DespairNet,
+    /// 1 if its set carries the Death end-game icon.
+    Death,
+    /// 1 if its set carries the Justice end-game icon.
+    Justice,
+}
+
+pub const FEATURES: [(&str, Feature, &str); 9] = [
+    (
+        "my_category",
+        Feature::MyCategory,
+        "1 if the building's category is one of my character's",
+    ),
+    (
+        "completes_set",
+        Feature::CompletesSet,
+        "1 if it completes a set in my row",
+    ),
+    (
+        "set_progress",
+        Feature::SetProgress,
+        "how many of the other two pieces of its set I hold more of (0-2)",
+    ),
+    ("hope", Feature::Hope, "its Hope icons"),
+    ("despair_add", Feature::DespairAdd, "its add-Despair icons"),
+    (
+        "despair_remove",
+        Feature::DespairRemove,
+        "its remove-Despair icons",
+    ),
+    (
+        "despair_net",
+        Feature::DespairNet,
+        "add-Despair minus remove-Despair icons",
+    ),
+    (
+        "death",
+        Feature::Death,
+        "1 if its set has the Death end-game icon (+3 Despair per complete set)",
+    ),
+    (
+        "justice",
+        Feature::Justice,
+        "1 if its set has the Justice end-game icon (-3 Despair per complete set)",
+    ),
+];
+
+/// A number a condition tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Var {
+    Round,
+    /// Despair cubes in play.
+    Despair,
+    /// Threshold minus Despair cubes.
+    Gap,
+    /// My Hope.
+    Hope,
+    /// The highest suspicion among the players I could put on Trial.
+    Suspect,
+    /// Players already on Trial.
+    OnTrial,
+    /// Players whose team I know to be Witch (not counting me).
+    KnownWitches,
+}
+
+pub const VARS: [(&str, Var, &str); 7] = [
+    ("round", Var::Round, "the round, 1 to 5"),
+    ("despair", Var::Despair, "Despair cubes in play"),
+    (
+        "gap",
+        Var::Gap,
+        "the threshold minus the Despair cubes in play",
+    ),
+    ("hope", Var::Hope, "my Hope"),
+    (
+        "suspect",
+        Var::Suspect,
+        "the highest suspicion among the players Trial could name",
+    ),
+    ("on_trial", Var::OnTrial, "players on Trial"),
+    (
+        "known_witches",
+        Var::KnownWitches,
+        "other players I know to be Witches",
+    ),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Ge,
+    Le,
+    Gt,
+    Lt,
+    Eq,
+    Ne,
+}
+
+/// `var op n`, or always true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cond {
+    pub var: Option<Var>,
+    pub op: Op,
+    pub n: i32,
+}
+
+impl Cond {
+    pub const ALWAYS: Cond = Cond {
+        var: None,
+        op: Op::Ge,
+        n: 0,
+    };
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Criterion {
+    pub feature: Feature,
+    pub sign: i8,
+    pub cond: Cond,
+}
+
+/// How a player is chosen from a set of eligible seats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    MostSuspect,
+    LeastSuspect,
+    Richest,
+    Poorest,
+    MostDespair,
+    /// The first eligible seat to my left.
+    Left,
+    /// Myself if eligible, else the first to my left.
+    Myself,
+}
+
+pub const PICKS: [(&str, Pick, &str); 7] = [
+    (
+        "most_suspect",
+        Pick::MostSuspect,
+        "the player I suspect most of being a Witch",
+    ),
+    (
+        "least_suspect",
+        Pick::LeastSuspect,
+        "the player I suspect least",
+    ),
+    ("richest", Pick::Richest, "the player with the most Hope"),
+    ("poorest", Pick::Poorest, "the player with the least Hope"),
+    (
+        "most_despair",
+        Pick::MostDespair,
+        "the player whose buildings carry the most Despair",
+    ),
+    ("left", Pick::Left, "the first eligible player to my left"),
+    (
+        "self",
+        Pick::Myself,
+        "myself if I may, else the first to my left",
+    ),
+];
+
+/// Which building to take or destroy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The one my draft criteria like best.
+    Best,
+    MostDespair,
+    MostHope,
+}
+
+pub const WHICH: [(&str, Which, &str); 3] = [
+    (
+        "best",
+        Which::Best,
+        "the building my draft criteria rank first",
+    ),
+    (
+        "most_despair",
+        Which::MostDespair,
+        "the building carrying the most Despair cubes",
+    ),
+    (
+        "most_hope",
+        Which::MostHope,
+        "the building carrying the most Hope cubes",
+    ),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchRule {
+    /// The events this entry names (an id, an effect, or a class).
+    pub events: u64,
+    pub cond: Cond,
+}
+
+/// The decisions of one side (Witch or Puritan).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    pub draft: [Criterion; MAX_CRITERIA],
+    pub draft_len: u8,
+    /// Keep the best of the last two cards only if it is positive on one of
+    /// these features; otherwise draw blind. 0: always keep the best.
+    pub blind_unless: u16,
+    /// Gift Hope to the Constable so they can afford one of these events.
+    pub gift_for: u64,
+    pub gift_max: u16,
+    /// Gift only to a Constable I suspect at most this much.
+    pub gift_trust: i32,
+    pub launch: [LaunchRule; MAX_LAUNCH],
+    pub launch_len: u8,
+    /// Target policy per effect (indexed by `Effect as usize`).
+    pub targets: [Pick; 8],
+    pub next_constable: Pick,
+    pub take: Which,
+    pub destroy: Which,
+}
+
+/// A compiled bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SalemBot {
+    pub name: String,
+    pub idea: String,
+    /// Suspicion weights: per add-Despair icon, remove-Despair icon, Hope
+    /// icon, Death building and Justice building a player drafted.
+    pub suspicion: [i32; 5],
+    pub witch: Side,
+    pub puritan: Side,
+}
+
+const WEIGHTS: [&str; 5] = ["despair_add", "despair_remove", "hope", "death", "justice"];
+
+fn effect_index(e: Effect) -> usize {
+    Effect::ALL.iter().position(|x| x.1 == e).unwrap_or(0)
+}
+
+// ---------------------------------------------------------------- decisions
+
+impl SalemBot {
+    #[inline]
+    fn side(&self, v: &View) -> &Side {
+        match v.my_team() {
+            Team::Witch => &self.witch,
+            Team::Puritan => &self.puritan,
+        }
+    }
+
+    /// How much `me` suspects `seat` of being a Witch.
+    pub fn suspicion(&self, v: &View, seat: u8) -> i32 {
+        match v.known_team(seat) {
+            Some(Team::Witch) if seat != v.me() => return 1000,
+            Some(Team::Puritan) if seat != v.me() => return -1000,
+            _ => {}
+        }
+        let w = &self.suspicion;
+        let x = v.icons(seat);
+        let mut s = 0i32;
+        for k in 0..5 {
+            s += w[k] * x[k] as i32;
+        }
+        s
+    }
+
+    fn var(&self, v: &View, var: Var) -> i32 {
+        match var {
+            Var::Round => v.round() as i32,
+            Var::Despair => v.despair() as i32,
+            Var::Gap => v.threshold() as i32 - v.despair() as i32,
+            Var::Hope => v.hope(v.me()) as i32,
+            Var::Suspect => {
+                let mut best = i32::MIN;
+                for s in 0..v.players() as u8 {
+                    if s != v.me() && v.on_trial() & (1 << s) == 0 {
+                        best = best.max(self.suspicion(v, s));
+                    }
+                }
+                if best == i32::MIN {
+                    0
+                } else {
+                    best
+                }
+            }
+            Var::OnTrial => v.on_trial().count_ones() as i32,
+            Var::KnownWitches => (0..v.players() as u8)
+                .filter(|&s| s != v.me() && v.known_team(s) == Some(Team::Witch))
+                .count() as i32,
+        }
+    }
+
+    #[inline]
+    fn holds(&self, v: &View, c: &Cond) -> bool {
+        let Some(var) = c.var else { return true };
+        let x = self.var(v, var);
+        match c.op {
+            Op::Ge => x >= c.n,
+            Op::Le => x <= c.n,
+            Op::Gt => x > c.n,
+            Op::Lt => x < c.n,
+            Op::Eq => x == c.n,
+            Op::Ne => x != c.n,
+        }
+    }
+
+    /// The value of `f` for building design `d` in `me`'s eyes.
+    #[inline(always)]
+    fn feature(v: &View, f: Feature, d: u8) -> i32 {
+        let x = v.design(d);
+        match f {
+            Feature::MyCategory => (v.my_categories() & x.category != 0) as i32,
+            Feature::CompletesSet | Feature::SetProgress => {
+                let me = v.me();
+                let mine = v.count(me, d);
+                let (a, b) = (v.count(me, x.others[0]), v.count(me, x.others[1]));
+                if f == Feature::SetProgress {
+                    (a > mine) as i32 + (b > mine) as i32
+                } else {
+                    (mine < a.min(b)) as i32
+                }
+            }
+            Feature::Hope => x.hope as i32,
+            Feature::DespairAdd => x.add as i32,
+            Feature::DespairRemove => x.remove as i32,
+            Feature::DespairNet => x.add as i32 - x.remove as i32,
+            Feature::Death => (x.endgame == 1) as i32,
+            Feature::Justice => (x.endgame == 2) as i32,
+        }
+    }
+
+    /// The index of the best of `cards` by the side's draft criteria (the
+    /// first of equals).
+    fn best_of(&self, v: &View, side: &Side, cards: &[u8]) -> usize {
+        let n = cards.len();
+        if n <= 1 {
+            return 0;
+        }
+        // Candidates still tied, as a bit mask over positions (≤ 32 cards).
+        let mut alive: u32 = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        for c in &side.draft[..side.draft_len as usize] {
+            if !self.holds(v, &c.cond) {
+                continue;
+            }
+            let mut best = i32::MIN;
+            let mut keep = 0u32;
+            let mut m = alive;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let x = c.sign as i32 * Self::feature(v, c.feature, cards[i]);
+                if x > best {
+                    best = x;
+                    keep = 1 << i;
+                } else if x == best {
+                    keep |= 1 << i;
+                }
+            }
+            alive = keep;
+            if alive.count_ones() == 1 {
+                break;
+            }
+        }
+        alive.trailing_zeros() as usize
+    }
+
+    fn choose(&self, v: &View, pick: Pick, eligible: u8) -> u8 {
+        // The eligible seat with the highest (most) or lowest key, the first
+        // to my left among equals. Generic, so each key is inlined (no `dyn`).
+        fn by<F: Fn(u8) -> i32>(v: &View, eligible: u8, key: F, most: bool) -> u8 {
+            let n = v.players() as u8;
+            let me = v.me();
+            let mut best: Option<(i32, u8)> = None;
+            for k in 1..=n {
+                let s = (me + k) % n;
+                if eligible & (1 << s) == 0 {
+                    continue;
+                }
+                let x = if most { key(s) } else { -key(s) };
+                if best.is_none_or(|b| x > b.0) {
+                    best = Some((x, s));
+                }
+            }
+            best.map_or(me, |b| b.1)
+        }
+        let n = v.players() as u8;
+        let me = v.me();
+        let left = || {
+            (1..=n)
+                .map(|k| (me + k) % n)
+                .find(|&s| eligible & (1 << s) != 0)
+                .unwrap_or(me)
+        };
+        match pick {
+            Pick::Left => left(),
+            Pick::Myself => {
+                if eligible & (1 << me) != 0 {
+                    me
+                } else {
+                    left()
+                }
+            }
+            Pick::MostSuspect => by(v, eligible, |s| self.suspicion(v, s), true),
+            Pick::LeastSuspect => by(v, eligible, |s| self.suspicion(v, s), false),
+            Pick::Richest => by(v, eligible, |s| v.hope(s) as i32, true),
+            Pick::Poorest => by(v, eligible, |s| v.hope(s) as i32, false),
+            Pick::MostDespair => by(
+                v,
+                eligible,
+                |s| v.tableau(s).iter().map(|b| b.despair as i32).sum(),
+                true,
+            ),
+        }
+    }
+}
+
+/// The bots of one game, one per seat (by reference into the run's field).
+pub struct Seated<'a> {
+    pub seats: [&'a SalemBot; super::data::MAX_PLAYERS],
+}
+
+impl Bots for Seated<'_> {
+    #[inline]
+    fn pick(&mut self, v: &View) -> usize {
+        let b = self.seats[v.me() as usize];
+        b.best_of(v, b.side(v), v.hand())
+    }
+
+    fn keep(&mut self, v: &View) -> Keep {
+        let b = self.seats[v.me() as usize];
+        let side = b.side(v);
+        let h = v.hand();
+        let i = b.best_of(v, side, h);
+        if side.blind_unless != 0 {
+            let good = FEATURES.iter().enumerate().any(|(k, f)| {
+                side.blind_unless & (1 << k) != 0 && SalemBot::feature(v, f.1, h[i]) > 0
+            });
+            if !good {
+                return Keep::Blind;
+            }
+        }
+        Keep::Card(i as u8)
+    }
+
+    fn gift(&mut self, v: &View) -> u16 {
+        let b = self.seats[v.me() as usize];
+        let side = b.side(v);
+        if side.gift_for == 0 || side.gift_max == 0 {
+            return 0;
+        }
+        let c = v.constable();
+        if b.suspicion(v, c) > side.gift_trust {
+            return 0;
+        }
+        let have = v.hope(c);
+        let mut m = side.gift_for & v.display();
+        while m != 0 {
+            let e = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let cost = v.data().events[e].cost as u16;
+            if cost > have && cost - have <= side.gift_max && cost - have <= v.hope(v.me()) {
+                // A Trial needs someone to try: do not pay for one I would not aim.
+                return cost - have;
+            }
+        }
+        0
+    }
+
+    fn launch(&mut self, v: &View, launchable: u64, forced: bool) -> Option<u8> {
+        let b = self.seats[v.me() as usize];
+        let side = b.side(v);
+        let rules = &side.launch[..side.launch_len as usize];
+        for r in rules {
+            let m = launchable & r.events;
+            if m != 0 && b.holds(v, &r.cond) {
+                return Some(m.trailing_zeros() as u8);
+            }
+        }
+        if forced {
+            for r in rules {
+                let m = launchable & r.events;
+                if m != 0 {
+                    return Some(m.trailing_zeros() as u8);
+                }
+            }
+        }
+        None
+    }
+
+    fn target(&mut self, v: &View, event: u8, eligible: u8) -> u8 {
+        let b = self.seats[v.me() as usize];
+        let side = b.side(v);
+        let e = v.data().events[event as usize].effect;
+        b.choose(v, side.targets[effect_index(e)], eligible)
+    }
+
+    fn building(&mut self, v: &View, event: u8, seat: u8) -> usize {
+        let b = self.seats[v.me() as usize];
+        let side = b.side(v);
+        let take = v.data().events[event as usize].effect == Effect::TakeBuilding;
+        let row = v.tableau(seat);
+        match if take { side.take } else { side.destroy } {
+            Which::Best => {
+                let mut designs = [0u8; 32];
+                let n = row.len().min(32);
+                for (o, b) in designs.iter_mut().zip(row) {
+                    *o = b.design;
+                }
+                b.best_of(v, side, &designs[..n])
+            }
+            Which::MostDespair => (0..row.len())
+                .max_by_key(|&i| (row[i].despair, std::cmp::Reverse(i)))
+                .unwrap_or(0),
+            Which::MostHope => (0..row.len())
+                .max_by_key(|&i| (row[i].hope, std::cmp::Reverse(i)))
+                .unwrap_or(0),
+        }
+    }
+
+    fn next_constable(&mut self, v: &View, eligible: u8) -> u8 {
+        let b = self.seats[v.me() as usize];
+        b.choose(v, b.side(v).next_constable, eligible)
+    }
+}
+
+// ---------------------------------------------------------------- parsing
+
+type Sp<T> = toml::Spanned<T>;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FileRaw {
+    name: Option<Sp<String>>,
+    idea: Option<Sp<String>>,
+    #[serde(default)]
+    suspicion: Option<Sp<toml::Table>>,
+    #[serde(default)]
+    all: Option<SideRaw>,
+    #[serde(default)]
+    witch: Option<SideRaw>,
+    #[serde(default)]
+    puritan: Option<SideRaw>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct SideRaw {
+    draft: Option<Vec<Sp<String>>>,
+    blind_unless: Option<Vec<Sp<String>>>,
+    launch: Option<Vec<Sp<String>>>,
+    gift: Option<Sp<GiftRaw>>,
+    targets: Option<Sp<toml::Table>>,
+    next_constable: Option<Sp<String>>,
+    take: Option<Sp<String>>,
+    destroy: Option<Sp<String>>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct GiftRaw {
+    #[serde(rename = "for")]
+    events: Vec<Sp<String>>,
+    #[serde(default)]
+    max: Option<u16>,
+    #[serde(default)]
+    trust: Option<i32>,
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    text: &'a str,
+    data: &'a Data,
+}
+
+impl Ctx<'_> {
+    fn err(&self, span: std::ops::Range<usize>, msg: impl std::fmt::Display) -> anyhow::Error {
+        let before = &self.text[..span.start.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        anyhow!("{}:{line}:{col}: {msg}", self.file)
+    }
+
+    fn word<T: Copy>(&self, s: &Sp<String>, what: &str, table: &[(&str, T, &str)]) -> Result<T> {
+        let w = s.get_ref().trim();
+        table.iter().find(|x| x.0 == w).map(|x| x.1).ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|x| x.0).collect();
+            self.err(
+                s.span(),
+                format!(
+                    "unknown {what} {w:?}{}; expected one of: {}",
+                    super::hint(w, &names),
+                    names.join(", ")
+                ),
+            )
+        })
+    }
+
+    fn cond(&self, s: &Sp<String>, text: &str) -> Result<Cond> {
+        let parts: Vec<&str> = text.split_whitespace().collect();
+        let bad = |m: String| self.err(s.span(), m);
+        let [var, op, n] = parts[..] else {
+            return Err(bad(format!(
+                "condition {text:?}: expected `<variable> <op> <number>`, e.g. `round >= 3` (variables: {})",
+                VARS.iter().map(|v| v.0).collect::<Vec<_>>().join(", ")
+            )));
+        };
+        let var = VARS
+            .iter()
+            .find(|v| v.0 == var)
+            .map(|v| v.1)
+            .ok_or_else(|| {
+                let names: Vec<&str> = VARS.iter().map(|v| v.0).collect();
+                bad(format!(
+                    "unknown variable {var:?}{} in a condition; expected one of: {}",
+                    super::hint(var, &names),
+                    names.join(", ")
+                ))
+            })?;
+        let op = match op {
+            ">=" => Op::Ge,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            "<" => Op::Lt,
+            "==" | "=" => Op::Eq,
+            "!=" => Op::Ne,
+            o => {
+                return Err(bad(format!(
+                    "unknown comparison {o:?}; expected >=, <=, >, <, == or !="
+                )))
+            }
+        };
+        let n = n
+            .parse::<i32>()
+            .map_err(|_| bad(format!("{n:?} is not a whole number")))?;
+        Ok(Cond {
+            var: Some(var),
+            op,
+            n,
+        })
+    }
+
+    /// `head [if cond]`.
+    fn split_if<'s>(&self, s: &'s Sp<String>) -> Result<(&'s str, Cond)> {
+        let t = s.get_ref().trim();
+        match t.split_once(" if ") {
+            Some((h, c)) => Ok((h.trim(), self.cond(s, c.trim())?)),
+            None => {
+                if t.starts_with("if ") {
+                    return Err(self.err(s.span(), format!("{t:?}: the condition comes after the item, e.g. \"hope if round <= 2\"")));
+                }
+                Ok((t, Cond::ALWAYS))
+            }
+        }
+    }
+
+    /// The events a launch or gift entry names: an event id, an effect
+    /// name (every event with that effect), `remove_despair` (every event
+    /// with remove-Despair icons) or `any`. Naming effects keeps a bot valid
+    /// for any card data, the real cards included.
+    fn events(&self, s: &Sp<String>, word: &str) -> Result<u64> {
+        let d = self.data;
+        if let Some(i) = d.event_index(word) {
+            return Ok(1 << i);
+        }
+        let mask = |f: &dyn Fn(&super::data::Event) -> bool| {
+            d.events
+                .iter()
+                .enumerate()
+                .filter(|e| f(e.1))
+                .fold(0u64, |m, e| m | 1 << e.0)
+        };
+        if let Some(e) = Effect::ALL
+            .iter()
+            .find(|e| e.0 == word && e.1 != Effect::None)
+        {
+            return Ok(mask(&|x| x.effect == e.1));
+        }
+        match word {
+            "remove_despair" => return Ok(mask(&|x| x.remove_despair > 0)),
+            "any" => return Ok(mask(&|_| true)),
+            _ => {}
+        }
+        let mut names: Vec<&str> = d.events.iter().map(|e| e.id.as_str()).collect();
+        names.extend(Effect::ALL.iter().skip(1).map(|e| e.0));
+        names.extend(["remove_despair", "any"]);
+        Err(self.err(
+            s.span(),
+            format!(
+                "unknown event {word:?}{}; expected an event id, an effect or `any`: {}",
+                super::hint(word, &names),
+                names.join(", ")
+            ),
+        ))
+    }
+}
+
+fn default_side() -> Side {
+    let mut draft = [Criterion {
+        feature: Feature::MyCategory,
+        sign: 1,
+        cond: Cond::ALWAYS,
+    }; MAX_CRITERIA];
+    draft[1].feature = Feature::CompletesSet;
+    draft[2].feature = Feature::Hope;
+    Side {
+        draft,
+        draft_len: 3,
+        blind_unless: 0,
+        gift_for: 0,
+        gift_max: 0,
+        gift_trust: 0,
+        launch: [LaunchRule {
+            events: 0,
+            cond: Cond::ALWAYS,
+        }; MAX_LAUNCH],
+        launch_len: 0,
+        targets: [Pick::MostSuspect; 8],
+        next_constable: Pick::LeastSuspect,
+        take: Which::Best,
+        destroy: Which::MostDespair,
+    }
+}
+
+fn apply(c: &Ctx, side: &mut Side, raw: &SideRaw) -> Result<()> {
+    if let Some(list) = &raw.draft {
+        if list.len() > MAX_CRITERIA {
+            return Err(c.err(
+                list[MAX_CRITERIA].span(),
+                format!("at most {MAX_CRITERIA} draft criteria"),
+            ));
+        }
+        side.draft_len = list.len() as u8;
+        for (i, s) in list.iter().enumerate() {
+            let (head, cond) = c.split_if(s)?;
+            let (sign, name) = match head.strip_prefix('-') {
+                Some(rest) => (-1, rest.trim()),
+                None => (1, head),
+            };
+            let f = c.word(
+                &Sp::new(s.span(), name.to_string()),
+                "draft feature",
+                &FEATURES,
+            )?;
+            side.draft[i] = Criterion {
+                feature: f,
+                sign,
+                cond,
+            };
+        }
+    }
+    if let Some(list) = &raw.blind_unless {
+        side.blind_unless = 0;
+        for s in list {
+            let name = s.get_ref().trim();
+            let k = FEATURES.iter().position(|f| f.0 == name);
+            match k {
+                Some(k) => side.blind_unless |= 1 << k,
+                None => {
+                    c.word(s, "feature", &FEATURES)?;
+                }
+            }
+        }
+    }
+    if let Some(list) = &raw.launch {
+        if list.len() > MAX_LAUNCH {
+            return Err(c.err(
+                list[MAX_LAUNCH].span(),
+                format!("at most {MAX_LAUNCH} launch entries"),
+            ));
+        }
+        side.launch_len = list.len() as u8;
+        for (i, s) in list.iter().enumerate() {
+            let (head, cond) = c.split_if(s)?;
+            side.launch[i] = LaunchRule {
+                events: c.events(s, head)?,
+                cond,
+            };
+        }
+    }
+    if let Some(g) = &raw.gift {
+        let g2 = g.get_ref();
+        side.gift_for = 0;
+        for s in &g2.events {
+            side.gift_for |= c.events(s, s.get_ref().trim())?;
+        }
+        side.gift_max = g2.max.unwrap_or(1);
+        side.gift_trust = g2.trust.unwrap_or(0);
+    }
+    if let Some(t) = &raw.targets {
+        for (k, val) in t.get_ref() {
+            let Some(ei) = Effect::ALL.iter().position(|e| e.0 == k) else {
+                let names: Vec<&str> = Effect::ALL.iter().map(|e| e.0).collect();
+                return Err(c.err(
+                    t.span(),
+                    format!(
+                        "targets: unknown effect {k:?}{}; expected one of: {}",
+                        super::hint(k, &names),
+                        names.join(", ")
+                    ),
+                ));
+            };
+            let Some(v) = val.as_str() else {
+                return Err(c.err(
+                    t.span(),
+                    format!("targets: {k} must be a policy name in quotes"),
+                ));
+            };
+            side.targets[ei] =
+                c.word(&Sp::new(t.span(), v.to_string()), "target policy", &PICKS)?;
+        }
+    }
+    if let Some(s) = &raw.next_constable {
+        side.next_constable = c.word(s, "policy", &PICKS)?;
+    }
+    if let Some(s) = &raw.take {
+        side.take = c.word(s, "building choice", &WHICH)?;
+    }
+    if let Some(s) = &raw.destroy {
+        side.destroy = c.word(s, "building choice", &WHICH)?;
+    }
+    Ok(())
+}
+
+/// Compile bot file text `text` (named `file` in messages) against `data`.
+pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
+    let raw: FileRaw = toml::from_str(text).map_err(|e| {
+        let msg = e.message().trim().to_string();
+        match e.span() {
+            Some(s) => Ctx { file, text, data }.err(s, msg),
+            None => anyhow!("{file}: {msg}"),
+        }
+    })?;
+    let c = Ctx { file, text, data };
+    let name = match &raw.name {
+        Some(n) if !n.get_ref().trim().is_empty() => n.get_ref().trim().to_string(),
+        Some(n) => return Err(c.err(n.span(), "empty name")),
+        None => std::path::Path::new(file)
+            .file_stem()
+            .map_or("bot".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    let idea = raw
+        .idea
+        .as_ref()
+        .map(|s| s.get_ref().trim().to_string())
+        .unwrap_or_default();
+    let mut suspicion = [1, -1, 0, 0, 0];
+    if let Some(t) = &raw.suspicion {
+        for (k, v) in t.get_ref() {
+            let Some(i) = WEIGHTS.iter().position(|w| w == k) else {
+                return Err(c.err(
+                    t.span(),
+                    format!(
+                        "[suspicion]: unknown weight {k:?}{}; expected one of: {}",
+                        super::hint(k, &WEIGHTS),
+                        WEIGHTS.join(", ")
+                    ),
+                ));
+            };
+            let Some(x) = v.as_integer().filter(|x| (-100..=100).contains(x)) else {
+                return Err(c.err(
+                    t.span(),
+                    format!("[suspicion]: {k} must be a whole number from -100 to 100"),
+                ));
+            };
+            suspicion[i] = x as i32;
+        }
+    }
+    let mut base = default_side();
+    if let Some(a) = &raw.all {
+        apply(&c, &mut base, a)?;
+    }
+    let mut witch = base.clone();
+    // A Witch who tries players defaults to the ones it suspects least
+    // (likely Puritans, +2 Despair each); a Puritan to the most suspect.
+    if raw.all.as_ref().is_none_or(|a| a.targets.is_none()) {
+        witch.targets[effect_index(Effect::PutOnTrial)] = Pick::LeastSuspect;
+    }
+    let mut puritan = base;
+    if let Some(w) = &raw.witch {
+        apply(&c, &mut witch, w)?;
+    }
+    if let Some(p) = &raw.puritan {
+        apply(&c, &mut puritan, p)?;
+    }
+    Ok(SalemBot {
+        name,
+        idea,
+        suspicion,
+        witch,
+        puritan,
+    })
+}
+
+/// The shipped bots, by file name (embedded: they work from any folder).
+pub const SHIPPED: [(&str, &str); 6] = [
+    (
+        "naive.salem",
+        include_str!("../../strategies/new_salem/naive.salem"),
+    ),
+    (
+        "set_builder.salem",
+        include_str!("../../strategies/new_salem/set_builder.salem"),
+    ),
+    (
+        "hidden_witch.salem",
+        include_str!("../../strategies/new_salem/hidden_witch.salem"),
+    ),
+    (
+        "loud_witch.salem",
+        include_str!("../../strategies/new_salem/loud_witch.salem"),
+    ),
+    (
+        "accuser_puritan.salem",
+        include_str!("../../strategies/new_salem/accuser_puritan.salem"),
+    ),
+    (
+        "cautious_puritan.salem",
+        include_str!("../../strategies/new_salem/cautious_puritan.salem"),
+    ),
+];
+
+/// Compile the shipped bots against `data`.
+pub fn shipped(data: &Data) -> Result<Vec<SalemBot>> {
+    SHIPPED
+        .iter()
+        .map(|(f, t)| compile(&format!("strategies/new_salem/{f}"), t, data))
+        .collect()
+}

@@ -1,0 +1,492 @@
+//! `domsim salem …`: the New Salem verbs, on the same runner, stop handling,
+//! output files and checkpoints as Dominion's `sim`.
+
+use super::bot::{self, SalemBot};
+use super::data::{Data, OPTION_DOCS};
+use super::engine::{Game, Log, Table};
+use super::sim::{self as ssim, SalemMatch, Tally};
+use crate::report::AtomicFile;
+use crate::sim::{self, RunConfig};
+use crate::{out, outln};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum SalemCmd {
+    /// Simulate many games and print the team and bot win rates (CSV with -o).
+    Sim(SimArgs),
+    /// Play one game and print it, from one player's view or omniscient.
+    Log(LogArgs),
+    /// Check card-data and bot files: errors with file, line and column.
+    Check(CheckArgs),
+    /// List the rule options (the rulebook's gaps) and the data in use.
+    Rules(DataArgs),
+}
+
+/// Card data and rule options.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DataArgs {
+    /// A folder with rules.toml, buildings.csv, events.toml and
+    /// characters.toml (default: the built-in SAMPLE set, invented).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// Set a rule option, e.g. --rule threshold=more_than (see `domsim salem rules`).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
+}
+
+impl DataArgs {
+    pub fn load(&self) -> Result<Data> {
+        let mut d = match &self.data {
+            Some(dir) => Data::load(dir)?,
+            None => Data::sample(),
+        };
+        for r in &self.rules {
+            let (k, v) = r.split_once('=').ok_or_else(|| {
+                anyhow!("--rule {r:?}: expected NAME=VALUE, e.g. --rule launch_cap=10")
+            })?;
+            d.rules.options.set(k.trim(), v.trim()).context("--rule")?;
+        }
+        Ok(d)
+    }
+}
+
+/// The bots of a run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct BotArgs {
+    /// Bot files (.salem), or shipped bots by name (naive, set_builder,
+    /// hidden_witch, loud_witch, accuser_puritan, cautious_puritan).
+    /// Default: the six shipped bots. Each chair of each game draws one.
+    #[arg(value_name = "BOT")]
+    pub bots: Vec<String>,
+}
+
+impl BotArgs {
+    /// Compile the bots (files or shipped names) against `data`.
+    pub fn load(&self, data: &Data) -> Result<Vec<SalemBot>> {
+        if self.bots.is_empty() {
+            return bot::shipped(data);
+        }
+        if self.bots.len() > 64 {
+            bail!("at most 64 bots in a field (got {})", self.bots.len());
+        }
+        self.bots.iter().map(|b| load_bot(b, data)).collect()
+    }
+}
+
+/// One bot: a file path, or a shipped bot's name.
+pub fn load_bot(spec: &str, data: &Data) -> Result<SalemBot> {
+    let name = spec.strip_prefix("builtin:").unwrap_or(spec);
+    let shipped = bot::SHIPPED.iter().find(|(f, _)| {
+        f.trim_end_matches(".salem") == name.trim_end_matches(".salem") && !Path::new(spec).exists()
+    });
+    if let Some((f, text)) = shipped {
+        return bot::compile(&format!("strategies/new_salem/{f}"), text, data);
+    }
+    let p = Path::new(spec);
+    if !p.exists() {
+        let names: Vec<&str> = bot::SHIPPED
+            .iter()
+            .map(|s| s.0.trim_end_matches(".salem"))
+            .collect();
+        bail!(
+            "{spec}: no such bot file, and not a shipped bot{}; the shipped bots are: {}",
+            super::hint(name, &names),
+            names.join(", ")
+        );
+    }
+    let text = crate::output::read_input(p, "bot file")?;
+    bot::compile(spec, &text, data)
+}
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub bots: BotArgs,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Players: one count (5), a range (3..8) or a list (3,5,8).
+    #[arg(long, short = 'p', default_value = "5", value_name = "P")]
+    pub players: String,
+    /// Games to play (per player count).
+    #[arg(long, short = 'n', default_value_t = 10_000, value_parser = crate::cli::parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Run seed: game i is dealt and seated from (seed, i).
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Write the results as CSV (long format) to this file (`-`: standard output).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Sequential mode: stop once every team rate's 95% interval is
+    /// narrower than ± this; --games is then the maximum.
+    #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
+    pub precision: Option<f64>,
+    /// Save progress to this file and resume from it (one player count only).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Games between checkpoint saves.
+    #[arg(long, default_value_t = 100_000, value_parser = crate::cli::parse_count)]
+    pub checkpoint_every: u64,
+    /// Write a self-contained HTML report.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    #[command(flatten)]
+    pub bots: BotArgs,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[arg(long, short = 'p', default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub players: u8,
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// The game index within the run (as `salem sim --seed S` plays it).
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::parse_seed)]
+    pub game: u64,
+    /// Whose view: `all` (omniscient) or a seat, e.g. `P2`: only what that
+    /// player sees (their own character and choices, public events).
+    #[arg(long, default_value = "all", value_name = "all|P0..P7")]
+    pub view: String,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Bot files to check (default: the shipped bots).
+    #[command(flatten)]
+    pub bots: BotArgs,
+    #[command(flatten)]
+    pub data: DataArgs,
+}
+
+/// `3`, `3..8`, `3..=8`, `3,5,8`.
+pub fn parse_players(s: &str, data: &Data) -> Result<Vec<usize>> {
+    let bad = || anyhow!("-p {s:?}: expected a player count (5), a range (3..8) or a list (3,5,8)");
+    let mut out = Vec::new();
+    for part in s.split(',') {
+        let part = part.trim();
+        if let Some((a, b)) = part.split_once("..") {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (a, b): (usize, usize) = (
+                a.trim().parse().map_err(|_| bad())?,
+                b.trim().parse().map_err(|_| bad())?,
+            );
+            if a > b {
+                return Err(bad());
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(part.parse().map_err(|_| bad())?);
+        }
+    }
+    if out.is_empty() {
+        return Err(bad());
+    }
+    out.sort_unstable();
+    out.dedup();
+    for &p in &out {
+        data.check_players(p)?;
+    }
+    Ok(out)
+}
+
+pub fn run(cmd: &SalemCmd) -> Result<ExitCode> {
+    match cmd {
+        SalemCmd::Sim(a) => cmd_sim(a),
+        SalemCmd::Log(a) => cmd_log(a),
+        SalemCmd::Check(a) => cmd_check(a),
+        SalemCmd::Rules(a) => cmd_rules(a),
+    }
+}
+
+fn data_note(d: &Data) -> String {
+    if d.sample {
+        "Card data: the built-in SAMPLE set, INVENTED for rule coverage (the rulebook lists no cards); results describe that set, not the real game.".to_string()
+    } else {
+        format!("Card data: {}", d.source)
+    }
+}
+
+fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
+    let data = a.data.load()?;
+    let counts = parse_players(&a.players, &data)?;
+    let bots = a.bots.load(&data)?;
+    if let Some(p) = a.precision {
+        if !(p > 0.0 && p < 0.5) {
+            bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
+        }
+    }
+    if a.checkpoint.is_some() && counts.len() > 1 {
+        bail!("--checkpoint saves one run: give a single player count with -p");
+    }
+    if a.checkpoint.is_some() && a.precision.is_some() {
+        bail!("--checkpoint cannot be combined with --precision (a sequential run's checkpoints would not be resumable)");
+    }
+    let inputs: Vec<String> = a
+        .bots
+        .bots
+        .iter()
+        .filter(|b| Path::new(b).exists())
+        .cloned()
+        .collect();
+    crate::cli::check_io(
+        &inputs,
+        &[
+            ("-o", a.out.as_deref()),
+            ("--checkpoint", a.checkpoint.as_deref()),
+            ("--report", a.report.as_deref()),
+        ],
+    )?;
+    crate::cli::install_stop_handler();
+    let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
+    let report = a.report.as_deref().map(AtomicFile::create).transpose()?;
+    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let mut runs: Vec<(usize, Tally)> = Vec::new();
+    outln!("{}", data_note(&data));
+    outln!(
+        "Bots: {} (each chair draws one at random per game)\n",
+        bots.iter()
+            .map(|b| b.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for &p in &counts {
+        let table = Table::new(&data, p)?;
+        let m = SalemMatch {
+            table: &table,
+            bots: &bots,
+        };
+        let cfg = RunConfig {
+            games: a.games,
+            first: 0,
+            seed: a.seed,
+            threads: a.threads.unwrap_or(0) as usize,
+            progress: crate::cli::progress_wanted(),
+            precision: a.precision,
+        };
+        let (tally, completed, interrupted) = match &a.checkpoint {
+            None => {
+                let r = pool.install(|| sim::run_match(&m, &cfg, &crate::cli::STOP));
+                (r.tally, r.completed, r.interrupted)
+            }
+            Some(path) => {
+                let key = format!(
+                    "salem {p} players seed {} data {} options {} bots {}",
+                    a.seed,
+                    data.source,
+                    options_line(&data),
+                    fingerprint(&bots)
+                );
+                let r = pool.install(|| {
+                    sim::checkpoint::run_match(
+                        &m,
+                        &cfg,
+                        &crate::cli::STOP,
+                        path,
+                        &key,
+                        a.checkpoint_every,
+                    )
+                })?;
+                if r.resumed_from > 0 {
+                    eprintln!(
+                        "resumed from checkpoint '{}' at {} games",
+                        path.display(),
+                        r.resumed_from
+                    );
+                }
+                (r.result.tally, r.result.completed, r.result.interrupted)
+            }
+        };
+        out!("{}", ssim::console(p, &tally, &bots));
+        outln!();
+        if interrupted {
+            eprintln!(
+                "interrupted: {completed} of {} games completed at {p} players; no file written",
+                a.games
+            );
+            return Ok(ExitCode::from(130));
+        }
+        runs.push((p, tally));
+    }
+    let header = format!(
+        "# domsim {} salem sim; seed {}; games {}; {}\n# rule options: {}\n",
+        env!("CARGO_PKG_VERSION"),
+        a.seed,
+        a.games,
+        data_note(&data),
+        options_line(&data)
+    );
+    if let Some(f) = file {
+        let mut csv = header.clone();
+        csv.push_str(ssim::CSV_HEADER);
+        csv.push('\n');
+        for (p, t) in &runs {
+            csv.push_str(&ssim::csv_rows(*p, t, &bots));
+        }
+        let dest = f.dest().to_path_buf();
+        f.commit(csv.as_bytes())?;
+        if dest.as_os_str() != "-" {
+            eprintln!("wrote {}", dest.display());
+        }
+    }
+    if let Some(f) = report {
+        let page = ssim::render_html(
+            "New Salem playtest report",
+            &format!(
+                "{} Seed {}, {} games per player count.",
+                data_note(&data),
+                a.seed,
+                a.games
+            ),
+            &runs,
+            &bots,
+        );
+        let dest = f.dest().to_path_buf();
+        f.commit(page.as_bytes())?;
+        if dest.as_os_str() != "-" {
+            eprintln!("wrote {}", dest.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stable hash of the compiled bots (for checkpoint keys).
+fn fingerprint(bots: &[SalemBot]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bots {
+        for byte in format!("{b:?}").bytes() {
+            h ^= byte as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn options_line(d: &Data) -> String {
+    let o = &d.rules.options;
+    format!(
+        "despair_per_icon={} remove_target={} reveal_removes_from={} launch_cap={} clamp_despair={} threshold={} trial_target={} hope_per_round={}",
+        o.despair_per_icon,
+        if o.remove_any { "any" } else { "own" },
+        match o.removes_from {
+            super::data::RemovesFrom::Constable => "constable",
+            super::data::RemovesFrom::Seat0 => "seat0",
+        },
+        o.launch_cap,
+        o.clamp_despair,
+        if o.threshold_at_least { "at_least" } else { "more_than" },
+        if o.trial_self { "anyone" } else { "others" },
+        o.hope_per_round
+    )
+}
+
+/// Collects a game's lines for one view.
+struct Lines {
+    view: Option<u8>,
+    lines: Vec<String>,
+}
+
+impl Log for Lines {
+    const ON: bool = true;
+    fn line(&mut self, seat: Option<u8>, text: String) {
+        // Private lines (a player's hand, pick, character, peek) are shown
+        // only to that player, or in the omniscient view.
+        if seat.is_none() || self.view.is_none() || seat == self.view {
+            self.lines.push(text);
+        }
+    }
+}
+
+fn cmd_log(a: &LogArgs) -> Result<ExitCode> {
+    let data = a.data.load()?;
+    let p = a.players as usize;
+    data.check_players(p)?;
+    let bots = a.bots.load(&data)?;
+    let view = match a.view.to_ascii_lowercase().as_str() {
+        "all" | "omniscient" => None,
+        v => {
+            let s = v
+                .strip_prefix('p')
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|&s| (s as usize) < p)
+                .ok_or_else(|| {
+                    anyhow!(
+                        "--view {:?}: expected `all` or a seat from P0 to P{}",
+                        a.view,
+                        p - 1
+                    )
+                })?;
+            Some(s)
+        }
+    };
+    let table = Table::new(&data, p)?;
+    let m = SalemMatch {
+        table: &table,
+        bots: &bots,
+    };
+    let mut g = Game::new();
+    let seats = m.setup(&mut g, a.seed, a.game);
+    let mut log = Lines {
+        view,
+        lines: Vec::new(),
+    };
+    outln!("{}", data_note(&data));
+    outln!(
+        "Game {} of seed {}, {p} players; view: {}",
+        a.game,
+        a.seed,
+        view.map_or("omniscient".to_string(), |s| format!("P{s}"))
+    );
+    for (s, &b) in seats[..p].iter().enumerate() {
+        outln!("P{s}: {}", bots[b as usize].name);
+    }
+    let o = g.play(&table, &mut m.seated(&seats), &mut log);
+    for l in &log.lines {
+        outln!("{l}");
+    }
+    let pts: Vec<String> = (0..p).map(|s| format!("P{s} {}", o.points[s])).collect();
+    outln!("Points (winning side only): {}", pts.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_check(a: &CheckArgs) -> Result<ExitCode> {
+    let data = a.data.load()?;
+    outln!(
+        "{}: OK ({} building designs in {} sets, {} events, {} characters; players {:?})",
+        data.source,
+        data.designs.len(),
+        data.sets.len(),
+        data.events.len(),
+        data.characters.len(),
+        data.rules.player_counts
+    );
+    let bots = a.bots.load(&data)?;
+    for b in &bots {
+        outln!("{}: OK — {}", b.name, b.idea);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_rules(a: &DataArgs) -> Result<ExitCode> {
+    let data = a.load()?;
+    outln!("{}", data_note(&data));
+    outln!("Rule options (set with --rule NAME=VALUE or in rules.toml's [options]):");
+    let cur = options_line(&data);
+    for (name, values, what) in OPTION_DOCS {
+        let now = cur
+            .split(' ')
+            .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
+            .unwrap_or(match *name {
+                "empty_deck" => "stop",
+                _ => "keep",
+            });
+        outln!("  {name:<22} = {now:<10} ({values}) {what}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,32 @@
+//! New Salem: a 3–8 player hidden-role drafting game (Witches and
+//! Puritans), the second game domsim plays, on the runner, statistics and
+//! report code it shares with Dominion ([`crate::sim::runner`]).
+//!
+//! * [`data`] — the four card-data files (rules, buildings, events,
+//!   characters), loaded and validated; the built-in SAMPLE set (invented);
+//! * [`engine`] — the rules, the game state and the [`engine::View`] a bot
+//!   sees (hidden information enforced by the type);
+//! * [`bot`] — declarative `.salem` bots;
+//! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs;
+//! * [`cli`] — `domsim salem sim | log | check | rules`.
+//!
+//! The rules and every default chosen where the rulebook is silent are in
+//! docs/NEW_SALEM.md.
+
+pub mod bot;
+pub mod cli;
+pub mod data;
+pub mod engine;
+pub mod sim;
+
+/// ` (did you mean X?)` when a name is close to one of `names`.
+pub fn hint(word: &str, names: &[&str]) -> String {
+    let w = word.to_ascii_lowercase();
+    names
+        .iter()
+        .map(|n| (crate::cards::edit_distance(&w, &n.to_ascii_lowercase()), *n))
+        .filter(|(d, n)| *d <= (n.len() / 3).max(2))
+        .min_by_key(|x| x.0)
+        .map(|(_, n)| format!(" (did you mean {n:?}?)"))
+        .unwrap_or_default()
+}

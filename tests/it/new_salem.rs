@@ -1,0 +1,1150 @@
+//! New Salem: every worked example of the specification (docs/NEW_SALEM.md
+//! §5 and §6) from an explicit position with exact expectations, the draft
+//! and reveal mechanics, the launch phase rules, the hidden-information
+//! boundary, a soak over 3–8 players with invariants checked at every step,
+//! determinism across threads, and bad data / bot files.
+
+use domsim::new_salem::bot::{self, Seated};
+use domsim::new_salem::data::{Data, Team};
+use domsim::new_salem::engine::{testing as T, Bots, Game, Keep, Log, NoLog, Table, View};
+use domsim::new_salem::sim::{SalemMatch, Tally};
+use domsim::sim::rng::GameRng;
+use std::process::Command;
+
+// Sample design indices (rows of buildings.csv).
+const C1: u8 = 0;
+const C2: u8 = 1;
+const C3: u8 = 2;
+const F1: u8 = 3;
+const F2: u8 = 4;
+const F3: u8 = 5;
+const E1: u8 = 6;
+const E2: u8 = 7; // Library: one remove-Despair icon
+const E3: u8 = 8;
+const D1: u8 = 12; // Cemetery: one add-Despair icon
+const D2: u8 = 13;
+const D3: u8 = 14;
+const J1: u8 = 15;
+const J2: u8 = 16;
+const J3: u8 = 17;
+// Characters: W1..W4 are 0..3, P1..P6 are 4..9.
+const W1: u8 = 0;
+const W2: u8 = 1;
+const P1: u8 = 4; // commerce, finance
+const P2: u8 = 5; // education, entertainment
+const P3: u8 = 6;
+const P4: u8 = 7;
+// Events.
+const TRIAL: u8 = 0;
+const PURIFICATION: u8 = 1;
+const LAND_GRANT: u8 = 4;
+const FIRE: u8 = 5;
+
+fn table(p: usize) -> Table {
+    Table::new(&Data::sample(), p).unwrap()
+}
+
+/// A bot that answers from a script (and "no" / the first option otherwise).
+#[derive(Default)]
+struct Script {
+    picks: Vec<usize>,
+    keep: Vec<Keep>,
+    /// (giver, amount): the giver gifts once.
+    gift: Option<(u8, u16)>,
+    launches: Vec<Option<u8>>,
+    target: u8,
+    building: usize,
+    next: u8,
+    asked_targets: Vec<u8>,
+}
+
+impl Bots for Script {
+    fn pick(&mut self, _: &View) -> usize {
+        if self.picks.is_empty() {
+            0
+        } else {
+            self.picks.remove(0)
+        }
+    }
+    fn keep(&mut self, _: &View) -> Keep {
+        if self.keep.is_empty() {
+            Keep::Card(0)
+        } else {
+            self.keep.remove(0)
+        }
+    }
+    fn gift(&mut self, v: &View) -> u16 {
+        match self.gift {
+            Some((s, k)) if s == v.me() => {
+                self.gift = None;
+                k
+            }
+            _ => 0,
+        }
+    }
+    fn launch(&mut self, _: &View, _: u64, _: bool) -> Option<u8> {
+        if self.launches.is_empty() {
+            None
+        } else {
+            self.launches.remove(0)
+        }
+    }
+    fn target(&mut self, _: &View, _: u8, eligible: u8) -> u8 {
+        self.asked_targets.push(eligible);
+        self.target
+    }
+    fn building(&mut self, _: &View, _: u8, _: u8) -> usize {
+        self.building
+    }
+    fn next_constable(&mut self, _: &View, _: u8) -> u8 {
+        self.next
+    }
+}
+
+fn bld(design: u8, hope: u16, despair: u16) -> domsim::new_salem::engine::Bld {
+    domsim::new_salem::engine::Bld {
+        design,
+        hope,
+        despair,
+    }
+}
+
+// ------------------------------------------------------------ §5 worked examples
+
+#[test]
+fn example_trials_seven_cubes_become_nine() {
+    // 4 players: a Witch on Trial (-2), a free Witch (+2), a Puritan on Trial (+2), a free Puritan (0).
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, W2, P1, P2], 3);
+    T::put(&mut g, &t, 0, C1, 0, 3);
+    T::put(&mut g, &t, 1, C1, 0, 2);
+    T::put(&mut g, &t, 3, F1, 0, 2);
+    T::set_on_trial(&mut g, 0b0101);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (7, 9));
+    // 9 >= 8 at 4 players: the Witches' side wins.
+    assert_eq!(o.side, Some(Team::Witch));
+    assert_eq!(o.winners & !0b0011, 0);
+}
+
+#[test]
+fn example_sets_one_justice_two_death_net_plus_three() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    for d in [J1, J2, J3] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    for d in [D1, D2, D3, D3, D2, D1] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (0, 3));
+}
+
+#[test]
+fn example_check_four_players_five_below_eight_puritans_win() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 2, C1, 0, 5);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.despair, 5);
+    assert_eq!(o.side, Some(Team::Puritan));
+    assert_ne!(o.winners, 0);
+}
+
+#[test]
+fn example_points_eight_and_seven() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    // P1 (commerce, finance): matching Commerce set 2 + 3, one Finance 1, off-category Death set 2.
+    for d in [C1, C2, C3, F1, D1, D2, D3] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    // P2 (education, entertainment): Education set 2, three matching 3, Death set 2.
+    for d in [E1, E2, E3, D1, D2, D3] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // Two Death sets: D = 6 < 8, the Puritans win.
+    assert_eq!(o.despair, 6);
+    assert_eq!(o.side, Some(Team::Puritan));
+    assert_eq!(&o.points[..4], &[8, 7, 0, 0]);
+    assert_eq!(o.winners, 0b0001);
+}
+
+#[test]
+fn example_launch_gift_trial_handoff_badge_reset() {
+    // Seats 0..3 are P1..P4; P4 (seat 3) is Constable with 3 Hope; P1 holds a badge.
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 3);
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 1, 0);
+    T::put(&mut g, &t, 3, C1, 3, 0);
+    T::set_badges(&mut g, 0b1001);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        gift: Some((2, 1)),
+        launches: vec![Some(TRIAL)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::on_trial(&g), 0b0010, "P2 is on Trial");
+    assert_eq!(T::constable(&g), 2, "P3 is Constable");
+    assert_eq!(
+        T::badges(&g),
+        0b0100,
+        "P1 and P4 returned their badges; P3 keeps theirs"
+    );
+    assert_eq!(T::hope(&g, 3), 0, "3 + 1 gifted - 4");
+    assert_eq!(T::hope(&g, 2), 1, "1 - 1 gifted + 1 as new Constable");
+    // Trial stays on the display (red border).
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+    // Trial could name anyone but the Constable and players on Trial.
+    assert_eq!(s.asked_targets, vec![0b0111]);
+}
+
+// ------------------------------------------------------------ §6 FAQ and rules
+
+#[test]
+fn a_building_that_changes_owner_keeps_its_cubes() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, F1, 2, 1);
+    T::put(&mut g, &t, 1, F2, 0, 0);
+    T::set_badges(&mut g, 0b0001);
+    T::set_display(&mut g, 1 << LAND_GRANT);
+    let mut s = Script {
+        launches: vec![Some(LAND_GRANT)],
+        target: 1,
+        building: 0,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 0, 0), bld(F1, 2, 1)]);
+    assert_eq!(T::tableau(&g, 1), vec![bld(F2, 0, 0)]);
+    assert_eq!(T::despair(&g), 1);
+}
+
+#[test]
+fn a_destroyed_building_sends_its_cubes_to_the_supply_and_goes_under_the_deck() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, D1, 2, 4);
+    T::set_deck(&mut g, &[E1, E3]);
+    T::set_badges(&mut g, 0b0001);
+    T::set_display(&mut g, 1 << FIRE);
+    let mut s = Script {
+        launches: vec![Some(FIRE)],
+        target: 1,
+        next: 3,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::tableau(&g, 1), vec![]);
+    assert_eq!(T::despair(&g), 0);
+    assert_eq!(T::hope(&g, 0), 0);
+    assert_eq!(T::deck(&g), vec![E1, E3, D1]);
+    // Great Fire is not red-bordered: it left the display and went under the
+    // event deck, and the top event replaced it.
+    assert_eq!(T::display(&g).count_ones(), 1);
+    assert_eq!(T::display(&g) & 1 << FIRE, 0);
+}
+
+#[test]
+fn reveal_resolves_every_add_before_the_removes() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 1);
+    // Seat 0 reveals Library (remove 1), seat 1 a Cemetery (add 1), together.
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::reveal(&mut g, &t, &[Some(E2), Some(D1), None]);
+    assert_eq!(
+        T::despair(&g),
+        0,
+        "the add landed first, then the remove took it"
+    );
+    assert_eq!(T::tableau(&g, 1), vec![bld(D1, 0, 0)]);
+    // A remove with no Despair in play is lost, not saved.
+    T::reveal(&mut g, &t, &[Some(E2), None, None]);
+    T::reveal(&mut g, &t, &[None, Some(D1), None]);
+    assert_eq!(T::despair(&g), 1);
+    // New cubes go on the revealing player's own building.
+    assert_eq!(T::tableau(&g, 1)[1], bld(D1, 0, 1));
+}
+
+#[test]
+fn remove_target_own_takes_only_from_the_owners_buildings() {
+    let mut d = Data::sample();
+    d.rules.options.set("remove_target", "own").unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 1, C1, 0, 2);
+    T::reveal(&mut g, &t, &[Some(E2), None, None]);
+    assert_eq!(
+        T::despair(&g),
+        2,
+        "seat 0 has no Despair of its own: the icon is lost"
+    );
+}
+
+#[test]
+fn draft_round_picks_pass_left_and_discards_go_under_the_deck() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::set_round(&mut g, 0);
+    // Dealt in seat order from the top: seat 0 [C1 C2 C3], seat 1 [F1 F2 F3], seat 2 [E1 E2 E3].
+    T::set_deck(&mut g, &[C1, C2, C3, F1, F2, F3, E1, E2, E3, J1, J2]);
+    let mut s = Script {
+        picks: vec![0, 0, 0],
+        keep: vec![Keep::Blind, Keep::Card(1), Keep::Card(0)],
+        ..Script::default()
+    };
+    let mut log = Steps::default();
+    T::round(&mut g, &t, &mut s, &mut log);
+    // Seat 0 picked C1 and got [E2 E3] from seat 2: both under, keeps the top (J1) blind.
+    assert_eq!(
+        T::tableau(&g, 0)
+            .iter()
+            .map(|b| b.design)
+            .collect::<Vec<_>>(),
+        vec![C1, J1]
+    );
+    // Seat 1 picked F1, got [C2 C3] and kept the second.
+    assert_eq!(
+        T::tableau(&g, 1)
+            .iter()
+            .map(|b| b.design)
+            .collect::<Vec<_>>(),
+        vec![F1, C3]
+    );
+    // Seat 2 picked E1, got [F2 F3] and kept the first.
+    assert_eq!(
+        T::tableau(&g, 2)
+            .iter()
+            .map(|b| b.design)
+            .collect::<Vec<_>>(),
+        vec![E1, F2]
+    );
+    // The deck after the discards, before the end-of-round shuffle: J2 then
+    // the discards in seat order.
+    assert_eq!(log.decks[1], vec![J2, E2, E3, C2, F3]);
+    let mut deck = T::deck(&g);
+    deck.sort();
+    assert_eq!(deck, vec![C2, F3, E2, E3, J2]);
+    // One event turned face up beside Trial and Purification.
+    assert_eq!(T::display(&g).count_ones(), 3);
+}
+
+#[derive(Default)]
+struct Steps {
+    decks: Vec<Vec<u8>>,
+}
+impl Log for Steps {
+    const ON: bool = true;
+    fn line(&mut self, _: Option<u8>, _: String) {}
+    fn step(&mut self, g: &Game, _: &Table) {
+        self.decks.push(T::deck(g));
+    }
+}
+
+#[test]
+fn forced_launch_when_the_constable_can_afford_the_costliest_event() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 4, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    // The bot declines (None), but 4 Hope >= Trial's 4: the first launchable goes.
+    let mut s = Script {
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::on_trial(&g), 0b0100);
+    assert_eq!(T::constable(&g), 1);
+}
+
+#[test]
+fn the_constable_keeps_the_token_when_nobody_is_eligible() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::set_badges(&mut g, 0b011);
+    T::set_on_trial(&mut g, 0b100);
+    T::set_display(&mut g, 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(PURIFICATION)],
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::constable(&g), 0);
+    assert_eq!(T::badges(&g), 0b011);
+    assert_eq!(T::hope(&g, 0), 0, "no Hope for keeping the token");
+}
+
+#[test]
+fn the_launch_cap_ends_endless_forced_launches() {
+    let mut d = Data::sample();
+    d.rules.options.set("launch_cap", "3").unwrap();
+    // Harvest Feast made red-bordered, so that it stays on the display.
+    d.events[7].red_border = true;
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    for s in 0..3 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    // Harvest Feast costs 0 and is the only event: every Constable must launch it.
+    T::set_display(&mut g, 1 << 7);
+    // next = 9 is illegal: the engine picks the first eligible seat.
+    let mut s = Script {
+        next: 9,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // Three launches: each gives everyone 1 Hope (Harvest Feast), plus new Constables' Hope.
+    assert_eq!((0..3).map(|p| T::hope(&g, p)).sum::<u16>(), 3 * 3 + 3);
+}
+
+#[test]
+fn no_witch_in_play_and_the_threshold_reached_means_everybody_loses() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C1, 0, 6);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.despair, o.side, o.winners), (6, None, 0));
+    // "more than" instead of "at least": 6 is not more than 6.
+    let mut d = Data::sample();
+    d.rules.options.set("threshold", "more_than").unwrap();
+    let t2 = Table::new(&d, 3).unwrap();
+    T::position(&mut g, &t2, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C1, 0, 6);
+    assert_eq!(T::finish(&mut g, &t2, &mut NoLog).side, Some(Team::Puritan));
+}
+
+#[test]
+fn ties_go_to_hope_then_everyone_tied_wins() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P1 + 5, P2], 0);
+    // Seats 0 and 1 (both commerce): one matching building each.
+    T::put(&mut g, &t, 0, C1, 2, 0);
+    T::put(&mut g, &t, 1, C2, 1, 0);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.winners, 0b001, "more Hope breaks the tie");
+    T::position(&mut g, &t, &[P1, P1 + 5, P2], 0);
+    T::put(&mut g, &t, 0, C1, 1, 0);
+    T::put(&mut g, &t, 1, C2, 1, 0);
+    assert_eq!(T::finish(&mut g, &t, &mut NoLog).winners, 0b011);
+}
+
+// ------------------------------------------------------------ hidden information
+
+#[test]
+fn a_bot_sees_only_its_own_character_and_hand() {
+    let t = table(5);
+    let mut g = Game::new();
+    g.reset(&t, GameRng::for_game(3, 1));
+    let chars = T::characters(&g);
+    for me in 0..5u8 {
+        let v = T::view(&g, &t, me);
+        assert_eq!(v.my_character(), chars[me as usize]);
+        for other in 0..5u8 {
+            let known = v.known_team(other);
+            if other == me {
+                assert!(known.is_some());
+            } else {
+                assert_eq!(known, None, "P{me} must not know P{other}'s team");
+            }
+        }
+    }
+    // The type has no way to the other fields: see the compile_fail
+    // doctests on `View` (reading `View::g` or `Game`'s characters does not compile).
+}
+
+#[test]
+fn confession_shows_one_character_to_the_launcher_only() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, W1, P3, P4], 0);
+    for s in 0..4 {
+        T::put(&mut g, &t, s, C1, if s == 0 { 2 } else { 0 }, 0);
+    }
+    T::set_display(&mut g, 1 << 3); // Confession (peek)
+    let mut s = Script {
+        launches: vec![Some(3)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::view(&g, &t, 0).known_team(1), Some(Team::Witch));
+    assert_eq!(T::view(&g, &t, 2).known_team(1), None);
+}
+
+// ------------------------------------------------------------ soak and determinism
+
+/// Random answers, often illegal (the engine must correct them).
+struct Chaos(GameRng);
+impl Bots for Chaos {
+    fn pick(&mut self, _: &View) -> usize {
+        self.0.below(9) as usize
+    }
+    fn keep(&mut self, _: &View) -> Keep {
+        match self.0.below(4) {
+            0 => Keep::Blind,
+            k => Keep::Card(k as u8),
+        }
+    }
+    fn gift(&mut self, v: &View) -> u16 {
+        if self.0.below(4) == 0 {
+            self.0.below(v.hope(v.me()) as u32 + 3) as u16
+        } else {
+            0
+        }
+    }
+    fn launch(&mut self, _: &View, launchable: u64, _: bool) -> Option<u8> {
+        match self.0.below(4) {
+            0 => None,
+            1 => Some(self.0.below(64) as u8),
+            _ => Some(launchable.trailing_zeros() as u8),
+        }
+    }
+    fn target(&mut self, _: &View, _: u8, _: u8) -> u8 {
+        self.0.below(10) as u8
+    }
+    fn building(&mut self, _: &View, _: u8, _: u8) -> usize {
+        self.0.below(40) as usize
+    }
+    fn next_constable(&mut self, _: &View, _: u8) -> u8 {
+        self.0.below(10) as u8
+    }
+}
+
+struct Checked;
+impl Log for Checked {
+    const ON: bool = true;
+    fn line(&mut self, _: Option<u8>, _: String) {}
+    fn step(&mut self, g: &Game, t: &Table) {
+        if let Err(e) = T::check_invariants(g, t) {
+            panic!("round {}: {e}", T::round_index(g) + 1);
+        }
+    }
+}
+
+fn check_outcome(g: &Game, o: &domsim::new_salem::engine::Outcome, p: usize) {
+    for s in 0..p as u8 {
+        assert_eq!(T::drafted(g, s), 14, "14 buildings drafted per player");
+    }
+    match o.side {
+        Some(Team::Witch) => assert_eq!(o.winners & !o.witches, 0),
+        Some(Team::Puritan) => assert_eq!(o.winners & o.witches, 0),
+        None => assert_eq!((o.winners, o.witches), (0, 0)),
+    }
+    if o.side.is_some() {
+        assert_ne!(o.winners, 0);
+    }
+}
+
+#[test]
+fn soak_three_to_eight_players_invariants_at_every_step() {
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    for p in 3..=8 {
+        let t = Table::new(&data, p).unwrap();
+        let m = SalemMatch {
+            table: &t,
+            bots: &bots,
+        };
+        let mut g = Game::new();
+        for i in 0..300u64 {
+            let seats = m.setup(&mut g, 99, i);
+            T::check_invariants(&g, &t).unwrap();
+            let o = g.play(&t, &mut m.seated(&seats), &mut Checked);
+            check_outcome(&g, &o, p);
+            // The same game with chaotic, often illegal answers.
+            g.reset(&t, GameRng::for_game(7, i));
+            let o = g.play(&t, &mut Chaos(GameRng::for_game(11, i)), &mut Checked);
+            check_outcome(&g, &o, p);
+        }
+    }
+}
+
+#[test]
+fn the_same_tally_whatever_the_thread_count() {
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    let t = Table::new(&data, 6).unwrap();
+    let m = SalemMatch {
+        table: &t,
+        bots: &bots,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let cfg = domsim::sim::RunConfig {
+        games: 40_000,
+        first: 0,
+        seed: 5,
+        threads: 0,
+        progress: false,
+        precision: None,
+    };
+    let one: Tally = domsim::sim::pool(1)
+        .unwrap()
+        .install(|| domsim::sim::run_match(&m, &cfg, &stop))
+        .tally;
+    let two: Tally = domsim::sim::pool(2)
+        .unwrap()
+        .install(|| domsim::sim::run_match(&m, &cfg, &stop))
+        .tally;
+    assert_eq!(one, two);
+    assert_eq!(one.games, 40_000);
+    assert_eq!(one.witch_wins + one.puritan_wins + one.nobody_wins, 40_000);
+    let chairs: u64 = one.bots.iter().map(|b| b.seats).sum();
+    assert_eq!(chairs, 6 * 40_000);
+}
+
+#[test]
+fn strategy_bots_are_deterministic_and_not_all_alike() {
+    // Different bots make different choices: their results differ.
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    let t = Table::new(&data, 5).unwrap();
+    let m = SalemMatch {
+        table: &t,
+        bots: &bots,
+    };
+    let mut g = Game::new();
+    let seats = m.setup(&mut g, 1, 0);
+    let a = g.play(&t, &mut m.seated(&seats), &mut NoLog);
+    let seats2 = m.setup(&mut g, 1, 0);
+    assert_eq!(seats, seats2);
+    let b = g.play(&t, &mut m.seated(&seats2), &mut NoLog);
+    assert_eq!(a, b);
+    let naive = Seated {
+        seats: [&bots[0]; 8],
+    };
+    let accuser = Seated {
+        seats: [&bots[4]; 8],
+    };
+    let (mut na, mut ac) = (0, 0);
+    for i in 0..200 {
+        g.reset(&t, GameRng::for_game(2, i));
+        na += g
+            .play(&t, &mut Seated { seats: naive.seats }, &mut NoLog)
+            .trials as u32;
+        g.reset(&t, GameRng::for_game(2, i));
+        ac += g
+            .play(
+                &t,
+                &mut Seated {
+                    seats: accuser.seats,
+                },
+                &mut NoLog,
+            )
+            .trials as u32;
+    }
+    assert_ne!(na, ac);
+}
+
+// ------------------------------------------------------------ CLI and bad input
+
+fn domsim() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+}
+
+#[test]
+fn salem_sim_runs_every_player_count_and_writes_a_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let html = dir.path().join("r.html");
+    let out = domsim()
+        .args(["salem", "sim", "-p", "3..8", "-n", "600", "-o"])
+        .arg(&csv)
+        .arg("--report")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("SAMPLE"));
+    for p in 3..=8 {
+        assert!(
+            text.contains(&format!("\n{p},all,witch_team_wins,600,")),
+            "{p} players missing"
+        );
+        assert!(text.contains(&format!("\n{p},Hidden Witch,team_win_as_witch,")));
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<svg") && page.contains("8 players"));
+}
+
+#[test]
+fn salem_sim_csv_is_identical_for_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outs = Vec::new();
+    for j in ["1", "2"] {
+        let f = dir.path().join(format!("t{j}.csv"));
+        let o = domsim()
+            .args([
+                "salem", "sim", "-p", "5", "-n", "20000", "--seed", "9", "-j", j, "-o",
+            ])
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        outs.push(std::fs::read(&f).unwrap());
+    }
+    assert_eq!(outs[0], outs[1]);
+}
+
+#[test]
+fn salem_checkpoint_resumes_to_the_same_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let whole = dir.path().join("whole.csv");
+    let resumed = dir.path().join("resumed.csv");
+    let run = |n: &str, out: &std::path::Path, ck: Option<&std::path::Path>| {
+        let mut c = domsim();
+        c.args(["salem", "sim", "-p", "4", "-n", n, "--seed", "3", "-o"])
+            .arg(out);
+        if let Some(ck) = ck {
+            c.arg("--checkpoint")
+                .arg(ck)
+                .args(["--checkpoint-every", "1000"]);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("5000", &whole, None);
+    // A first run of 3000 games leaves its checkpoint; the second resumes from it.
+    run("3000", &dir.path().join("part.csv"), Some(&ck));
+    let o = domsim()
+        .args(["salem", "sim", "-p", "4", "-n", "5000", "--seed", "3", "-o"])
+        .arg(&resumed)
+        .arg("--checkpoint")
+        .arg(&ck)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("resumed from checkpoint"), "{err}");
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&resumed).unwrap()
+    );
+}
+
+#[test]
+fn salem_log_shows_a_players_view_without_other_characters() {
+    let o = domsim()
+        .args(["salem", "log", "-p", "5", "--seed", "4", "--view", "P2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("P2 is "), "{text}");
+    for s in [0, 1, 3, 4] {
+        for team in ["(Witch)", "(Puritan)"] {
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| l.starts_with(&format!("P{s} is ")) && l.ends_with(team)),
+                "P{s}'s character leaked:\n{text}"
+            );
+        }
+        assert!(!text.contains(&format!("P{s} holds")), "P{s}'s hand leaked");
+    }
+    let all = domsim()
+        .args(["salem", "log", "-p", "5", "--seed", "4"])
+        .output()
+        .unwrap();
+    let all = String::from_utf8_lossy(&all.stdout);
+    for s in 0..5 {
+        assert!(all.contains(&format!("P{s} is ")));
+    }
+}
+
+fn sample_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (f, text) in [
+        ("rules.toml", domsim::new_salem::data::SAMPLE_RULES),
+        ("buildings.csv", domsim::new_salem::data::SAMPLE_BUILDINGS),
+        ("events.toml", domsim::new_salem::data::SAMPLE_EVENTS),
+        (
+            "characters.toml",
+            domsim::new_salem::data::SAMPLE_CHARACTERS,
+        ),
+    ] {
+        std::fs::write(dir.path().join(f), text).unwrap();
+    }
+    dir
+}
+
+/// Replace `from` by `to` in data file `file`, run `salem check --data`,
+/// and expect exit 2 with every piece of `want` in the message.
+fn bad_data(file: &str, from: &str, to: &str, want: &[&str]) {
+    let dir = sample_dir();
+    let p = dir.path().join(file);
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains(from), "{from:?} not in {file}");
+    std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    let o = domsim()
+        .args(["salem", "check", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for w in want {
+        assert!(err.contains(w), "expected {w:?} in: {err}");
+    }
+}
+
+#[test]
+fn bad_data_files_name_the_file_line_and_field() {
+    bad_data(
+        "characters.toml",
+        "\"death\"]",
+        "\"deth\"]",
+        &[
+            "characters.toml:3:",
+            "unknown category \"deth\"",
+            "did you mean \"death\"",
+        ],
+    );
+    bad_data(
+        "buildings.csv",
+        "C2,Trading Post,commerce,com_a,,moon,triangle",
+        "C2,Trading Post,commerce,com_a,,triangle,triangle",
+        &["set \"com_a\" can never complete"],
+    );
+    bad_data(
+        "buildings.csv",
+        "3@3 1@4 1@5 1@6 1@7 1@8\nF1",
+        "3@3 1@4 1@5 1@6 1@7 x@8\nF1",
+        &["buildings.csv:5:", "field copies", "\"x@8\""],
+    );
+    bad_data(
+        "buildings.csv",
+        "D1,Cemetery,death,death_a,death",
+        "D1,Cemetery,death,death_a,deathh",
+        &[
+            "buildings.csv:15:",
+            "field endgame",
+            "did you mean \"death\"",
+        ],
+    );
+    bad_data(
+        "events.toml",
+        "effect = \"peek_character\"",
+        "effect = \"peek\"",
+        &["events.toml:6:", "effect \"peek\""],
+    );
+    bad_data(
+        "events.toml",
+        "cost = 4,",
+        "cost = 4, colour = 1,",
+        &["events.toml:3:", "colour"],
+    );
+    bad_data(
+        "rules.toml",
+        "despair_threshold = [6, 8, 10, 12, 14, 16]",
+        "despair_threshold = [6, 8, 10, 12, 14]",
+        &["rules.toml:5:", "despair_threshold has 5 values"],
+    );
+    bad_data(
+        "rules.toml",
+        "kept_per_round    = [2, 3, 4, 3, 2]",
+        "kept_per_round    = [2, 3, 3, 3, 2]",
+        &["round 3: 5 dealt and 3 kept"],
+    );
+    bad_data(
+        "rules.toml",
+        "launch_cap = 20",
+        "launch_capp = 20",
+        &[
+            "rules.toml:",
+            "unknown rule option \"launch_capp\"",
+            "did you mean \"launch_cap\"",
+        ],
+    );
+    bad_data(
+        "rules.toml",
+        "player_counts",
+        "player_count",
+        &["rules.toml:2:"],
+    );
+    // Too few buildings: the copies numbered 7 and 8 removed leave 108 at 8 players.
+    let dir = sample_dir();
+    let p = dir.path().join("buildings.csv");
+    let text = std::fs::read_to_string(&p).unwrap().replace(" 1@7 1@8", "");
+    std::fs::write(&p, text).unwrap();
+    let o = domsim()
+        .args(["salem", "check", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("8 players need at least 120 buildings") && err.contains("has 108"),
+        "{err}"
+    );
+    // Missing folder, binary garbage.
+    let o = domsim()
+        .args(["salem", "check", "--data", "/nonexistent/dir"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let dir = sample_dir();
+    std::fs::write(dir.path().join("events.toml"), [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let o = domsim()
+        .args(["salem", "check", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("events.toml"));
+}
+
+#[test]
+fn a_copied_sample_folder_is_accepted_as_data() {
+    let dir = sample_dir();
+    let o = domsim()
+        .args(["salem", "sim", "-p", "5", "-n", "500", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Card data: "));
+}
+
+fn bad_bot(text: &str, want: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("b.salem");
+    std::fs::write(&f, text).unwrap();
+    let o = domsim().args(["salem", "check"]).arg(&f).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for w in want {
+        assert!(err.contains(w), "expected {w:?} in: {err}");
+    }
+}
+
+#[test]
+fn bad_bot_files_name_the_line_and_column() {
+    bad_bot(
+        "name = \"x\"\n[all]\ndraft = [\"hope\", \"my_categry\"]\n",
+        &[
+            "b.salem:3:",
+            "unknown draft feature \"my_categry\"",
+            "did you mean \"my_category\"",
+        ],
+    );
+    bad_bot(
+        "[puritan]\nlaunch = [\"trail\"]\n",
+        &[
+            "b.salem:2:",
+            "unknown event \"trail\"",
+            "did you mean \"trial\"",
+        ],
+    );
+    bad_bot(
+        "[witch]\ndraft = [\"hope if rnd >= 2\"]\n",
+        &[
+            "b.salem:2:",
+            "unknown variable \"rnd\"",
+            "did you mean \"round\"",
+        ],
+    );
+    bad_bot(
+        "[witch]\ndraft = [\"hope if round => 2\"]\n",
+        &["unknown comparison \"=>\""],
+    );
+    bad_bot("[witch]\ndraft = [\"hope\"\n", &["b.salem:"]);
+    bad_bot("[wich]\n", &["b.salem:1:", "wich"]);
+    bad_bot(
+        "[all]\nnext_constable = \"lefty\"\n",
+        &["b.salem:2:", "did you mean \"left\""],
+    );
+    bad_bot(
+        "[suspicion]\ndespair = 2\n",
+        &["unknown weight \"despair\""],
+    );
+    let o = domsim()
+        .args(["salem", "sim", "no_such_bot"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = domsim().args(["salem", "sim", "naiv"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did you mean \"naive\""));
+}
+
+#[test]
+fn bad_options_and_player_counts_exit_2() {
+    for args in [
+        vec!["salem", "sim", "-p", "9"],
+        vec!["salem", "sim", "-p", "2"],
+        vec!["salem", "sim", "-p", "8..3"],
+        vec!["salem", "sim", "--rule", "threshold=most"],
+        vec!["salem", "sim", "--rule", "nonsense"],
+        vec!["salem", "sim", "--precision", "2"],
+        vec!["salem", "sim", "-p", "3..5", "--checkpoint", "x"],
+        vec!["salem", "log", "--view", "P7"],
+    ] {
+        let o = domsim().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn shipped_bots_compile_and_rules_lists_every_option() {
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    assert_eq!(bots.len(), 6);
+    assert!(bots.iter().all(|b| !b.idea.is_empty()));
+    let o = domsim().args(["salem", "rules"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    for (name, _, _) in domsim::new_salem::data::OPTION_DOCS {
+        assert!(text.contains(name), "{name} missing");
+    }
+}
+
+/// Stable-Rust fuzzing of the data and bot formats (the libFuzzer target is
+/// `fuzz/fuzz_targets/salem_data.rs`): thousands of mutated sample files and
+/// bots load or fail with a message naming the file, never a panic, and
+/// whatever loads plays a game to the end.
+#[test]
+fn mutated_data_and_bot_files_never_panic() {
+    use domsim::new_salem::data;
+    let originals = [
+        data::SAMPLE_RULES,
+        data::SAMPLE_BUILDINGS,
+        data::SAMPLE_EVENTS,
+        data::SAMPLE_CHARACTERS,
+        bot::SHIPPED[2].1,
+    ];
+    let tokens = [
+        "0", "-1", "99", "\"\"", ",", "=", "[", "]", "{", "}", "moon", "death", "@", "\n", "#",
+        "true", "if", ">=",
+    ];
+    let mut rng = GameRng::for_game(2026, 0);
+    let rounds: u64 = std::env::var("DOMSIM_FUZZ")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let (mut loaded, mut refused) = (0, 0);
+    for _ in 0..1500 * rounds {
+        let which = rng.below(5) as usize;
+        let mut text = originals[which].to_string();
+        for _ in 0..1 + rng.below(3) {
+            let cut = |t: &str, r: &mut GameRng| {
+                let mut i = r.below(t.len() as u32 + 1) as usize;
+                while !t.is_char_boundary(i) {
+                    i -= 1;
+                }
+                i
+            };
+            let i = cut(&text, &mut rng);
+            match rng.below(3) {
+                0 => text.insert_str(i, tokens[rng.below(tokens.len() as u32) as usize]),
+                1 => {
+                    let j = cut(&text, &mut rng);
+                    let (a, b) = (i.min(j), i.max(j).min(i.min(j) + 12));
+                    let mut b = b;
+                    while !text.is_char_boundary(b) {
+                        b -= 1;
+                    }
+                    text.replace_range(a..b, "");
+                }
+                _ => {
+                    let j = cut(&text, &mut rng);
+                    let piece: String = text[i.min(j)..i.max(j)].chars().take(40).collect();
+                    text.insert_str(i.max(j), &piece);
+                }
+            }
+        }
+        let mut files = [originals[0], originals[1], originals[2], originals[3]];
+        if which < 4 {
+            files[which] = &text;
+        }
+        let parsed = std::panic::catch_unwind(|| {
+            Data::parse(
+                [
+                    ("rules.toml", files[0]),
+                    ("buildings.csv", files[1]),
+                    ("events.toml", files[2]),
+                    ("characters.toml", files[3]),
+                ],
+                "mutant",
+            )
+        })
+        .unwrap_or_else(|_| panic!("Data::parse panicked on:\n{text}"));
+        let d = match parsed {
+            Ok(d) => d,
+            Err(e) => {
+                refused += 1;
+                let m = e.to_string();
+                assert!(
+                    data::FILES.iter().any(|f| m.contains(f)),
+                    "no file named: {m}"
+                );
+                continue;
+            }
+        };
+        let b = if which == 4 {
+            bot::compile("m.salem", &text, &d)
+        } else {
+            bot::compile("m.salem", originals[4], &d)
+        };
+        let b = match b {
+            Ok(b) => b,
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().starts_with("m.salem"), "{e}");
+                continue;
+            }
+        };
+        loaded += 1;
+        let p = d.rules.player_counts[rng.below(d.rules.player_counts.len() as u32) as usize];
+        let t = Table::new(&d, p).unwrap();
+        let mut g = Game::new();
+        g.reset(&t, GameRng::for_game(1, loaded));
+        g.play(&t, &mut Seated { seats: [&b; 8] }, &mut Checked);
+    }
+    assert!(
+        loaded > 100 && refused > 100,
+        "loaded {loaded}, refused {refused}"
+    );
+}
