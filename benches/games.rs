@@ -281,8 +281,37 @@ fn strategy_6p(c: &mut Criterion) {
     );
 }
 
+/// New Salem at 5 players: the six shipped `.salem` bots (each chair drawn
+/// from them per game, as `domsim salem sim` does) on the built-in sample
+/// data, one reused `Game`. Asserts every game ends with a side decided.
+fn new_salem_5p(c: &mut Criterion) {
+    use domsim::new_salem::{bot, data::Data, engine, sim::SalemMatch};
+    let data = Data::sample();
+    let bots = bot::shipped(&data).unwrap();
+    let t = engine::Table::new(&data, 5).unwrap();
+    let m = SalemMatch {
+        table: &t,
+        bots: &bots,
+    };
+    let mut g = engine::Game::new();
+    let mut i = 0u64;
+    let mut grp = c.benchmark_group("whole_game");
+    grp.throughput(Throughput::Elements(1));
+    grp.bench_function("new_salem_5p_strategy_files", |b| {
+        b.iter(|| {
+            let seats = m.setup(&mut g, 1, i);
+            i += 1;
+            let o = g.play(&t, &mut m.seated(&seats), &mut engine::NoLog);
+            assert!(o.side.is_some() || o.witches == 0);
+            black_box(o.despair)
+        })
+    });
+    grp.finish();
+}
+
 criterion_group!(
     benches,
+    new_salem_5p,
     big_money_mirror,
     witch_random,
     big_money_4p,

@@ -62,11 +62,14 @@ pub struct Workload {
     /// machine the suite was tuned on, so the default suite (1 then 2
     /// threads) takes about a minute there.
     pub games: u64,
+    /// A New Salem workload at this many players (the shipped bots on the
+    /// built-in sample data; `kingdom` and `files` unused), instead of Dominion.
+    pub salem: Option<usize>,
 }
 
 impl Workload {
     pub fn players(&self) -> usize {
-        self.files.len()
+        self.salem.unwrap_or(self.files.len())
     }
 
     fn kingdom(&self) -> Result<Kingdom> {
@@ -144,54 +147,69 @@ pub const SIX_PLAYERS: &[&str] = &[
 ];
 
 /// The standard suite, in the order it runs.
-pub static WORKLOADS: [Workload; 8] = [
+pub static WORKLOADS: [Workload; 9] = [
     Workload {
         name: "Big Money mirror",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &["big_money.dom", "big_money.dom"],
         games: 1_500_000,
+        salem: None,
     },
     Workload {
         name: "Smithy BM vs BM Ultimate",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &["smithy_big_money.dom", "big_money_ultimate.dom"],
         games: 500_000,
+        salem: None,
     },
     Workload {
         name: "Double Witch mirror",
         kingdom: KingdomSpec::Cards(MONEY_KINGDOM),
         files: &["double_witch.dom", "double_witch.dom"],
         games: 600_000,
+        salem: None,
     },
     Workload {
         name: "Village/Smithy engine mirror",
         kingdom: KingdomSpec::Cards(ENGINE_KINGDOM),
         files: &["village_smithy.dom", "village_smithy.dom"],
         games: 350_000,
+        salem: None,
     },
     Workload {
         name: "Masquerade BM mirror",
         kingdom: KingdomSpec::Preset("Victory Dance"),
         files: &["masquerade_big_money.dom", "masquerade_big_money.dom"],
         games: 400_000,
+        salem: None,
     },
     Workload {
         name: "Cultist vs Rebuild (Dark Ages)",
         kingdom: KingdomSpec::Cards(DARK_AGES_KINGDOM),
         files: &["cultist.dom", "rebuild.dom"],
         games: 500_000,
+        salem: None,
     },
     Workload {
         name: "4 players (2 BM + 2 Smithy BM)",
         kingdom: KingdomSpec::Preset("First Game"),
         files: FOUR_PLAYERS,
         games: 600_000,
+        salem: None,
     },
     Workload {
         name: "6 players (2 BM + 2 Smithy BM + 2 BMU)",
         kingdom: KingdomSpec::Preset("First Game"),
         files: SIX_PLAYERS,
         games: 400_000,
+        salem: None,
+    },
+    Workload {
+        name: "New Salem, 5 players (shipped bots)",
+        kingdom: KingdomSpec::Preset("First Game"),
+        files: &[],
+        games: 500_000,
+        salem: Some(5),
     },
 ];
 
@@ -470,11 +488,34 @@ pub fn csv_bytes(meta: &Meta, rows: &[Row]) -> Result<Vec<u8>> {
 /// A workload ready to run: kingdom chosen, strategies compiled.
 struct Prepared {
     w: &'static Workload,
-    kingdom: Kingdom,
-    lineup: CompiledLineup,
+    kind: Kind,
+}
+
+enum Kind {
+    Dominion(Kingdom, CompiledLineup),
+    Salem(
+        crate::new_salem::engine::Table,
+        Vec<crate::new_salem::bot::SalemBot>,
+    ),
+}
+
+/// What a measured run produced, compared across thread counts.
+#[derive(PartialEq)]
+enum Tallied {
+    Dominion(Box<Stats>),
+    Salem(Box<crate::new_salem::sim::Tally>),
 }
 
 fn prepare(w: &'static Workload) -> Result<Prepared> {
+    if let Some(players) = w.salem {
+        let data = crate::new_salem::data::Data::sample();
+        let table = crate::new_salem::engine::Table::new(&data, players)?;
+        let bots = crate::new_salem::bot::shipped(&data)?;
+        return Ok(Prepared {
+            w,
+            kind: Kind::Salem(table, bots),
+        });
+    }
     let kingdom = w
         .kingdom()
         .map_err(|e| anyhow!("workload '{}': {e}", w.name))?;
@@ -492,7 +533,10 @@ fn prepare(w: &'static Workload) -> Result<Prepared> {
     let lineup = Lineup::load(&specs)
         .and_then(|l| l.compile(&kingdom))
         .map_err(|e| anyhow!("workload '{}': {e:#}", w.name))?;
-    Ok(Prepared { w, kingdom, lineup })
+    Ok(Prepared {
+        w,
+        kind: Kind::Dominion(kingdom, lineup),
+    })
 }
 
 /// Why a measured run does not count.
@@ -568,7 +612,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     let mut rows = Vec::new();
     for p in &prepared {
         let games = cfg.games(p.w);
-        let mut first: Option<(usize, Stats)> = None;
+        let mut first: Option<(usize, Tallied)> = None;
         let mut one_thread_rate = None;
         for (&t, pool) in cfg.threads.iter().zip(&pools) {
             let rc = RunConfig {
@@ -581,10 +625,34 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
             };
             let cpu0 = cpu_seconds();
             let start = Instant::now();
-            let r = pool.install(|| sim::run(&p.kingdom, &rc, |o: &[u8]| p.lineup.bots(o), stop));
+            let (completed, interrupted, tallied, faults) = match &p.kind {
+                Kind::Dominion(kingdom, lineup) => {
+                    let r =
+                        pool.install(|| sim::run(kingdom, &rc, |o: &[u8]| lineup.bots(o), stop));
+                    let f = check(&r.stats, r.completed, games);
+                    (
+                        r.completed,
+                        r.interrupted,
+                        Tallied::Dominion(Box::new(r.stats)),
+                        f,
+                    )
+                }
+                Kind::Salem(table, bots) => {
+                    let m = crate::new_salem::sim::SalemMatch { table, bots };
+                    let r = pool.install(|| sim::run_match(&m, &rc, stop));
+                    let f = (r.completed != games)
+                        .then(|| format!("{} of {games} games completed", r.completed));
+                    (
+                        r.completed,
+                        r.interrupted,
+                        Tallied::Salem(Box::new(r.tally)),
+                        f,
+                    )
+                }
+            };
             let wall = start.elapsed().as_secs_f64();
             let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| (b - a).max(0.0));
-            if r.interrupted {
+            if interrupted {
                 writeln!(so)?;
                 so.flush()?;
                 eprintln!(
@@ -593,8 +661,9 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
                 );
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             }
-            let failure = check(&r.stats, r.completed, games).or_else(|| match &first {
-                Some((t1, s1)) if *s1 != r.stats => Some(format!(
+            let _ = completed;
+            let failure = faults.or_else(|| match &first {
+                Some((t1, s1)) if *s1 != tallied => Some(format!(
                     "results on {t} threads differ from those on {t1} (the runner must not depend on the thread count)"
                 )),
                 _ => None,
@@ -609,7 +678,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
                 return Ok(ExitCode::from(EXIT_FAILED));
             }
             if first.is_none() {
-                first = Some((t, r.stats));
+                first = Some((t, tallied));
             }
             let mut row = Row {
                 workload: p.w.name,
@@ -713,9 +782,14 @@ mod tests {
     #[test]
     fn workloads_have_kingdoms_and_shipped_strategies() {
         for w in &WORKLOADS {
-            assert!((2..=6).contains(&w.players()), "{}", w.name);
             let p = prepare(w).unwrap_or_else(|e| panic!("{e:#}"));
-            assert_eq!(p.kingdom.n(), w.players());
+            match &p.kind {
+                Kind::Dominion(k, _) => {
+                    assert!((2..=6).contains(&w.players()), "{}", w.name);
+                    assert_eq!(k.n(), w.players());
+                }
+                Kind::Salem(t, _) => assert_eq!(t.players, w.players()),
+            }
         }
     }
 
