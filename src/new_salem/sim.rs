@@ -39,6 +39,8 @@ pub struct BotTally {
     /// Chairs that ended on Trial, as a Witch and as a Puritan.
     pub tried_as_witch: u64,
     pub tried_as_puritan: u64,
+    /// Chairs in games that everybody lost (the Witches' side won with no Witch).
+    pub nobody_wins: u64,
 }
 
 /// What a New Salem run accumulates (at one player count).
@@ -114,6 +116,7 @@ impl Tally {
             x.win_units += y.win_units;
             x.tried_as_witch += y.tried_as_witch;
             x.tried_as_puritan += y.tried_as_puritan;
+            x.nobody_wins += y.nobody_wins;
         }
         self
     }
@@ -189,6 +192,7 @@ impl Tally {
             if o.winners & bit != 0 {
                 t.win_units += WIN_UNITS / k;
             }
+            t.nobody_wins += o.side.is_none() as u64;
         }
     }
 
@@ -437,6 +441,14 @@ pub fn csv_rows(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
             "team_win_as_puritan",
             bt.puritan_team_wins,
             bt.puritan_seats,
+        );
+        rate_row(
+            &mut o,
+            p,
+            &b.name,
+            "everybody_loses",
+            bt.nobody_wins,
+            bt.seats,
         );
         rate_row(
             &mut o,
