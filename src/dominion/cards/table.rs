@@ -1,0 +1,821 @@
+//! The card table: the single source of truth for every card, and a leaf
+//! module — it imports nothing from the engine (a test reads its `use`
+//! lines), so the engine, the card handlers, the strategy compiler and the
+//! reports all depend on it and never the other way round.
+//!
+//! One macro invocation below defines `enum Card`, `Card::ALL` and the static
+//! [`CardInfo`] table (name, cost, types, vanilla bonuses, pile rule, set,
+//! and the hooks a card has beyond its play effect). The card lists the
+//! engine consults — cards with an on-trash ability, Reactions that answer
+//! an Attack — are derived from those hooks ([`CardSet::ON_TRASH`],
+//! [`CardSet::ATTACK_REACTIONS`]), never kept by hand.
+
+use std::fmt;
+
+/// Card types as bit flags. A card with several types has all of them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Types(pub u16);
+
+impl Types {
+    pub const ACTION: Types = Types(1);
+    pub const TREASURE: Types = Types(1 << 1);
+    pub const VICTORY: Types = Types(1 << 2);
+    pub const CURSE: Types = Types(1 << 3);
+    pub const ATTACK: Types = Types(1 << 4);
+    pub const REACTION: Types = Types(1 << 5);
+    pub const LOOTER: Types = Types(1 << 6);
+    pub const RUINS: Types = Types(1 << 7);
+    pub const SHELTER: Types = Types(1 << 8);
+    pub const KNIGHT: Types = Types(1 << 9);
+    /// Not a real type: marks the pile pseudo-cards "Knights" and "Ruins"
+    /// (see the Dark Ages block of the card table). Never printed.
+    pub const PILE: Types = Types(1 << 10);
+
+    pub const NAMES: [(&'static str, Types); 10] = [
+        ("Action", Types::ACTION),
+        ("Treasure", Types::TREASURE),
+        ("Victory", Types::VICTORY),
+        ("Curse", Types::CURSE),
+        ("Attack", Types::ATTACK),
+        ("Reaction", Types::REACTION),
+        ("Looter", Types::LOOTER),
+        ("Ruins", Types::RUINS),
+        ("Shelter", Types::SHELTER),
+        ("Knight", Types::KNIGHT),
+    ];
+
+    #[inline]
+    pub const fn has(self, t: Types) -> bool {
+        self.0 & t.0 != 0
+    }
+    pub const fn union(self, t: Types) -> Types {
+        Types(self.0 | t.0)
+    }
+}
+
+impl fmt::Debug for Types {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (n, t) in Types::NAMES {
+            if self.has(t) {
+                if !first {
+                    f.write_str("-")?;
+                }
+                f.write_str(n)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which printed set a card comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Set {
+    /// Copper, Silver, Gold, Estate, Duchy, Province, Curse.
+    Basic,
+    Base,
+    Intrigue,
+    DarkAges,
+}
+
+impl Set {
+    pub const ALL: [Set; 4] = [Set::Basic, Set::Base, Set::Intrigue, Set::DarkAges];
+    pub fn name(self) -> &'static str {
+        match self {
+            Set::Basic => "basic",
+            Set::Base => "base",
+            Set::Intrigue => "intrigue",
+            Set::DarkAges => "dark-ages",
+        }
+    }
+}
+
+/// How big a card's pile is for a given number of players (RULES §3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PileRule {
+    /// Copper: 60 − 7n for 2–4 players, 120 − 7n for 5–6.
+    Copper,
+    /// Silver/Gold: `n` for 2–4 players, doubled for 5–6.
+    Treasure(u8),
+    /// Estate and Duchy: 8 with 2 players, 12 otherwise.
+    BasicVictory,
+    /// Province: 8 / 12 / 12 / 15 / 18.
+    Province,
+    /// Curse: 10 per player beyond the first.
+    Curse,
+    /// A Kingdom pile: 10, or 8 / 12 if the card has the Victory type.
+    Kingdom,
+    /// A Kingdom pile of fixed size whatever the player count (Rats: 20).
+    Fixed(u8),
+    /// The Knights pile (pseudo-card): the 10 different Knights.
+    KnightsPile,
+    /// The Ruins pile (pseudo-card): 10 Ruins per player beyond the first.
+    RuinsPile,
+    /// A member of a pile of distinct cards (a Knight, a Ruins): no pile of its own.
+    InPile,
+    /// A non-Supply pile (Spoils, Madman, Mercenary) of this many cards.
+    NonSupply(u8),
+    /// A Shelter: starting card only, no pile.
+    Shelter,
+}
+
+impl PileRule {
+    pub const fn size(self, players: usize, victory: bool) -> u8 {
+        let big = players >= 5;
+        match self {
+            PileRule::Copper => {
+                if big {
+                    (120 - 7 * players) as u8
+                } else {
+                    (60 - 7 * players) as u8
+                }
+            }
+            PileRule::Treasure(n) => {
+                if big {
+                    n * 2
+                } else {
+                    n
+                }
+            }
+            PileRule::BasicVictory => {
+                if players == 2 {
+                    8
+                } else {
+                    12
+                }
+            }
+            PileRule::Province => match players {
+                2 => 8,
+                5 => 15,
+                6 => 18,
+                _ => 12,
+            },
+            PileRule::Curse => (10 * (players - 1)) as u8,
+            PileRule::Fixed(n) | PileRule::NonSupply(n) => n,
+            PileRule::KnightsPile => 10,
+            PileRule::RuinsPile => (10 * (players - 1)) as u8,
+            PileRule::InPile | PileRule::Shelter => 0,
+            PileRule::Kingdom => {
+                if !victory {
+                    10
+                } else if players == 2 {
+                    8
+                } else {
+                    12
+                }
+            }
+        }
+    }
+}
+
+/// What a card does besides its play effect, as flags: the engine's card
+/// lists are derived from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Hooks(pub u8);
+
+impl Hooks {
+    pub const NONE: Hooks = Hooks(0);
+    /// "When you trash this …" (RULES §9): the engine runs the card's
+    /// on-trash ability (`triggers.rs` dispatch).
+    pub const ON_TRASH: Hooks = Hooks(1);
+    /// A Reaction revealed when another player plays an Attack.
+    pub const ATTACK_REACTION: Hooks = Hooks(1 << 1);
+    /// A Reaction to something other than an Attack (Market Square: one of
+    /// your cards is trashed; Hovel: you buy a Victory card).
+    pub const OTHER_REACTION: Hooks = Hooks(1 << 2);
+
+    #[inline]
+    pub const fn has(self, h: Hooks) -> bool {
+        self.0 & h.0 != 0
+    }
+}
+
+/// Static facts about one card.
+#[derive(Clone, Copy, Debug)]
+pub struct CardInfo {
+    pub name: &'static str,
+    pub cost: u8,
+    pub types: Types,
+    pub set: Set,
+    pub pile: PileRule,
+    /// Vanilla bonuses applied by the engine when the card is played.
+    pub cards: u8,
+    pub actions: u8,
+    pub buys: u8,
+    pub coins: u8,
+    /// Coins a Treasure is worth when played (before modifiers such as Coppersmith).
+    pub value: u8,
+    /// Fixed VP (Gardens and other variable-VP cards are scored by the engine).
+    pub vp: i8,
+    /// True if the card has an effect beyond its vanilla bonuses (a handler in `base`).
+    pub effect: bool,
+    /// Abilities outside its play effect (on-trash, reactions).
+    pub hooks: Hooks,
+}
+
+macro_rules! card_table {
+    ($(
+        $variant:ident = $name:literal, cost $cost:literal, [$($ty:ident)|+], $set:ident, $pile:expr,
+        +$c:literal cards +$a:literal actions +$b:literal buys +$coin:literal coins,
+        value $val:literal, vp $vp:literal, effect $eff:literal $(, hooks [$($hk:ident)|+])?;
+    )*) => {
+        /// Every card of the implemented sets. `#[repr(u8)]`: ids are dense from 0,
+        /// so a set of cards is a `u128` bit mask and a multiset is `[u8; Card::COUNT]`.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Card { $($variant,)* }
+
+        impl Card {
+            /// Every card, in id order.
+            pub const ALL: &'static [Card] = &[$(Card::$variant,)*];
+            pub const COUNT: usize = Card::ALL.len();
+        }
+
+        /// The table as a constant, for compile-time masks.
+        const TABLE: [CardInfo; Card::COUNT] = [$(
+            CardInfo {
+                name: $name,
+                cost: $cost,
+                types: Types(0 $(| Types::$ty.0)+),
+                set: Set::$set,
+                pile: $pile,
+                cards: $c,
+                actions: $a,
+                buys: $b,
+                coins: $coin,
+                value: $val,
+                vp: $vp,
+                effect: $eff,
+                hooks: Hooks(0 $($(| Hooks::$hk.0)+)?),
+            },
+        )*];
+
+        /// The static table, indexed by `Card as usize`.
+        pub static INFO: [CardInfo; Card::COUNT] = TABLE;
+    };
+}
+
+use PileRule::*;
+
+card_table! {
+    // ---- Basic cards (always in the Supply) ----
+    Copper = "Copper", cost 0, [TREASURE], Basic, Copper, +0 cards +0 actions +0 buys +0 coins, value 1, vp 0, effect false;
+    Silver = "Silver", cost 3, [TREASURE], Basic, Treasure(40), +0 cards +0 actions +0 buys +0 coins, value 2, vp 0, effect false;
+    Gold = "Gold", cost 6, [TREASURE], Basic, Treasure(30), +0 cards +0 actions +0 buys +0 coins, value 3, vp 0, effect false;
+    Estate = "Estate", cost 2, [VICTORY], Basic, BasicVictory, +0 cards +0 actions +0 buys +0 coins, value 0, vp 1, effect false;
+    Duchy = "Duchy", cost 5, [VICTORY], Basic, BasicVictory, +0 cards +0 actions +0 buys +0 coins, value 0, vp 3, effect false;
+    Province = "Province", cost 8, [VICTORY], Basic, Province, +0 cards +0 actions +0 buys +0 coins, value 0, vp 6, effect false;
+    Curse = "Curse", cost 0, [CURSE], Basic, Curse, +0 cards +0 actions +0 buys +0 coins, value 0, vp -1, effect false;
+    // ---- Base game, first edition ----
+    Adventurer = "Adventurer", cost 6, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Bureaucrat = "Bureaucrat", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Cellar = "Cellar", cost 2, [ACTION], Base, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Chancellor = "Chancellor", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Chapel = "Chapel", cost 2, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    CouncilRoom = "Council Room", cost 5, [ACTION], Base, Kingdom, +4 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Feast = "Feast", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Festival = "Festival", cost 5, [ACTION], Base, Kingdom, +0 cards +2 actions +1 buys +2 coins, value 0, vp 0, effect false;
+    Gardens = "Gardens", cost 4, [VICTORY], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Laboratory = "Laboratory", cost 5, [ACTION], Base, Kingdom, +2 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Library = "Library", cost 5, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Market = "Market", cost 5, [ACTION], Base, Kingdom, +1 cards +1 actions +1 buys +1 coins, value 0, vp 0, effect false;
+    Militia = "Militia", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Mine = "Mine", cost 5, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Moat = "Moat", cost 2, [ACTION | REACTION], Base, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ATTACK_REACTION];
+    Moneylender = "Moneylender", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Remodel = "Remodel", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Smithy = "Smithy", cost 4, [ACTION], Base, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Spy = "Spy", cost 4, [ACTION | ATTACK], Base, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Thief = "Thief", cost 4, [ACTION | ATTACK], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    ThroneRoom = "Throne Room", cost 4, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Village = "Village", cost 3, [ACTION], Base, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Witch = "Witch", cost 5, [ACTION | ATTACK], Base, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Woodcutter = "Woodcutter", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +1 buys +2 coins, value 0, vp 0, effect false;
+    Workshop = "Workshop", cost 3, [ACTION], Base, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // ---- Intrigue, first edition ----
+    Baron = "Baron", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Bridge = "Bridge", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +1 buys +1 coins, value 0, vp 0, effect true;
+    Conspirator = "Conspirator", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Coppersmith = "Coppersmith", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Courtyard = "Courtyard", cost 2, [ACTION], Intrigue, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Duke = "Duke", cost 5, [VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    GreatHall = "Great Hall", cost 3, [ACTION | VICTORY], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 1, effect false;
+    Harem = "Harem", cost 6, [TREASURE | VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 2, vp 2, effect false;
+    Ironworks = "Ironworks", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Masquerade = "Masquerade", cost 3, [ACTION], Intrigue, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    MiningVillage = "Mining Village", cost 4, [ACTION], Intrigue, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Minion = "Minion", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Nobles = "Nobles", cost 6, [ACTION | VICTORY], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 2, effect true;
+    Pawn = "Pawn", cost 2, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Saboteur = "Saboteur", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Scout = "Scout", cost 4, [ACTION], Intrigue, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SecretChamber = "Secret Chamber", cost 2, [ACTION | REACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ATTACK_REACTION];
+    ShantyTown = "Shanty Town", cost 3, [ACTION], Intrigue, Kingdom, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Steward = "Steward", cost 3, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Swindler = "Swindler", cost 3, [ACTION | ATTACK], Intrigue, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Torturer = "Torturer", cost 5, [ACTION | ATTACK], Intrigue, Kingdom, +3 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    TradingPost = "Trading Post", cost 5, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Tribute = "Tribute", cost 5, [ACTION], Intrigue, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Upgrade = "Upgrade", cost 5, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    WishingWell = "Wishing Well", cost 3, [ACTION], Intrigue, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // ---- Dark Ages
+    // Piles of distinct cards: the pile's identity is a pseudo-card ("Knights",
+    // "Ruins", type PILE) that is never in any zone. `supply[pseudo]` counts the
+    // cards left and the pile counts once for the end condition; the order is in
+    // `Game::knights` / `Game::ruins` (fixed arrays) and only the real top card is
+    // in `Game::nonempty`, so every generic gain/buy sees exactly the top card.
+    // A pseudo-card (rather than a separate pile index) keeps one id space for
+    // kingdoms, masks and the scenario notation ("kingdom: Knights").
+    Altar = "Altar", cost 6, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Armory = "Armory", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BandOfMisfits = "Band of Misfits", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BanditCamp = "Bandit Camp", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Beggar = "Beggar", cost 2, [ACTION | REACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ATTACK_REACTION];
+    Catacombs = "Catacombs", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
+    Count = "Count", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Counterfeit = "Counterfeit", cost 5, [TREASURE], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 1, vp 0, effect true;
+    Cultist = "Cultist", cost 5, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
+    DeathCart = "Death Cart", cost 4, [ACTION | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +5 coins, value 0, vp 0, effect true;
+    Feodum = "Feodum", cost 4, [VICTORY], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
+    Forager = "Forager", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Fortress = "Fortress", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
+    Graverobber = "Graverobber", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    HuntingGrounds = "Hunting Grounds", cost 6, [ACTION], DarkAges, Kingdom, +4 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
+    Ironmonger = "Ironmonger", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    JunkDealer = "Junk Dealer", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +1 coins, value 0, vp 0, effect true;
+    Knights = "Knights", cost 5, [PILE], DarkAges, KnightsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Marauder = "Marauder", cost 4, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    MarketSquare = "Market Square", cost 3, [ACTION | REACTION], DarkAges, Kingdom, +1 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
+    Mystic = "Mystic", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Pillage = "Pillage", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    PoorHouse = "Poor House", cost 1, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +4 coins, value 0, vp 0, effect true;
+    Procession = "Procession", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Rats = "Rats", cost 4, [ACTION], DarkAges, Fixed(20), +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
+    Rebuild = "Rebuild", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Rogue = "Rogue", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Sage = "Sage", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Scavenger = "Scavenger", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    Squire = "Squire", cost 2, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
+    Storeroom = "Storeroom", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
+    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Vagrant = "Vagrant", cost 2, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    WanderingMinstrel = "Wandering Minstrel", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // The ten Knights (members of the Knights pile).
+    DameAnna = "Dame Anna", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameJosephine = "Dame Josephine", cost 5, [ACTION | ATTACK | VICTORY | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 2, effect true;
+    DameMolly = "Dame Molly", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameNatalie = "Dame Natalie", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    DameSylvia = "Dame Sylvia", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
+    SirBailey = "Sir Bailey", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirDestry = "Sir Destry", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirMartin = "Sir Martin", cost 4, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +2 buys +0 coins, value 0, vp 0, effect true;
+    SirMichael = "Sir Michael", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    SirVander = "Sir Vander", cost 5, [ACTION | ATTACK | KNIGHT], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
+    // Non-Supply piles.
+    Spoils = "Spoils", cost 0, [TREASURE], DarkAges, NonSupply(15), +0 cards +0 actions +0 buys +0 coins, value 3, vp 0, effect true;
+    Madman = "Madman", cost 0, [ACTION], DarkAges, NonSupply(10), +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Mercenary = "Mercenary", cost 0, [ACTION | ATTACK], DarkAges, NonSupply(10), +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // The Ruins pile (pseudo-card) and the five Ruins.
+    Ruins = "Ruins", cost 0, [PILE], DarkAges, RuinsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    AbandonedMine = "Abandoned Mine", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect false;
+    RuinedLibrary = "Ruined Library", cost 0, [ACTION | RUINS], DarkAges, InPile, +1 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    RuinedMarket = "Ruined Market", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect false;
+    RuinedVillage = "Ruined Village", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    Survivors = "Survivors", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    // Shelters (starting cards only).
+    Hovel = "Hovel", cost 1, [REACTION | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
+    Necropolis = "Necropolis", cost 1, [ACTION | SHELTER], DarkAges, Shelter, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
+    OvergrownEstate = "Overgrown Estate", cost 1, [VICTORY | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
+}
+
+const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
+
+/// `IS_TREASURE[c]`: whether `c` is a Treasure, as a dense byte table.
+pub static IS_TREASURE: [bool; Card::COUNT] = {
+    let mut t = [false; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = TABLE[i].types.0 & Types::TREASURE.0 != 0;
+        i += 1;
+    }
+    t
+};
+
+/// Cards whose VP depend on the owner's deck (scored by `vp_of_counts`;
+/// their table `vp` is 0). A test checks this list against `vp_of_counts`.
+pub const VARIABLE_VP: CardSet = CardSet(
+    CardSet::one(Card::Gardens).0 | CardSet::one(Card::Duke).0 | CardSet::one(Card::Feodum).0,
+);
+
+/// `VALUE[c]`: what Treasure `c` is worth when played, before modifiers —
+/// the table's `value` as a dense byte array (one cache line for the whole
+/// table, where `INFO` rows are 40 bytes apart).
+pub static VALUE: [u8; Card::COUNT] = {
+    let mut t = [0u8; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = TABLE[i].value;
+        i += 1;
+    }
+    t
+};
+
+impl Card {
+    #[inline]
+    pub fn info(self) -> &'static CardInfo {
+        &INFO[self as usize]
+    }
+    #[inline]
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    #[inline]
+    pub fn types(self) -> Types {
+        self.info().types
+    }
+    #[inline]
+    pub fn is(self, t: Types) -> bool {
+        self.info().types.has(t)
+    }
+    /// Money this card adds to a deck's total: a Treasure's value plus an
+    /// Action's printed +$ (the strategy variable `total_money`).
+    #[inline]
+    pub fn money(self) -> u8 {
+        let i = self.info();
+        i.value + i.coins
+    }
+    #[inline]
+    pub fn is_action(self) -> bool {
+        self.is(Types::ACTION)
+    }
+    #[inline]
+    pub fn is_treasure(self) -> bool {
+        self.is(Types::TREASURE)
+    }
+    #[inline]
+    pub fn is_victory(self) -> bool {
+        self.is(Types::VICTORY)
+    }
+    #[inline]
+    pub fn from_index(i: usize) -> Option<Card> {
+        Card::ALL.get(i).copied()
+    }
+    /// True for cards that are chosen as one of the 10 Kingdom piles (not
+    /// the members of the Knights/Ruins piles, non-Supply cards or Shelters).
+    pub fn is_kingdom(self) -> bool {
+        self.info().set != Set::Basic
+            && matches!(
+                self.info().pile,
+                PileRule::Kingdom | PileRule::Fixed(_) | PileRule::KnightsPile
+            )
+    }
+    /// Exact (case-, space- and punctuation-insensitive) name lookup.
+    pub fn from_name(name: &str) -> Option<Card> {
+        let key = normalize(name);
+        Card::ALL
+            .iter()
+            .copied()
+            .find(|c| normalize(c.name()) == key)
+    }
+    /// The closest card name, for "did you mean" messages.
+    pub fn suggest(name: &str) -> Option<Card> {
+        let key = normalize(name);
+        let mut best: Option<(usize, Card)> = None;
+        for &c in Card::ALL {
+            let d = edit_distance(&key, &normalize(c.name()));
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, c));
+            }
+        }
+        // Only suggest something reasonably close.
+        best.filter(|&(d, c)| d <= 2.max(c.name().len() / 3))
+            .map(|(_, c)| c)
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Lower-case, keep only letters and digits: "Throne Room", "throne_room" and
+/// "ThroneRoom" are the same name.
+pub fn normalize(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
+
+/// Levenshtein distance (for suggestions; never on the hot path).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// `BIT[id]` = the mask of one card. With more than 64 cards a variable
+/// `1u128 << id` compiles to a two-word shift with branches; a table load is
+/// cheaper on the hot paths (`hand_kinds`, `contains`).
+static BIT: [u128; Card::COUNT] = {
+    let mut t = [0u128; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
+/// A set of card kinds as a 128-bit mask. Used for the legal answers of a
+/// decision, the piles of a kingdom, type filters: no allocation, O(1) tests.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(pub u128);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    #[inline]
+    pub const fn one(c: Card) -> CardSet {
+        CardSet(1u128 << c as u8)
+    }
+    #[inline]
+    pub fn contains(self, c: Card) -> bool {
+        self.0 & BIT[c as usize] != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, c: Card) {
+        self.0 |= BIT[c as usize];
+    }
+    #[inline]
+    pub fn remove(&mut self, c: Card) {
+        self.0 &= !BIT[c as usize];
+    }
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    #[inline]
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    /// The card with the lowest id, if any.
+    #[inline]
+    pub fn first(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card::ALL[self.0.trailing_zeros() as usize])
+        }
+    }
+    /// The `i`-th card in id order.
+    pub fn nth(self, i: usize) -> Option<Card> {
+        self.iter().nth(i)
+    }
+    #[inline]
+    pub fn iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+    #[inline]
+    pub fn and(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & o.0)
+    }
+    #[inline]
+    pub fn or(self, o: CardSet) -> CardSet {
+        CardSet(self.0 | o.0)
+    }
+    #[inline]
+    pub fn minus(self, o: CardSet) -> CardSet {
+        CardSet(self.0 & !o.0)
+    }
+    /// Every card having any of the given types (computed at compile time).
+    pub const fn of_type(t: Types) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & t.0 != 0 {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    /// Terminal Actions: Action cards whose card-table +Actions is 0 (the
+    /// strategy vocabulary's `Terminal`; a card whose +Action is a choice or
+    /// a condition, such as Nobles, Pawn or Ironworks, counts as terminal).
+    pub const TERMINAL: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & Types::ACTION.0 != 0 && TABLE[i].actions == 0 {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
+    /// Every card whose printed cost is at most `x` (computed at compile time).
+    pub const fn printed_cost_at_most(x: u8) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].cost <= x {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    /// `COST_AT_MOST[x]`: cards with printed cost ≤ x, for x in 0..=16 (a
+    /// lookup replaces a scan of the Supply when asking what is affordable).
+    pub const COST_AT_MOST: [CardSet; 17] = {
+        let mut t = [CardSet(0); 17];
+        let mut x = 0;
+        while x < 17 {
+            t[x] = CardSet::printed_cost_at_most(x as u8);
+            x += 1;
+        }
+        t
+    };
+    /// Treasures with a "when you play this" effect (their play order may matter).
+    pub const TREASURES_WITH_EFFECT: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].types.0 & Types::TREASURE.0 != 0 && TABLE[i].effect {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
+    /// Cards that can be worth VP at game end (Victory and Curse types).
+    pub const SCORING: CardSet = CardSet::of_type(Types(Types::VICTORY.0 | Types::CURSE.0));
+    pub const ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
+    pub const TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
+    pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
+    pub const REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
+    pub const ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
+    /// Reactions revealed against an Attack (derived from [`Hooks::ATTACK_REACTION`];
+    /// Market Square and Hovel react to other events).
+    pub const ATTACK_REACTIONS: CardSet = CardSet::with_hook(Hooks::ATTACK_REACTION);
+    pub const LOOTERS: CardSet = CardSet::of_type(Types::LOOTER);
+    /// The ten Knights (members of the Knights pile).
+    pub const KNIGHTS: CardSet = CardSet::of_type(Types::KNIGHT);
+    /// The five Ruins (members of the Ruins pile).
+    pub const RUINS: CardSet = CardSet::of_type(Types::RUINS);
+    pub const SHELTERS: CardSet = CardSet::of_type(Types::SHELTER);
+    /// Cards of a pile of distinct cards, and the two pile pseudo-cards.
+    pub const DISTINCT: CardSet =
+        CardSet::of_type(Types(Types::KNIGHT.0 | Types::RUINS.0 | Types::PILE.0));
+    /// The pile pseudo-cards (Knights, Ruins).
+    pub const PILES: CardSet = CardSet::of_type(Types::PILE);
+    /// Cards with a "when you trash this" ability (RULES §9), derived from
+    /// [`Hooks::ON_TRASH`].
+    pub const ON_TRASH: CardSet = CardSet::with_hook(Hooks::ON_TRASH);
+    /// Cards whose table row has hook `h`.
+    pub const fn with_hook(h: Hooks) -> CardSet {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if TABLE[i].hooks.has(h) {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    }
+    /// Cards of the Dark Ages set (for the Shelters rule).
+    pub const DARK_AGES: CardSet = {
+        let mut m = 0u128;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if matches!(TABLE[i].set, Set::DarkAges) {
+                m |= 1u128 << i;
+            }
+            i += 1;
+        }
+        CardSet(m)
+    };
+    /// Every card in the table.
+    pub fn all() -> CardSet {
+        CardSet(if Card::COUNT == 128 {
+            u128::MAX
+        } else {
+            (1u128 << Card::COUNT) - 1
+        })
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(it: I) -> Self {
+        let mut s = CardSet::EMPTY;
+        for c in it {
+            s.insert(c);
+        }
+        s
+    }
+}
+
+pub struct CardSetIter(u128);
+impl Iterator for CardSetIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Card::ALL[i as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table is a leaf: it imports nothing but the standard library, so
+    /// no circle runs through it (the engine and the handlers import it).
+    #[test]
+    fn the_card_table_imports_nothing_from_the_crate() {
+        let src = include_str!("table.rs");
+        let code = src.split("#[cfg(test)]").next().unwrap_or(src);
+        for (n, line) in code.lines().enumerate() {
+            let l = line.trim_start();
+            if l.starts_with("use ") || l.starts_with("pub use ") {
+                assert!(
+                    l.contains("std::") || l.starts_with("use PileRule::*"),
+                    "table.rs:{}: `{l}` imports from outside the table",
+                    n + 1
+                );
+            }
+            assert!(
+                !l.contains("crate::") || l.starts_with("//"),
+                "table.rs:{}: `{l}` names the crate",
+                n + 1
+            );
+        }
+    }
+
+    /// Every Reaction has exactly one reaction hook, and only Reactions do;
+    /// the derived lists are what the rules name.
+    #[test]
+    fn reactions_and_on_trash_come_from_the_hooks() {
+        for &c in Card::ALL {
+            let h = c.info().hooks;
+            let attack = h.has(Hooks::ATTACK_REACTION);
+            let other = h.has(Hooks::OTHER_REACTION);
+            if c.is(Types::REACTION) {
+                assert!(
+                    attack ^ other,
+                    "{c}: a Reaction needs exactly one reaction hook"
+                );
+            } else {
+                assert!(!attack && !other, "{c}: a reaction hook on a non-Reaction");
+            }
+        }
+        let names = |s: CardSet| s.iter().map(|c| c.name()).collect::<Vec<_>>();
+        assert_eq!(
+            names(CardSet::ATTACK_REACTIONS),
+            ["Moat", "Secret Chamber", "Beggar"]
+        );
+        assert_eq!(
+            names(CardSet::ON_TRASH),
+            [
+                "Catacombs",
+                "Cultist",
+                "Feodum",
+                "Fortress",
+                "Hunting Grounds",
+                "Rats",
+                "Squire",
+                "Sir Vander",
+                "Overgrown Estate"
+            ]
+        );
+    }
+}
