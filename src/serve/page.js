@@ -241,11 +241,15 @@ function setPlayers(n) {
   }
 }
 
+// The backdrop and the line numbers follow the textarea's scrolling by
+// translation (their own scrolling would stop short of the textarea's,
+// whose scroll bars take room).
 function syncScroll(el) {
   const ta = $("textarea", el);
-  $(".backdrop", el).scrollTop = ta.scrollTop;
-  $(".backdrop", el).scrollLeft = ta.scrollLeft;
-  $(".gutter", el).scrollTop = ta.scrollTop;
+  const back = $(".backdrop > div", el);
+  const nums = $(".gutter > div", el);
+  if (back) back.style.transform = `translate(${-ta.scrollLeft}px, ${-ta.scrollTop}px)`;
+  if (nums) nums.style.transform = `translateY(${-ta.scrollTop}px)`;
 }
 
 function escapeHtml(s) {
@@ -265,10 +269,10 @@ function renderEditor(i, errors, warnings) {
   for (const w of warnings) if (w.line > 0) at.set(w.line, { kind: "warn", p: w });
   for (const e of errors) if (e.line > 0) at.set(e.line, { kind: "err", p: e });
   const gutter = $(".gutter", el);
-  gutter.innerHTML = lines.map((_, k) => {
+  gutter.innerHTML = "<div>" + lines.map((_, k) => {
     const a = at.get(k + 1);
     return `<div class="ln${a ? " " + a.kind : ""}" data-line="${k + 1}">${k + 1}</div>`;
-  }).join("") + "<div class=\"ln\">&nbsp;</div>";
+  }).join("") + "</div>";
   const back = lines.map((line, k) => {
     const a = at.get(k + 1);
     if (!a) return escapeHtml(line);
@@ -281,7 +285,7 @@ function renderEditor(i, errors, warnings) {
     const post = escapeHtml(chars.slice(c0 + w).join(""));
     return `<span class="line-${a.kind}">${pre}<mark>${mid}</mark>${post}</span>`;
   });
-  $(".backdrop", el).innerHTML = back.join("\n") + "\n";
+  $(".backdrop", el).innerHTML = "<div>" + back.join("\n") + "\n</div>";
   const ul = $(".problems", el);
   ul.innerHTML = "";
   const add = (p, kind) => {
