@@ -3,7 +3,7 @@
 //! exit status 2 and a message naming the offending value.
 //!
 //! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`, `report`,
-//! `soak`, `bench`.
+//! `soak`, `bench`, `serve` (the server itself is in [`crate::serve`]).
 
 use crate::bench::{self, ThreadList};
 use crate::engine::{Game, Kingdom};
