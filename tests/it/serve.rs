@@ -113,6 +113,20 @@ pub fn try_request(
     body: Option<&str>,
     headers: &[(&str, &str)],
 ) -> std::io::Result<Reply> {
+    let mut s = send(port, method, path, body, headers)?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw)?;
+    parse_reply(&raw)
+}
+
+/// Send a request; the answer is to be read from the stream.
+pub fn send(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> std::io::Result<TcpStream> {
     let mut s = TcpStream::connect(("127.0.0.1", port))?;
     s.set_read_timeout(Some(Duration::from_secs(120)))?;
     let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
@@ -136,8 +150,27 @@ pub fn try_request(
     if let Some(b) = body {
         s.write_all(b.as_bytes())?;
     }
+    Ok(s)
+}
+
+/// Read from `s` until `mark` has arrived; the bytes read so far.
+pub fn read_until(s: &mut TcpStream, mark: &[u8]) -> Vec<u8> {
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw)?;
+    let mut buf = [0u8; 4096];
+    while !raw.windows(mark.len()).any(|w| w == mark) {
+        let n = s.read(&mut buf).unwrap();
+        assert!(
+            n > 0,
+            "the stream ended before {:?}",
+            String::from_utf8_lossy(mark)
+        );
+        raw.extend_from_slice(&buf[..n]);
+    }
+    raw
+}
+
+/// A raw answer: status line, headers, body (chunked bodies decoded).
+pub fn parse_reply(raw: &[u8]) -> std::io::Result<Reply> {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
@@ -431,71 +464,70 @@ fn serve_checks_runs_and_refuses_bad_input() {
     assert_eq!(srv.request("GET", "/api/meta", None).status, 200);
 }
 
+/// Six bots (slow enough games that a batch of 100,000 lasts seconds).
+fn six_bots() -> (serde_json::Value, Vec<String>) {
+    let files = [
+        "big_money.dom",
+        "smithy_big_money.dom",
+        "militia_big_money.dom",
+        "double_witch.dom",
+        "chapel.dom",
+        "laboratory.dom",
+    ];
+    let bots = files.iter().map(|f| bot(f, &shipped(f))).collect();
+    (
+        serde_json::Value::Array(bots),
+        files.iter().map(|f| format!("strategies/{f}")).collect(),
+    )
+}
+
 #[test]
 fn serve_stops_and_replaces_batches() {
     use serde_json::json;
     let srv = Server::start();
-    let port = srv.port;
-    // A long batch, stopped by its client: its result is a prefix of the
-    // run (games 0..k), so its CSV is `domsim sim -n k`'s.
-    let body =
-        json!({ "client": "s", "bots": two_bots(), "games": 100_000, "seed": 3 }).to_string();
-    let t = std::thread::spawn(move || {
-        try_request(port, "POST", "/api/run", Some(&body), &[]).unwrap()
-    });
-    std::thread::sleep(Duration::from_millis(300));
-    let s = srv.post("/api/stop", &json!({ "client": "s" })).json();
-    let r = t.join().unwrap();
-    let ev = r.events();
-    let done = &ev.last().unwrap().1;
-    assert_eq!(
-        ev.last().unwrap().0,
-        "done",
-        "{:?}",
-        ev.iter().map(|e| &e.0).collect::<Vec<_>>()
-    );
+    let (bots, files) = six_bots();
+    // A long batch, stopped by its client once results arrive: it ends
+    // with the games so far, games 0..k of the run, so its CSV is
+    // `domsim sim -n k`'s.
+    let body = json!({ "client": "s", "bots": bots, "games": 100_000, "seed": 3 }).to_string();
+    let mut s = send(srv.port, "POST", "/api/run", Some(&body), &[]).unwrap();
+    let mut raw = read_until(&mut s, b"event: progress");
+    let stop = srv.post("/api/stop", &json!({ "client": "s" })).json();
+    assert_eq!(stop["stopped"], true);
+    s.read_to_end(&mut raw).unwrap();
+    let ev = parse_reply(&raw).unwrap().events();
+    let (last, done) = ev.last().unwrap();
+    assert_eq!(last, "done");
+    assert_eq!(done["stopped"], true);
     let k = done["games"].as_u64().unwrap();
-    if s["stopped"] == true && k < 100_000 {
-        assert_eq!(done["stopped"], true);
-        if k > 0 {
-            let d = scratch("serve-stop");
-            let out = d.join("sim.csv");
-            let o = domsim(&[
-                "sim",
-                "strategies/big_money.dom",
-                "strategies/smithy_big_money.dom",
-                "-n",
-                &k.to_string(),
-                "--seed",
-                "3",
-                "-o",
-                out.to_str().unwrap(),
-            ]);
-            assert!(o.status.success(), "{}", stderr(&o));
-            assert_eq!(
-                done["csv"].as_str().unwrap(),
-                std::fs::read_to_string(&out).unwrap()
-            );
-        }
-    }
-    // A newer batch of the same client replaces the older one.
-    let body =
-        json!({ "client": "r", "bots": two_bots(), "games": 100_000, "seed": 3 }).to_string();
-    let t = std::thread::spawn(move || {
-        try_request(port, "POST", "/api/run", Some(&body), &[]).unwrap()
-    });
-    std::thread::sleep(Duration::from_millis(300));
+    assert!(k > 0 && k < 100_000, "stopped after {k} games");
+    let d = scratch("serve-stop");
+    let out = d.join("sim.csv");
+    let mut args: Vec<&str> = vec!["sim"];
+    args.extend(files.iter().map(String::as_str));
+    let n = k.to_string();
+    args.extend(["-n", &n, "--seed", "3", "-o", out.to_str().unwrap()]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        done["csv"].as_str().unwrap(),
+        std::fs::read_to_string(&out).unwrap()
+    );
+    // Nothing to stop now.
+    let stop = srv.post("/api/stop", &json!({ "client": "s" })).json();
+    assert_eq!(stop["stopped"], false);
+
+    // A newer batch of the same client replaces the one still playing.
+    let body = json!({ "client": "r", "bots": bots, "games": 100_000, "seed": 3 }).to_string();
+    let mut s = send(srv.port, "POST", "/api/run", Some(&body), &[]).unwrap();
+    let mut raw = read_until(&mut s, b"event: progress");
     let newer = srv.post(
         "/api/run",
         &json!({ "client": "r", "bots": two_bots(), "games": 500, "seed": 3 }),
     );
-    let old = t.join().unwrap().events();
-    let last = old.last().unwrap();
-    assert!(
-        last.0 == "cancelled" || (last.0 == "done" && last.1["stopped"] == false),
-        "{:?}",
-        last.0
-    );
+    s.read_to_end(&mut raw).unwrap();
+    let old = parse_reply(&raw).unwrap().events();
+    assert_eq!(old.last().unwrap().0, "cancelled");
     let new = newer.events();
     assert_eq!(new.last().unwrap().0, "done");
     assert_eq!(new.last().unwrap().1["games"], 500);
