@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install headless Chromium from the distribution's packages when it is
-# missing, for the report test that renders the HTML charts in a real
-# browser (tests/it/browser.rs). Never fails its caller: without a browser
-# that test says it is skipped, and everything else runs.
+# missing, for the tests that use a real browser: the HTML reports rendered
+# (tests/it/browser.rs) and the workbench page of `domsim serve` driven over
+# the DevTools protocol (tests/it/serve_browser.rs; no driver binary needed).
+# Never fails its caller: without a browser those tests say they are
+# skipped, and everything else runs.
 set -u
 if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then
     exit 0

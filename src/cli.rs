@@ -3,7 +3,7 @@
 //! exit status 2 and a message naming the offending value.
 //!
 //! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`, `report`,
-//! `soak`, `bench`.
+//! `soak`, `bench`, `serve` (the server itself is in [`crate::serve`]).
 
 use crate::bench::{self, ThreadList};
 use crate::engine::{Game, Kingdom};
@@ -514,6 +514,27 @@ pub enum Command {
         #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: Option<u16>,
     },
+    /// The strategy workbench in the browser: a local web page to pick a
+    /// kingdom, edit a bot per seat (errors shown at their line and column as
+    /// you type) and watch the win rates, their intervals and the report's
+    /// charts grow as games are played; downloads of the CSV (the one `domsim
+    /// sim` writes), the HTML report and the strategy files.
+    Serve {
+        /// Port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on. The default answers this machine only;
+        /// another address lets anyone who can reach it run games here.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Open the page in the default browser once the server listens.
+        #[arg(long)]
+        open: bool,
+        /// The folder of strategy files the page offers (and the only folder
+        /// a typed strategy's `extends:` may read); default: strategies/.
+        #[arg(long, value_name = "DIR")]
+        strategies: Option<PathBuf>,
+    },
     /// Measure throughput on this machine: whole games between the shipped
     /// strategy files through the simulator's runner, on 1 thread, then 2
     /// (and every core if more); prints a Markdown table of games/s.
@@ -704,6 +725,17 @@ pub fn run() -> Result<ExitCode> {
             seed,
             threads,
         } => cmd_soak(games, seed, threads),
+        Command::Serve {
+            port,
+            bind,
+            open,
+            strategies,
+        } => crate::serve::run(&crate::serve::ServeConfig {
+            port,
+            bind,
+            open,
+            strategies,
+        }),
         Command::Bench {
             quick,
             scale,
@@ -727,14 +759,14 @@ pub fn run() -> Result<ExitCode> {
 // Kingdoms
 
 /// A kingdom and how it was chosen (for the metadata).
-struct KingdomChoice {
-    kingdom: Kingdom,
-    how: String,
+pub(crate) struct KingdomChoice {
+    pub(crate) kingdom: Kingdom,
+    pub(crate) how: String,
 }
 
 /// The kingdom of a run. `strategies` are the run's strategy specs: a
 /// `--fill` never draws a card one of them may buy or gain.
-fn choose_kingdom(
+pub(crate) fn choose_kingdom(
     a: &KingdomArgs,
     players: usize,
     seed: u64,
@@ -1002,7 +1034,7 @@ fn seat_specs(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usi
 }
 
 /// A compiler warning as printed ("warning:" added unless already there).
-fn warning(w: &str) -> String {
+pub(crate) fn warning(w: &str) -> String {
     if w.contains("warning:") {
         w.to_string()
     } else {
@@ -1043,7 +1075,7 @@ fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
+pub(crate) fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
     let mut m = Meta::default();
     m.push("domsim_version", version());
     m.push("command", cmd);
@@ -1055,7 +1087,7 @@ fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
 
 /// The `sim` CSV, from the run's base metadata (`base_meta` + players): the
 /// one function a one-machine run and `domsim merge` both call.
-fn sim_csv_bytes(
+pub(crate) fn sim_csv_bytes(
     base: &Meta,
     completed: u64,
     requested: u64,
@@ -2713,24 +2745,48 @@ fn cmd_log(
     let kc = choose_kingdom(ka, players, seed, &specs)?;
     let lineup = Lineup::load(&specs)?;
     let k = lineup.kingdom_for(&kc.kingdom);
+    let compiled = compile(&lineup, &k)?;
+    out!(
+        "{}",
+        game_log(&lineup, &compiled, &kc, &k, seed, game, explain)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Game `game` of the run seeded `seed` (its deal and seat order), turn by
+/// turn, with a header naming the kingdom and who sits where: `domsim log`
+/// and the page of `domsim serve`. `k` is `kc`'s kingdom for the lineup.
+pub(crate) fn game_log(
+    lineup: &Lineup,
+    compiled: &CompiledLineup,
+    kc: &KingdomChoice,
+    k: &Kingdom,
+    seed: u64,
+    game: u64,
+    explain: bool,
+) -> String {
+    use std::fmt::Write as _;
+    let players = k.n();
     let orders = sim::seat_orders(players);
     let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
     let infos = lineup.infos();
     let names: Vec<String> = (1..=players).map(|s| format!("P{s}")).collect();
-    let compiled = compile(&lineup, &k)?;
-    let mut g = Game::new(&k, seed, game);
+    let mut g = Game::new(k, seed, game);
     let mut b = LoggingBots::new(compiled.bots(&order), names.clone());
     b.explain = explain;
     g.play_game(&mut b);
     let text = b.finish(&g);
-    outln!(
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
         "Game {game} of seed {seed}, {players} players, kingdom ({}): {}",
         kc.how,
         k.describe()
     );
     for (s, &e) in order.iter().enumerate() {
         let info = &infos[e as usize];
-        outln!(
+        let _ = writeln!(
+            o,
             "  P{} (seat {}): {} [{}]",
             s + 1,
             s + 1,
@@ -2739,12 +2795,12 @@ fn cmd_log(
         );
     }
     if g.shelters {
-        outln!("  Shelters: every player starts with Necropolis, Overgrown Estate and Hovel instead of 3 Estates");
+        o.push_str("  Shelters: every player starts with Necropolis, Overgrown Estate and Hovel instead of 3 Estates\n");
     } else if !k.kingdom.and(crate::CardSet::DARK_AGES).is_empty() {
-        outln!("  Shelters: not in this game (every player starts with 3 Estates)");
+        o.push_str("  Shelters: not in this game (every player starts with 3 Estates)\n");
     }
-    out!("{text}");
-    Ok(ExitCode::SUCCESS)
+    o.push_str(&text);
+    o
 }
 
 fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {

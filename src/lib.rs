@@ -19,6 +19,7 @@
 //! * [`stats`] — playtest statistics and the HTML report;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;
+//! * [`serve`] — `domsim serve`, the strategy workbench in the browser (axum);
 //! * [`output`] — how every file is written and read (`-`, atomic files, links, devices, size caps, input/output clashes);
 //! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
 //! * [`scenario`] — the text notation for a game state, used by tests and
@@ -32,6 +33,7 @@ pub mod optimize;
 pub mod output;
 pub mod rank;
 pub mod report;
+pub mod serve;
 pub mod sim;
 pub mod stats;
 

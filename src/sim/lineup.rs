@@ -93,6 +93,14 @@ impl Lineup {
         Ok(l)
     }
 
+    /// A lineup of strategies loaded another way than from specs (typed in
+    /// the page of `domsim serve`), named as [`Lineup::load`] names them.
+    pub fn from_entrants(entrants: Vec<(EntrantInfo, Loaded)>) -> Lineup {
+        let mut l = Lineup { entrants };
+        l.uniquify();
+        l
+    }
+
     /// Give repeated names a " #2", " #3"... suffix so rows are distinguishable.
     fn uniquify(&mut self) {
         let names: Vec<String> = self.entrants.iter().map(|e| e.0.name.clone()).collect();

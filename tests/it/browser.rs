@@ -8,7 +8,8 @@
 use crate::cli::{domsim, scratch, stderr};
 use std::process::Command;
 
-fn chromium() -> Option<&'static str> {
+/// The distribution's Chromium, if installed (also for `serve.rs`).
+pub fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser"].into_iter().find(|b| {
         Command::new(b)
             .arg("--version")

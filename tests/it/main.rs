@@ -21,6 +21,8 @@ mod outputs;
 mod random_play;
 mod readme;
 mod scenarios;
+mod serve;
+mod serve_browser;
 mod shards;
 mod sim;
 mod stats;

@@ -261,6 +261,50 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Parse a strategy from text; `file` names it in errors, and `extends`
 /// paths are resolved relative to its directory.
 pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
+    parse_in(text, file, None)
+}
+
+/// Parse a strategy that was typed rather than read from a file (the page
+/// of `domsim serve`): `file` names it, as if it were a file of the folder
+/// `root`, and every `extends` — of this text and of the files it extends
+/// — must name a file inside `root`. An absolute path, a `..` or a link
+/// leading out of the folder is refused at its line and column, before
+/// anything is read: text typed by anyone who can reach the page cannot
+/// read other files of the machine.
+pub fn parse_within(text: &str, file: &str, root: &Path) -> Result<Strategy, StrategyError> {
+    let root = std::fs::canonicalize(root).map_err(|e| {
+        file_error(
+            file,
+            format!(
+                "the strategy folder '{}' cannot be read: {e}",
+                root.display()
+            ),
+        )
+    })?;
+    parse_in(text, file, Some(&root))
+}
+
+/// Why `extends: rel` (resolved to `base`) may not be read from a strategy
+/// confined to the folder `root` (canonical), if it may not.
+fn outside(rel: &str, base: &Path, root: &Path) -> Option<String> {
+    use std::path::Component;
+    let escapes = Path::new(rel)
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    if escapes || rel.contains('\\') {
+        return Some(format!(
+            "extends: '{rel}' is outside the strategy folder: only a file of the folder can be extended (e.g. extends: big_money_ultimate.dom; no '..', no absolute path)"
+        ));
+    }
+    match std::fs::canonicalize(base) {
+        Ok(c) if !c.starts_with(root) => Some(format!(
+            "extends: '{rel}' leads outside the strategy folder (through a link): only a file of the folder can be extended"
+        )),
+        _ => None,
+    }
+}
+
+fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, StrategyError> {
     let mut st = Strategy {
         name: String::new(),
         source_hash: FNV_START,
@@ -285,7 +329,7 @@ pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
         });
     }
     let mut stack = Vec::new();
-    let name = resolve(text, file, &mut stack, &mut st)?;
+    let name = resolve(text, file, &mut stack, &mut st, root)?;
     st.name = name.unwrap_or_else(|| {
         Path::new(file)
             .file_stem()
@@ -301,6 +345,7 @@ fn resolve(
     file: &str,
     stack: &mut Vec<PathBuf>,
     st: &mut Strategy,
+    root: Option<&Path>,
 ) -> Result<Option<String>, StrategyError> {
     let me = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
     stack.push(me);
@@ -322,6 +367,9 @@ fn resolve(
                 width: rel.chars().count(),
             }
         };
+        if let Some(why) = root.and_then(|r| outside(rel, &base, r)) {
+            return Err(pos_err(why));
+        }
         let canon = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
         if let Some(i) = stack.iter().position(|p| *p == canon) {
             let chain: Vec<String> = stack[i..]
@@ -339,7 +387,7 @@ fn resolve(
                     base.display()
                 ))
             })?;
-        resolve(&btext, &base.display().to_string(), stack, st)?;
+        resolve(&btext, &base.display().to_string(), stack, st, root)?;
     }
     // Override the base key by key.
     for l in ast.lists {

@@ -1,0 +1,1261 @@
+//! `domsim serve`: the strategy workbench in the browser.
+//!
+//! One page (`page.html`, `page.js`, `page.css`, compiled into the binary:
+//! nothing is fetched from elsewhere, it works offline) and a small JSON API
+//! on axum:
+//!
+//! | route | what |
+//! |---|---|
+//! | `GET /` | the page (and `/app.js`, `/app.css`) |
+//! | `GET /api/meta` | presets, Kingdom cards (for completion), the bots of the strategy folder, limits |
+//! | `GET /api/bot/FILE` | the text of a bot of the strategy folder |
+//! | `GET /api/random?sets=base&seed=N` | 10 random Kingdom cards |
+//! | `POST /api/check` | each bot parsed and compiled for the kingdom: errors and warnings at line:column |
+//! | `POST /api/run` | a batch of games, streamed as server-sent events |
+//! | `POST /api/stop` | stop the client's batch (its results so far stay) |
+//! | `POST /api/log` | one game, turn by turn |
+//!
+//! **A batch** plays games `0..n` of the seed in chunks (500 games, then
+//! doubling up to 8192) through the simulator's runner, with the playtest
+//! recorder in the same pass, exactly as `domsim sim --report` does. After
+//! each chunk it sends a `progress` event (the win-rate table with its 95%
+//! intervals) and, at most every 300 ms, a `charts` event (the report's own
+//! chart sections, [`crate::stats::html::charts`]); at the end a `done`
+//! event carries the CSV — the bytes `domsim sim -o` writes for the same
+//! seed, games, kingdom and strategy files — and the HTML report. Chunks are
+//! game-index ranges, so a batch stopped after `k` games has played games
+//! `0..k`: its CSV is `domsim sim -n k`'s.
+//!
+//! **Limits** (a page anyone on the machine can reach must not be a way to
+//! read files or to stall the machine): request bodies of at most
+//! [`MAX_BODY`] bytes, at most [`MAX_GAMES`] games a batch, one batch per
+//! client (a newer one cancels the older: the generation is a stop flag per
+//! batch, checked by the runner before every game and between chunks), at
+//! most [`MAX_RUNNING`] batches playing at once and [`MAX_QUEUED`] waiting
+//! (more are refused with 503 at once), a typed strategy's `extends:`
+//! confined to the strategy folder ([`crate::strategy::parse_within`]), and
+//! on a loopback address only requests naming this machine in `Host` (a
+//! web page elsewhere cannot reach the server through DNS rebinding). Bad
+//! input is answered with a status 400 and a JSON `{"error": …}`; nothing a
+//! request holds can panic the server.
+
+use crate::cli::{self, KingdomArgs, KingdomChoice};
+use crate::engine::Kingdom;
+use crate::report::EntrantInfo;
+use crate::sim::lineup::{CompiledLineup, Lineup, Loaded};
+use crate::sim::{self, RunConfig};
+use crate::stats::{self, html, PlaytestStats};
+use crate::strategy::{self, StrategyError};
+use anyhow::{anyhow, Context, Result};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, Path as UrlPath, Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Notify, Semaphore};
+
+/// Largest request body accepted (a few strategies are a few KB).
+pub const MAX_BODY: usize = 64 * 1024;
+/// Most games of one batch.
+pub const MAX_GAMES: u64 = 100_000;
+/// Batches playing at the same time (each uses every core).
+pub const MAX_RUNNING: usize = 2;
+/// Batches waiting for their turn; more are refused with 503.
+pub const MAX_QUEUED: usize = 8;
+/// Clients remembered (one entry each, for "one batch per client").
+const MAX_CLIENTS: usize = 4096;
+/// Games of a batch's first chunk (then doubling up to [`MAX_CHUNK`]).
+const FIRST_CHUNK: u64 = 500;
+const MAX_CHUNK: u64 = 8192;
+/// Least time between two `charts` events of a batch.
+const CHART_EVERY: Duration = Duration::from_millis(300);
+
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("page.js");
+const PAGE_CSS: &str = include_str!("page.css");
+
+/// `domsim serve`'s options.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub port: u16,
+    pub bind: IpAddr,
+    pub open: bool,
+    /// The strategy folder (default: `strategies/`, see [`crate::sim::lineup::shipped`]).
+    pub strategies: Option<PathBuf>,
+}
+
+/// Why a batch stopped early.
+const RUNNING: u8 = 0;
+const SUPERSEDED: u8 = 1;
+const STOPPED: u8 = 2;
+const GONE: u8 = 3;
+
+/// One batch's stop flag (checked by the runner before every game) and why
+/// it was raised; `wake` frees a batch still waiting in the queue.
+struct Batch {
+    stop: AtomicBool,
+    why: AtomicU8,
+    wake: Notify,
+}
+
+impl Batch {
+    fn new() -> Arc<Batch> {
+        Arc::new(Batch {
+            stop: AtomicBool::new(false),
+            why: AtomicU8::new(RUNNING),
+            wake: Notify::new(),
+        })
+    }
+    fn cancel(&self, why: u8) {
+        let _ = self
+            .why
+            .compare_exchange(RUNNING, why, Ordering::SeqCst, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake.notify_one();
+    }
+    fn why(&self) -> u8 {
+        self.why.load(Ordering::SeqCst)
+    }
+}
+
+/// The server's state.
+struct App {
+    /// The strategy folder as given (sources in the CSV name files by it,
+    /// as `domsim sim DIR/FILE.dom` does).
+    dir: PathBuf,
+    /// The same folder, canonical: `extends:` may not leave it.
+    root: PathBuf,
+    /// The `*.dom` files of the folder, sorted.
+    bots: Vec<String>,
+    pool: rayon::ThreadPool,
+    running: Arc<Semaphore>,
+    /// Batches queued or running.
+    admitted: AtomicUsize,
+    /// The current batch of each client.
+    clients: Mutex<HashMap<String, Arc<Batch>>>,
+    /// Bound to a loopback address: only `Host: localhost` and the like.
+    loopback: bool,
+    css: String,
+}
+
+/// The strategy folder when none is given: `strategies/` here, else in the
+/// source tree this binary was built from.
+fn default_dir() -> PathBuf {
+    let here = PathBuf::from("strategies");
+    if here.is_dir() {
+        return here;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    if built.is_dir() {
+        built
+    } else {
+        here
+    }
+}
+
+fn list_bots(dir: &Path) -> Result<Vec<String>> {
+    let mut bots: Vec<String> = std::fs::read_dir(dir)
+        .with_context(|| format!("--strategies: cannot read the folder '{}'", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".dom") && valid_file_name(f))
+        .collect();
+    bots.sort();
+    Ok(bots)
+}
+
+/// A bot's file name: a plain name ending in `.dom` (no folder), short.
+fn valid_file_name(f: &str) -> bool {
+    f.len() <= 64
+        && f.len() > 4
+        && f.ends_with(".dom")
+        && !f.starts_with('.')
+        && f.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '))
+}
+
+fn app(cfg: &ServeConfig) -> Result<App> {
+    let dir = cfg.strategies.clone().unwrap_or_else(default_dir);
+    let root = std::fs::canonicalize(&dir)
+        .with_context(|| format!("--strategies: cannot read the folder '{}'", dir.display()))?;
+    if !root.is_dir() {
+        return Err(anyhow!("--strategies: '{}' is not a folder", dir.display()));
+    }
+    let bots = list_bots(&dir)?;
+    Ok(App {
+        dir,
+        root,
+        bots,
+        pool: sim::pool(0)?,
+        running: Arc::new(Semaphore::new(MAX_RUNNING)),
+        admitted: AtomicUsize::new(0),
+        clients: Mutex::new(HashMap::new()),
+        loopback: cfg.bind.is_loopback(),
+        // The report's own style first (the charts are the report's), then
+        // the page's layout over it.
+        css: format!(
+            "/* the report's style (src/stats/html.rs) */\n{}\n{PAGE_CSS}",
+            html::STYLE
+        ),
+    })
+}
+
+/// The router of the server (every route, the body limit, the `Host` check).
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/app.js", get(script))
+        .route("/app.css", get(style))
+        .route("/api/meta", get(meta))
+        .route("/api/bot/{file}", get(bot_text))
+        .route("/api/random", get(random_kingdom))
+        .route("/api/check", post(check))
+        .route("/api/run", post(run_batch))
+        .route("/api/stop", post(stop))
+        .route("/api/log", post(game_log))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+/// `domsim serve`: bind, say where, serve until killed.
+pub fn run(cfg: &ServeConfig) -> Result<ExitCode> {
+    let app = Arc::new(app(cfg)?);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    rt.block_on(async move {
+        let addr = SocketAddr::new(cfg.bind, cfg.port);
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr()?;
+        let host = if local.ip().is_loopback() && local.is_ipv4() {
+            format!("127.0.0.1:{}", local.port())
+        } else if local.is_ipv6() {
+            format!("[{}]:{}", local.ip(), local.port())
+        } else {
+            local.to_string()
+        };
+        let url = format!("http://{host}/");
+        // The first line says where: tests and scripts read the port from it.
+        crate::output::stdout_write(
+            format!(
+                "domsim serve: listening on {url} (strategies from {}; Ctrl-C to stop)\n",
+                app.dir.display()
+            )
+            .as_bytes(),
+        )?;
+        if !cfg.bind.is_loopback() {
+            eprintln!(
+                "warning: listening on {}: anyone who can reach this address can run games on this machine",
+                cfg.bind
+            );
+        }
+        if cfg.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, router(app))
+            .await
+            .context("the server stopped")?;
+        Ok::<_, anyhow::Error>(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Start the system's browser on `url` (`--open`); a failure is only said.
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let r = std::process::Command::new(cmd)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if r.is_err() {
+        eprintln!("could not start a browser ({cmd}); open {url} by hand");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Errors and request bodies
+
+/// An answer with a status and a JSON `{"error": …}` (plus details).
+struct ApiError {
+    status: StatusCode,
+    body: Value,
+}
+
+impl ApiError {
+    fn bad(msg: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            body: json!({ "error": msg.into() }),
+        }
+    }
+    fn status(status: StatusCode, msg: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            body: json!({ "error": msg.into() }),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+/// A JSON body whose rejections (not JSON, wrong fields, too large) are
+/// answered as [`ApiError`]s.
+struct Body<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(e) => Err(json_error(e)),
+        }
+    }
+}
+
+fn json_error(e: JsonRejection) -> ApiError {
+    let status = e.status();
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::status(
+            status,
+            format!("the request body is larger than {} KiB", MAX_BODY / 1024),
+        );
+    }
+    let msg = match &e {
+        JsonRejection::MissingJsonContentType(_) => {
+            "the request body must be JSON (Content-Type: application/json)".to_string()
+        }
+        _ => format!("bad request body: {}", e.body_text()),
+    };
+    ApiError::status(
+        if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+            status
+        } else {
+            StatusCode::BAD_REQUEST
+        },
+        msg,
+    )
+}
+
+/// Every answer: the `Host` check on loopback, and headers that keep the
+/// page to itself.
+async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    if app.loopback {
+        let host = req
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if !local_host(host) {
+            return ApiError::status(
+                StatusCode::FORBIDDEN,
+                format!("this server answers requests for this machine only (Host: localhost or 127.0.0.1), not '{host}'"),
+            )
+            .into_response();
+        }
+    }
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' blob:; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// `Host` names this machine: localhost, 127.x.x.x or [::1], any port.
+fn local_host(host: &str) -> bool {
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(h, _)| h)
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+async fn not_found() -> ApiError {
+    ApiError::status(StatusCode::NOT_FOUND, "no such page")
+}
+
+// ---------------------------------------------------------------------------
+// The page
+
+async fn page() -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE).into_response()
+}
+
+async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SCRIPT,
+    )
+        .into_response()
+}
+
+async fn style(State(app): State<Arc<App>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        app.css.clone(),
+    )
+        .into_response()
+}
+
+async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
+    let presets: Vec<Value> = sim::presets::PRESETS
+        .iter()
+        .map(|p| {
+            let missing = p.missing();
+            json!({ "name": p.name, "cards": p.cards, "available": missing.is_empty() })
+        })
+        .collect();
+    let cards: Vec<Value> = crate::cards::Card::ALL
+        .iter()
+        .filter(|c| c.is_kingdom())
+        .map(|c| json!({ "name": c.name(), "set": c.info().set.name(), "cost": c.info().cost }))
+        .collect();
+    let defaults: Vec<&str> = ["big_money.dom", "smithy_big_money.dom"]
+        .into_iter()
+        .filter(|f| app.bots.iter().any(|b| b == f))
+        .collect();
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "presets": presets,
+        "default_preset": cli::DEFAULT_PRESET,
+        "cards": cards,
+        "sets": ["base", "intrigue", "dark-ages"],
+        "bots": app.bots,
+        "default_bots": defaults,
+        "folder": app.dir.display().to_string(),
+        "limits": { "max_games": MAX_GAMES, "max_body": MAX_BODY, "players": [2, 6] },
+    }))
+}
+
+async fn bot_text(
+    State(app): State<Arc<App>>,
+    UrlPath(file): UrlPath<String>,
+) -> Result<Response, ApiError> {
+    // Only a file the listing offers: never a path built from the request.
+    let Some(name) = app.bots.iter().find(|b| **b == file) else {
+        return Err(ApiError::status(
+            StatusCode::NOT_FOUND,
+            format!("no bot '{file}' in the strategy folder (GET /api/meta lists them)"),
+        ));
+    };
+    let text = read_bot(&app, name).ok_or_else(|| {
+        ApiError::status(
+            StatusCode::NOT_FOUND,
+            format!("cannot read the bot '{name}'"),
+        )
+    })?;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// The text of a bot of the folder (None if unreadable or too large).
+fn read_bot(app: &App, file: &str) -> Option<String> {
+    let bytes = crate::output::read_capped(&app.dir.join(file), strategy::MAX_FILE_BYTES).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+#[derive(Deserialize)]
+struct RandomQuery {
+    #[serde(default = "base_set")]
+    sets: String,
+    #[serde(default)]
+    seed: u64,
+}
+
+fn base_set() -> String {
+    "base".into()
+}
+
+async fn random_kingdom(
+    q: Result<Query<RandomQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::bad(format!("bad query: {}", e.body_text())))?;
+    let sets = Kingdom::parse_sets(&q.sets).map_err(|e| ApiError::bad(format!("sets: {e}")))?;
+    if sets.is_empty() {
+        return Err(ApiError::bad("sets: no card set given"));
+    }
+    let k = Kingdom::random(2, &sets, q.seed).map_err(|e| ApiError::bad(format!("{e}")))?;
+    let cards: Vec<&str> = k.kingdom_cards().iter().map(|c| c.name()).collect();
+    Ok(Json(json!({ "cards": cards.join(", ") })))
+}
+
+// ---------------------------------------------------------------------------
+// Kingdoms and bots of a request
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct KingdomReq {
+    /// A preset by name.
+    #[serde(default)]
+    preset: Option<String>,
+    /// Kingdom cards, comma-separated.
+    #[serde(default)]
+    cards: Option<String>,
+    /// auto, on, off.
+    #[serde(default)]
+    shelters: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotReq {
+    /// The file it is, or will be saved as: `NAME.dom` (its `extends:` are
+    /// read from the strategy folder).
+    file: String,
+    text: String,
+}
+
+/// The kingdom of a request, as `domsim sim --preset/--kingdom` chooses it.
+fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomChoice, ApiError> {
+    let shelters = k.shelters.clone().unwrap_or_else(|| "auto".into());
+    if !["auto", "on", "off"].contains(&shelters.as_str()) {
+        return Err(ApiError::bad(format!(
+            "shelters: '{shelters}' is not auto, on or off"
+        )));
+    }
+    let cards = k.cards.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    if cards.is_some() && k.preset.is_some() {
+        return Err(ApiError::bad("kingdom: give a preset or cards, not both"));
+    }
+    let args = KingdomArgs {
+        kingdom: cards.map(str::to_string),
+        preset: k.preset.clone(),
+        sets: "base".into(),
+        shelters,
+        ..Default::default()
+    };
+    cli::choose_kingdom(&args, players, 1, &[]).map_err(|e| ApiError::bad(format!("{e:#}")))
+}
+
+/// A bot of a request, parsed (its `extends:` confined to the folder).
+struct ParsedBot {
+    info: EntrantInfo,
+    parsed: Result<strategy::Strategy, StrategyError>,
+}
+
+fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
+    if !valid_file_name(&b.file) {
+        return Err(ApiError::bad(format!(
+            "bot file name '{}' is not a plain NAME.dom (letters, digits, _ - . and spaces; no folder)",
+            b.file.chars().take(80).collect::<String>()
+        )));
+    }
+    let path = app.dir.join(&b.file);
+    let shown = path.display().to_string();
+    // A bot of the folder sent back unchanged is that file, named as
+    // `domsim sim DIR/FILE.dom` names it; an edited one is marked typed.
+    let same = app.bots.contains(&b.file) && read_bot(app, &b.file).as_deref() == Some(&*b.text);
+    let parsed = strategy::parse_within(&b.text, &shown, &app.root);
+    let info = EntrantInfo {
+        name: parsed.as_ref().map_or_else(
+            |_| b.file.trim_end_matches(".dom").to_string(),
+            |s| s.name.clone(),
+        ),
+        source: if same {
+            shown
+        } else {
+            format!("typed:{}", b.file)
+        },
+        hash: parsed
+            .as_ref()
+            .map_or_else(|_| String::new(), |s| format!("{:016x}", s.source_hash)),
+    };
+    Ok(ParsedBot { info, parsed })
+}
+
+/// An error of bot `i` as JSON: where it is (line and column in this bot's
+/// text, or another file it extends) and the message.
+fn error_json(i: usize, file: &str, shown: &str, e: &StrategyError) -> Value {
+    let here = e.file == shown;
+    json!({
+        "bot": i,
+        "line": if here { e.line } else { 0 },
+        "col": if here { e.col } else { 0 },
+        "width": e.width,
+        "message": if here || e.file.is_empty() { e.msg.clone() } else { format!("in {}: {}", e.file, e.msg) },
+        "text": e.to_string().replacen(shown, file, 1),
+    })
+}
+
+/// A compiler or lint warning (`FILE:LINE:COL: warning: …`) as JSON.
+fn warning_json(shown: &str, w: &str) -> Value {
+    let rest = w.strip_prefix(shown).and_then(|r| r.strip_prefix(':'));
+    let mut line = 0;
+    let mut col = 0;
+    let mut msg = w.to_string();
+    if let Some(rest) = rest {
+        let mut it = rest.splitn(3, ':');
+        if let (Some(l), Some(c), Some(m)) = (it.next(), it.next(), it.next()) {
+            if let (Ok(l), Ok(c)) = (l.trim().parse(), c.trim().parse()) {
+                line = l;
+                col = c;
+                msg = m.trim().trim_start_matches("warning:").trim().to_string();
+            }
+        } else {
+            msg = rest
+                .trim()
+                .trim_start_matches("warning:")
+                .trim()
+                .to_string();
+        }
+    }
+    json!({ "line": line, "col": col, "message": msg })
+}
+
+/// Everything a batch or a game log needs, validated.
+struct Setup {
+    kc: KingdomChoice,
+    kingdom: Kingdom,
+    lineup: Lineup,
+    compiled: CompiledLineup,
+}
+
+fn setup(app: &App, kingdom: &KingdomReq, bots: &[BotReq]) -> Result<Setup, ApiError> {
+    let players = bots.len();
+    if !(2..=6).contains(&players) {
+        return Err(ApiError::bad(format!(
+            "players: {players} bots given; a game has 2 to 6 players (one bot per seat)"
+        )));
+    }
+    let kc = kingdom_of(kingdom, players)?;
+    let mut entrants = Vec::new();
+    for (i, b) in bots.iter().enumerate() {
+        let p = parse_bot(app, b)?;
+        let shown = app.dir.join(&b.file).display().to_string();
+        match p.parsed {
+            Ok(st) => {
+                if let Err(e) = st.compile(&kc.kingdom) {
+                    let mut body = error_json(i, &b.file, &shown, &e);
+                    body["error"] = json!(format!(
+                        "bot {} ({}): {}",
+                        i + 1,
+                        b.file,
+                        body["text"].as_str().unwrap_or("")
+                    ));
+                    return Err(ApiError {
+                        status: StatusCode::BAD_REQUEST,
+                        body,
+                    });
+                }
+                entrants.push((p.info, Loaded::File(Box::new(st))));
+            }
+            Err(e) => {
+                let mut body = error_json(i, &b.file, &shown, &e);
+                body["error"] = json!(format!(
+                    "bot {} ({}): {}",
+                    i + 1,
+                    b.file,
+                    body["text"].as_str().unwrap_or("")
+                ));
+                return Err(ApiError {
+                    status: StatusCode::BAD_REQUEST,
+                    body,
+                });
+            }
+        }
+    }
+    let lineup = Lineup::from_entrants(entrants);
+    let k = lineup.kingdom_for(&kc.kingdom);
+    let compiled = lineup
+        .compile(&k)
+        .map_err(|e| ApiError::bad(format!("{e:#}")))?;
+    Ok(Setup {
+        kc,
+        kingdom: k,
+        lineup,
+        compiled,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Check
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckReq {
+    #[serde(default)]
+    kingdom: KingdomReq,
+    bots: Vec<BotReq>,
+}
+
+/// Each bot parsed and compiled against the kingdom; errors and warnings
+/// at their line and column. Answers 200 with the diagnosis (a checker's
+/// findings are its answer); 400 only for a malformed request.
+async fn check(
+    State(app): State<Arc<App>>,
+    Body(req): Body<CheckReq>,
+) -> Result<Json<Value>, ApiError> {
+    tokio::task::spawn_blocking(move || check_now(&app, &req))
+        .await
+        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the check failed"))?
+}
+
+fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
+    if req.bots.is_empty() || req.bots.len() > 6 {
+        return Err(ApiError::bad(format!(
+            "players: {} bots given; a game has 2 to 6 players (one bot per seat)",
+            req.bots.len()
+        )));
+    }
+    let players = req.bots.len().max(2);
+    let kingdom = kingdom_of(&req.kingdom, players);
+    let mut out = Vec::new();
+    for (i, b) in req.bots.iter().enumerate() {
+        let p = parse_bot(app, b)?;
+        let shown = app.dir.join(&b.file).display().to_string();
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        match &p.parsed {
+            Err(e) => errors.push(error_json(i, &b.file, &shown, e)),
+            Ok(st) => {
+                if let Ok(kc) = &kingdom {
+                    let k = {
+                        let mut k = kc.kingdom;
+                        k.track_turn |= st.uses_turn_counters();
+                        k
+                    };
+                    match st.compile(&k) {
+                        Err(e) => errors.push(error_json(i, &b.file, &shown, &e)),
+                        Ok((_, w)) => {
+                            warnings.extend(w.iter().map(|w| warning_json(&shown, w)));
+                            warnings.extend(
+                                strategy::lint::lint(st, &kc.kingdom)
+                                    .iter()
+                                    .map(|w| warning_json(&shown, w)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        out.push(json!({
+            "file": b.file,
+            "name": p.info.name,
+            "source": p.info.source,
+            "ok": errors.is_empty(),
+            "errors": errors,
+            "warnings": warnings,
+        }));
+    }
+    let k = match &kingdom {
+        Ok(kc) => json!({ "ok": true, "describe": kc.kingdom.describe(), "how": kc.how,
+            "cards": kc.kingdom.kingdom_cards().iter().map(|c| c.name()).collect::<Vec<_>>() }),
+        Err(e) => json!({ "ok": false, "error": e.body["error"] }),
+    };
+    Ok(Json(json!({ "kingdom": k, "bots": out })))
+}
+
+// ---------------------------------------------------------------------------
+// Game log
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LogReq {
+    #[serde(default)]
+    kingdom: KingdomReq,
+    bots: Vec<BotReq>,
+    #[serde(default = "one")]
+    seed: u64,
+    #[serde(default)]
+    game: u64,
+    #[serde(default)]
+    explain: bool,
+}
+
+fn one() -> u64 {
+    1
+}
+
+async fn game_log(
+    State(app): State<Arc<App>>,
+    Body(req): Body<LogReq>,
+) -> Result<Response, ApiError> {
+    let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
+        let s = setup(&app, &req.kingdom, &req.bots)?;
+        Ok(cli::game_log(
+            &s.lineup,
+            &s.compiled,
+            &s.kc,
+            &s.kingdom,
+            req.seed,
+            req.game,
+            req.explain,
+        ))
+    })
+    .await
+    .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the game failed"))??;
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+// ---------------------------------------------------------------------------
+// Batches
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunReq {
+    /// Who asks: one batch per client (a newer one cancels the older).
+    client: String,
+    #[serde(default)]
+    kingdom: KingdomReq,
+    bots: Vec<BotReq>,
+    games: u64,
+    #[serde(default = "one")]
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopReq {
+    client: String,
+}
+
+fn valid_client(c: &str) -> Result<(), ApiError> {
+    if c.is_empty()
+        || c.len() > 64
+        || !c
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_')
+    {
+        return Err(ApiError::bad(
+            "client: an id of 1 to 64 letters, digits, - or _",
+        ));
+    }
+    Ok(())
+}
+
+async fn stop(
+    State(app): State<Arc<App>>,
+    Body(req): Body<StopReq>,
+) -> Result<Json<Value>, ApiError> {
+    valid_client(&req.client)?;
+    let b = app
+        .clients
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&req.client).cloned());
+    let stopped = b.is_some_and(|b| {
+        b.cancel(STOPPED);
+        true
+    });
+    Ok(Json(json!({ "stopped": stopped })))
+}
+
+/// Frees a batch's place in the queue and its client's slot, however the
+/// batch ends.
+struct Admission {
+    app: Arc<App>,
+    client: String,
+    batch: Arc<Batch>,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        self.app.admitted.fetch_sub(1, Ordering::SeqCst);
+        if let Ok(mut m) = self.app.clients.lock() {
+            if m.get(&self.client)
+                .is_some_and(|b| Arc::ptr_eq(b, &self.batch))
+            {
+                m.remove(&self.client);
+            }
+        }
+    }
+}
+
+async fn run_batch(
+    State(app): State<Arc<App>>,
+    Body(req): Body<RunReq>,
+) -> Result<Response, ApiError> {
+    valid_client(&req.client)?;
+    if req.games == 0 || req.games > MAX_GAMES {
+        return Err(ApiError::bad(format!(
+            "games: {} is out of range (1 to {MAX_GAMES} a batch)",
+            req.games
+        )));
+    }
+    let app2 = app.clone();
+    let (req, s) = tokio::task::spawn_blocking(move || {
+        let s = setup(&app2, &req.kingdom, &req.bots);
+        (req, s)
+    })
+    .await
+    .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the setup failed"))?;
+    let s = s?;
+    // Admission: a place in the queue, and this client's batch replaces
+    // its previous one.
+    let admitted = app.admitted.fetch_add(1, Ordering::SeqCst);
+    let batch = Batch::new();
+    let guard = Admission {
+        app: app.clone(),
+        client: req.client.clone(),
+        batch: batch.clone(),
+    };
+    if admitted >= MAX_RUNNING + MAX_QUEUED {
+        drop(guard);
+        return Err(ApiError::status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server is busy ({MAX_RUNNING} batches playing, {MAX_QUEUED} waiting): try again in a moment"),
+        ));
+    }
+    {
+        let mut m = app
+            .clients
+            .lock()
+            .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "state poisoned"))?;
+        if let Some(old) = m.insert(req.client.clone(), batch.clone()) {
+            old.cancel(SUPERSEDED);
+        }
+        if m.len() > MAX_CLIENTS {
+            m.retain(|_, b| !b.stop.load(Ordering::SeqCst));
+        }
+    }
+    let (tx, rx) = mpsc::channel::<Event>(32);
+    tokio::spawn(async move {
+        let queued = app.admitted.load(Ordering::SeqCst) > MAX_RUNNING;
+        if queued {
+            let _ = tx
+                .send(event(
+                    "queued",
+                    &json!({ "message": "waiting for a free slot" }),
+                ))
+                .await;
+        }
+        let permit = tokio::select! {
+            p = app.running.clone().acquire_owned() => p.ok(),
+            _ = batch.wake.notified() => None,
+            _ = tx.closed() => { batch.cancel(GONE); None }
+        };
+        let Some(permit) = permit else {
+            if batch.why() == SUPERSEDED {
+                let _ = tx
+                    .send(event(
+                        "cancelled",
+                        &json!({ "message": "a newer batch replaced this one" }),
+                    ))
+                    .await;
+            }
+            drop(guard);
+            return;
+        };
+        let _ = tokio::task::spawn_blocking(move || {
+            play(&app, &s, &req, &batch, &tx, permit);
+            drop(guard);
+        })
+        .await;
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+fn event(name: &str, data: &Value) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name).data("{}"))
+}
+
+/// The win-rate table of `stats` (rows as `domsim sim` prints them).
+fn table_json(stats: &sim::Stats, infos: &[EntrantInfo]) -> Value {
+    let rows: Vec<Value> = crate::report::rows(stats, infos)
+        .iter()
+        .map(|r| {
+            let (lo, hi) = sim::wilson(r.s.score_wins(), r.s.games);
+            json!({
+                "name": r.info.name,
+                "source": r.info.source,
+                "games": r.s.games,
+                "wins": r.s.wins,
+                "ties": r.s.ties,
+                "losses": r.s.losses,
+                "score": r.score(),
+                "score_lo": lo,
+                "score_hi": hi,
+                "win_rate": r.win_rate(),
+                "avg_vp": r.avg_vp(),
+                "avg_turns": r.avg_turns(),
+            })
+        })
+        .collect();
+    json!(rows)
+}
+
+/// The command line that gives the same games (and, for files of the
+/// folder, the same CSV byte for byte).
+fn command_line(s: &Setup, req: &RunReq, games: u64) -> String {
+    let q = |x: &str| {
+        if x.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:".contains(c))
+        {
+            x.to_string()
+        } else {
+            format!("'{}'", x.replace('\'', "'\\''"))
+        }
+    };
+    let files: Vec<String> = s
+        .lineup
+        .entrants
+        .iter()
+        .map(|(i, _)| q(i.source.strip_prefix("typed:").unwrap_or(&i.source)))
+        .collect();
+    let mut c = format!(
+        "domsim sim {} -p {} -n {games} --seed {}",
+        files.join(" "),
+        s.kingdom.n(),
+        req.seed
+    );
+    match (&req.kingdom.preset, &req.kingdom.cards) {
+        (Some(p), _) => c.push_str(&format!(" --preset {}", q(p))),
+        (None, Some(cards)) if !cards.trim().is_empty() => {
+            c.push_str(&format!(" --kingdom {}", q(cards.trim())))
+        }
+        _ => {}
+    }
+    if let Some(sh) = &req.kingdom.shelters {
+        if sh != "auto" {
+            c.push_str(&format!(" --shelters {sh}"));
+        }
+    }
+    c.push_str(" -o table.csv");
+    c
+}
+
+/// Play a batch (on a blocking thread), streaming its events.
+fn play(
+    app: &App,
+    s: &Setup,
+    req: &RunReq,
+    batch: &Batch,
+    tx: &mpsc::Sender<Event>,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    let infos = s.lineup.infos();
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    let k = &s.kingdom;
+    let games = req.games;
+    let seed = req.seed;
+    let warnings: Vec<String> = s
+        .compiled
+        .warnings
+        .iter()
+        .map(|w| cli::warning(w))
+        .collect();
+    let _ = tx.blocking_send(event(
+        "start",
+        &json!({
+            "games": games,
+            "seed": seed,
+            "players": k.n(),
+            "kingdom": k.describe(),
+            "how": s.kc.how,
+            "names": names,
+            "warnings": warnings,
+        }),
+    ));
+    let recording = stats::Recording {
+        kingdom: k,
+        names: &names,
+    };
+    let mut total = sim::Stats::default();
+    let mut pt = PlaytestStats::new(k, &names);
+    let mut done = 0u64;
+    let mut chunk = FIRST_CHUNK;
+    let t0 = Instant::now();
+    let mut last_chart: Option<Instant> = None;
+    while done < games && !batch.stop.load(Ordering::SeqCst) {
+        let n = chunk.min(games - done);
+        let cfg = RunConfig {
+            games: n,
+            first: done,
+            seed,
+            threads: 0,
+            progress: false,
+            precision: None,
+        };
+        let (r, acc) = app.pool.install(|| {
+            sim::run_hooked(
+                k,
+                &cfg,
+                |o: &[u8]| s.compiled.bots(o),
+                &batch.stop,
+                &recording,
+            )
+        });
+        if r.completed < n {
+            // Stopped inside the chunk: its games are not a prefix of the
+            // run, so they are left out.
+            break;
+        }
+        total = total.merge(r.stats);
+        if let Some(a) = acc {
+            pt += &a.stats;
+        }
+        done += n;
+        chunk = (chunk * 2).min(MAX_CHUNK);
+        let progress = event(
+            "progress",
+            &json!({
+                "games": done,
+                "requested": games,
+                "ms": t0.elapsed().as_millis() as u64,
+                "rows": table_json(&total, &infos),
+                "tied": total.tied_games,
+                "capped": total.capped,
+                "faults": total.faults,
+            }),
+        );
+        if let Err(mpsc::error::TrySendError::Closed(_)) = tx.try_send(progress) {
+            batch.cancel(GONE);
+            break;
+        }
+        if done < games && last_chart.is_none_or(|t| t.elapsed() >= CHART_EVERY) {
+            last_chart = Some(Instant::now());
+            let _ = tx.try_send(event(
+                "charts",
+                &json!({ "games": done, "html": html::charts(&pt) }),
+            ));
+        }
+    }
+    drop(permit);
+    match batch.why() {
+        SUPERSEDED => {
+            let _ = tx.blocking_send(event(
+                "cancelled",
+                &json!({ "message": "a newer batch replaced this one", "games": done }),
+            ));
+            return;
+        }
+        GONE => return,
+        _ => {}
+    }
+    let stopped = done < games;
+    let mut body = json!({
+        "games": done,
+        "requested": games,
+        "stopped": stopped,
+        "ms": t0.elapsed().as_millis() as u64,
+        "rows": table_json(&total, &infos),
+        "command": command_line(s, req, done),
+    });
+    if done > 0 {
+        let mut base = cli::base_meta("sim", seed, &s.kc);
+        base.push("players", k.n());
+        // A stopped batch played games 0..done: `domsim sim -n done`.
+        match cli::sim_csv_bytes(&base, done, done, None, &total, &infos) {
+            Ok(csv) => body["csv"] = json!(String::from_utf8_lossy(&csv)),
+            Err(e) => body["csv_error"] = json!(format!("{e:#}")),
+        }
+        pt.seed = Some(seed);
+        pt.sources = infos
+            .iter()
+            .map(|i| format!("{} | {} | {}", i.name, i.source, i.hash))
+            .collect();
+        let opts = html::ReportOptions {
+            title: None,
+            note: Some(format!(
+                "domsim sim: {done} games, seed {seed}, kingdom ({}): {}",
+                s.kc.how,
+                k.describe()
+            )),
+            matrix: None,
+        };
+        body["report"] = json!(html::render_html(&pt, &opts));
+        body["charts"] = json!(html::charts(&pt));
+    }
+    let _ = tx.blocking_send(event("done", &body));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_of_this_machine() {
+        for h in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:80",
+            "127.0.0.2",
+            "[::1]:8080",
+            "LOCALHOST",
+        ] {
+            assert!(local_host(h), "{h}");
+        }
+        for h in [
+            "",
+            "evil.example",
+            "evil.example:8080",
+            "10.0.0.1:8080",
+            "[::2]",
+        ] {
+            assert!(!local_host(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn bot_file_names_are_plain() {
+        assert!(valid_file_name("big_money.dom"));
+        assert!(valid_file_name("my bot-2.dom"));
+        for f in [
+            "../x.dom",
+            "a/b.dom",
+            ".dom",
+            "x.txt",
+            ".hidden.dom",
+            "/etc/passwd",
+        ] {
+            assert!(!valid_file_name(f), "{f}");
+        }
+    }
+
+    #[test]
+    fn warnings_keep_their_position() {
+        let w = warning_json(
+            "strategies/x.dom",
+            "strategies/x.dom:3:5: warning: Witch is not in this game; entry ignored",
+        );
+        assert_eq!((w["line"].as_u64(), w["col"].as_u64()), (Some(3), Some(5)));
+        assert_eq!(w["message"], "Witch is not in this game; entry ignored");
+    }
+}

@@ -1,0 +1,558 @@
+// domsim serve: the workbench page. Plain JavaScript, no library: the
+// server (src/serve/mod.rs) checks the bots, plays the games and draws the
+// charts; this script sends what is typed and shows what comes back.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+const fmt = (n) => Number(n).toLocaleString("en-US");
+const pct = (x) => (100 * x).toFixed(1) + "%";
+
+// One id per page: the server keeps one batch per client.
+const CLIENT = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).replace(/[^A-Za-z0-9-]/g, "");
+
+const state = {
+  meta: null,
+  mode: "preset",           // "preset" or "cards"
+  bots: [],                  // {file, text, original} per seat
+  checkTimer: null,
+  runTimer: null,
+  checkSeq: 0,
+  running: null,             // AbortController of the stream being read
+  blobs: [],                 // object URLs to revoke
+  lastOk: false,
+};
+
+// ---------------------------------------------------------------------------
+// Requests
+
+async function api(path, body) {
+  const r = await fetch(path, body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return r;
+}
+
+function kingdomReq() {
+  if (state.mode === "preset") return { preset: $("#preset").value };
+  return { cards: $("#cards").value };
+}
+
+function botsReq() {
+  return state.bots.map((b) => ({ file: b.file, text: b.text }));
+}
+
+// ---------------------------------------------------------------------------
+// Kingdom: presets, random, typed with completion
+
+function fillPresets() {
+  const sel = $("#preset");
+  sel.innerHTML = "";
+  for (const p of state.meta.presets) {
+    if (!p.available) continue;
+    const o = document.createElement("option");
+    o.value = p.name;
+    o.textContent = p.name;
+    sel.appendChild(o);
+  }
+  const typed = document.createElement("option");
+  typed.value = "";
+  typed.textContent = "(the cards typed below)";
+  sel.appendChild(typed);
+  sel.value = state.meta.default_preset;
+  showPresetCards();
+}
+
+function showPresetCards() {
+  const p = state.meta.presets.find((p) => p.name === $("#preset").value);
+  if (p) {
+    state.mode = "preset";
+    $("#cards").value = p.cards.join(", ");
+  } else {
+    state.mode = "cards";
+  }
+}
+
+async function randomKingdom() {
+  const sets = $$(".set").filter((c) => c.checked).map((c) => c.value).join(",") || "base";
+  const seed = Math.floor(Math.random() * 1e9);
+  const r = await api(`/api/random?sets=${encodeURIComponent(sets)}&seed=${seed}`);
+  const j = await r.json();
+  if (!r.ok) { kingdomMessage(j.error, true); return; }
+  $("#cards").value = j.cards;
+  $("#preset").value = "";
+  state.mode = "cards";
+  changed();
+}
+
+function kingdomMessage(text, bad) {
+  const m = $("#kingdom-msg");
+  m.textContent = text || "";
+  m.classList.toggle("bad", !!bad);
+}
+
+// Completion of the card being typed (the text after the last comma).
+const suggest = { items: [], on: -1 };
+
+function currentToken() {
+  const input = $("#cards");
+  const upto = input.value.slice(0, input.selectionStart);
+  const start = upto.lastIndexOf(",") + 1;
+  return { start, text: upto.slice(start).trim() };
+}
+
+function updateSuggest() {
+  const ul = $("#suggest");
+  const t = currentToken().text.toLowerCase().replace(/[^a-z]/g, "");
+  if (!t) { ul.hidden = true; suggest.items = []; return; }
+  const norm = (s) => s.toLowerCase().replace(/[^a-z]/g, "");
+  const typed = new Set($("#cards").value.split(",").map((s) => norm(s)));
+  const cards = state.meta.cards.filter((c) => !typed.has(norm(c.name)) || norm(c.name) === t);
+  const starts = cards.filter((c) => norm(c.name).startsWith(t));
+  const inside = cards.filter((c) => !norm(c.name).startsWith(t) && norm(c.name).includes(t));
+  suggest.items = starts.concat(inside).slice(0, 8);
+  suggest.on = suggest.items.length ? 0 : -1;
+  if (suggest.items.length === 1 && norm(suggest.items[0].name) === t) suggest.items = [];
+  renderSuggest();
+}
+
+function renderSuggest() {
+  const ul = $("#suggest");
+  ul.innerHTML = "";
+  suggest.items.forEach((c, i) => {
+    const li = document.createElement("li");
+    li.textContent = c.name;
+    const small = document.createElement("small");
+    small.textContent = `$${c.cost} ${c.set}`;
+    li.appendChild(small);
+    if (i === suggest.on) li.className = "on";
+    li.addEventListener("mousedown", (e) => { e.preventDefault(); pickSuggest(i); });
+    ul.appendChild(li);
+  });
+  ul.hidden = suggest.items.length === 0;
+}
+
+function pickSuggest(i) {
+  const c = suggest.items[i];
+  if (!c) return;
+  const input = $("#cards");
+  const { start } = currentToken();
+  const rest = input.value.slice(input.selectionStart);
+  const after = rest.includes(",") ? rest.slice(rest.indexOf(",")) : "";
+  const before = input.value.slice(0, start);
+  const lead = before && !before.endsWith(" ") ? " " : "";
+  input.value = before + lead + c.name + (after ? after : ", ");
+  const pos = (before + lead + c.name).length + (after ? 0 : 2);
+  input.setSelectionRange(pos, pos);
+  suggest.items = [];
+  renderSuggest();
+  cardsTyped();
+}
+
+function cardsTyped() {
+  $("#preset").value = "";
+  state.mode = "cards";
+  changed();
+}
+
+// ---------------------------------------------------------------------------
+// Bot editors
+
+function botOptions(sel, chosen) {
+  sel.innerHTML = "";
+  const first = document.createElement("option");
+  first.value = "";
+  first.textContent = "load a bot…";
+  sel.appendChild(first);
+  for (const f of state.meta.bots) {
+    const o = document.createElement("option");
+    o.value = f;
+    o.textContent = f;
+    sel.appendChild(o);
+  }
+  sel.value = chosen || "";
+}
+
+async function loadBot(i, file) {
+  const r = await api(`/api/bot/${encodeURIComponent(file)}`);
+  const text = r.ok ? await r.text() : "";
+  const b = state.bots[i];
+  if (!b) return;
+  b.file = file;
+  b.text = text;
+  b.original = text;
+  const el = botElement(i);
+  $("textarea", el).value = text;
+  $(".file", el).value = file;
+  $(".load", el).value = file;
+  renderEditor(i, [], []);
+}
+
+function botElement(i) {
+  return $(`.bot[data-i="${i}"]`);
+}
+
+function setPlayers(n) {
+  const defaults = state.meta.default_bots.length ? state.meta.default_bots : state.meta.bots.slice(0, 2);
+  const holder = $("#bots");
+  while (state.bots.length < n) {
+    const i = state.bots.length;
+    const file = defaults[i % Math.max(1, defaults.length)] || `bot${i + 1}.dom`;
+    state.bots.push({ file, text: "", original: "" });
+    const el = $("#bot-template").content.firstElementChild.cloneNode(true);
+    el.dataset.i = String(i);
+    $(".seat", el).textContent = `Bot ${i + 1}`;
+    botOptions($(".load", el), file);
+    $(".file", el).value = file;
+    const ta = $("textarea", el);
+    ta.addEventListener("input", () => {
+      state.bots[i].text = ta.value;
+      renderEditor(i, state.bots[i].errors || [], state.bots[i].warnings || []);
+      changed();
+    });
+    ta.addEventListener("scroll", () => syncScroll(el));
+    ta.addEventListener("keydown", (e) => {
+      if (e.key === "Tab" && !e.shiftKey) {
+        e.preventDefault();
+        ta.setRangeText("    ", ta.selectionStart, ta.selectionEnd, "end");
+        ta.dispatchEvent(new Event("input"));
+      }
+    });
+    $(".load", el).addEventListener("change", async (e) => {
+      if (!e.target.value) return;
+      await loadBot(i, e.target.value);
+      changed();
+    });
+    $(".file", el).addEventListener("change", (e) => {
+      let f = e.target.value.trim().replace(/[^A-Za-z0-9_. -]/g, "_");
+      if (!f.endsWith(".dom")) f += ".dom";
+      e.target.value = f;
+      state.bots[i].file = f;
+      changed();
+    });
+    holder.appendChild(el);
+    loadBot(i, file).then(changed);
+  }
+  while (state.bots.length > n) {
+    state.bots.pop();
+    holder.lastElementChild.remove();
+  }
+}
+
+// The backdrop and the line numbers follow the textarea's scrolling by
+// translation (their own scrolling would stop short of the textarea's,
+// whose scroll bars take room).
+function syncScroll(el) {
+  const ta = $("textarea", el);
+  const back = $(".backdrop > div", el);
+  const nums = $(".gutter > div", el);
+  if (back) back.style.transform = `translate(${-ta.scrollLeft}px, ${-ta.scrollTop}px)`;
+  if (nums) nums.style.transform = `translateY(${-ta.scrollTop}px)`;
+}
+
+function escapeHtml(s) {
+  return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+// Line numbers, the problem lines shaded and the offending text underlined
+// (in a backdrop under the transparent textarea), the list of problems.
+function renderEditor(i, errors, warnings) {
+  const el = botElement(i);
+  if (!el) return;
+  const b = state.bots[i];
+  b.errors = errors;
+  b.warnings = warnings;
+  const lines = b.text.split("\n");
+  const at = new Map();
+  for (const w of warnings) if (w.line > 0) at.set(w.line, { kind: "warn", p: w });
+  for (const e of errors) if (e.line > 0) at.set(e.line, { kind: "err", p: e });
+  const gutter = $(".gutter", el);
+  gutter.innerHTML = "<div>" + lines.map((_, k) => {
+    const a = at.get(k + 1);
+    return `<div class="ln${a ? " " + a.kind : ""}" data-line="${k + 1}">${k + 1}</div>`;
+  }).join("") + "</div>";
+  const back = lines.map((line, k) => {
+    const a = at.get(k + 1);
+    if (!a) return escapeHtml(line);
+    const chars = Array.from(line);
+    const c0 = Math.max(0, (a.p.col || 1) - 1);
+    const w = Math.max(1, a.p.width || 1);
+    const pre = escapeHtml(chars.slice(0, c0).join(""));
+    let mid = escapeHtml(chars.slice(c0, c0 + w).join(""));
+    if (!mid) mid = "&nbsp;";
+    const post = escapeHtml(chars.slice(c0 + w).join(""));
+    return `<span class="line-${a.kind}">${pre}<mark>${mid}</mark>${post}</span>`;
+  });
+  $(".backdrop", el).innerHTML = "<div>" + back.join("\n") + "\n</div>";
+  const ul = $(".problems", el);
+  ul.innerHTML = "";
+  const add = (p, kind) => {
+    const li = document.createElement("li");
+    li.className = kind;
+    const where = document.createElement("span");
+    where.className = "at";
+    where.textContent = p.line > 0 ? `line ${p.line}, column ${p.col}:` : (kind === "err" ? "error:" : "warning:");
+    li.appendChild(where);
+    li.appendChild(document.createTextNode(p.message));
+    li.title = p.text || p.message;
+    if (p.line > 0) li.addEventListener("click", () => goTo(el, p.line, p.col));
+    ul.appendChild(li);
+  };
+  errors.forEach((e) => add(e, "err"));
+  warnings.forEach((w) => add(w, "warn"));
+  syncScroll(el);
+}
+
+function goTo(el, line, col) {
+  const ta = $("textarea", el);
+  const lines = ta.value.split("\n");
+  let pos = 0;
+  for (let k = 0; k < line - 1 && k < lines.length; k++) pos += lines[k].length + 1;
+  pos += Math.max(0, col - 1);
+  ta.focus();
+  ta.setSelectionRange(pos, pos);
+}
+
+// ---------------------------------------------------------------------------
+// Check as you type, run shortly after
+
+function changed() {
+  clearTimeout(state.checkTimer);
+  state.checkTimer = setTimeout(check, 150);
+}
+
+async function check() {
+  const seq = ++state.checkSeq;
+  let j;
+  try {
+    const r = await api("/api/check", { kingdom: kingdomReq(), bots: botsReq() });
+    j = await r.json();
+    if (!r.ok) { setStatus(j.error, true); state.lastOk = false; return; }
+  } catch (e) {
+    setStatus("the server does not answer: is domsim serve still running?", true);
+    return;
+  }
+  if (seq !== state.checkSeq) return; // a newer check is on its way
+  let ok = true;
+  j.bots.forEach((b, i) => {
+    if (!state.bots[i]) return;
+    renderEditor(i, b.errors, b.warnings);
+    const st = $(".bot-status", botElement(i));
+    st.textContent = b.ok
+      ? `${b.name} ✓${b.warnings.length ? ` (${b.warnings.length} warning${b.warnings.length > 1 ? "s" : ""})` : ""}`
+      : `${b.errors.length} error${b.errors.length > 1 ? "s" : ""}`;
+    st.classList.toggle("bad", !b.ok);
+    ok = ok && b.ok;
+  });
+  if (j.kingdom.ok) {
+    kingdomMessage(`${j.kingdom.how}: ${j.kingdom.describe}`, false);
+  } else {
+    kingdomMessage(j.kingdom.error, true);
+    ok = false;
+  }
+  state.lastOk = ok;
+  if (!ok) {
+    setStatus("fix the errors shown to play (the last results stay below)", true);
+    return;
+  }
+  if ($("#auto").checked) {
+    clearTimeout(state.runTimer);
+    state.runTimer = setTimeout(run, 250);
+  }
+}
+
+function setStatus(text, bad) {
+  const s = $("#status");
+  s.textContent = text;
+  s.classList.toggle("bad", !!bad);
+}
+
+// ---------------------------------------------------------------------------
+// A batch: server-sent events read from the response of a POST
+
+async function run() {
+  if (state.running) state.running.abort();
+  const ctl = new AbortController();
+  state.running = ctl;
+  const games = Math.max(1, Math.min(state.meta.limits.max_games, Math.floor(Number($("#games").value) || 1)));
+  const seed = Math.max(0, Math.floor(Number($("#seed").value) || 0));
+  let r;
+  try {
+    r = await fetch("/api/run", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed }),
+      signal: ctl.signal,
+    });
+  } catch (e) {
+    if (ctl.signal.aborted) return;
+    setStatus("the server does not answer: is domsim serve still running?", true);
+    return;
+  }
+  if (!r.ok) {
+    let msg = `error ${r.status}`;
+    try { msg = (await r.json()).error || msg; } catch (e) { /* keep the status */ }
+    if (state.running === ctl) setStatus(msg, true);
+    return;
+  }
+  $("#stop").disabled = false;
+  const reader = r.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      let cut;
+      while ((cut = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        let name = "message";
+        const data = [];
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) name = line.slice(6).trim();
+          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+        }
+        if (data.length && state.running === ctl) onEvent(name, JSON.parse(data.join("\n")));
+      }
+    }
+  } catch (e) {
+    if (!ctl.signal.aborted) setStatus("the stream of results broke off", true);
+  }
+  if (state.running === ctl) {
+    state.running = null;
+    $("#stop").disabled = true;
+  }
+}
+
+function onEvent(name, d) {
+  if (name === "queued") setStatus("waiting for a free slot on the server…", false);
+  else if (name === "start") {
+    setStatus(`playing ${fmt(d.games)} games, seed ${d.seed}, ${d.players} players, kingdom (${d.how})`, false);
+    $("#counter").textContent = `0 / ${fmt(d.games)} games`;
+  } else if (name === "progress") {
+    $("#counter").textContent = `${fmt(d.games)} / ${fmt(d.requested)} games · ${(d.ms / 1000).toFixed(2)} s`;
+    renderTable(d.rows);
+  } else if (name === "charts") {
+    $("#charts").innerHTML = d.html;
+  } else if (name === "done") {
+    renderTable(d.rows);
+    if (d.charts) $("#charts").innerHTML = d.charts;
+    $("#counter").textContent = `${fmt(d.games)} / ${fmt(d.requested)} games · ${(d.ms / 1000).toFixed(2)} s`;
+    setStatus(d.stopped ? `stopped after ${fmt(d.games)} games` : `done: ${fmt(d.games)} games in ${(d.ms / 1000).toFixed(2)} s`, false);
+    document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);
+    downloads(d);
+  } else if (name === "cancelled") {
+    // A newer batch replaced this one: its results follow.
+  }
+}
+
+function renderTable(rows) {
+  const t = $("#table");
+  let h = "<tr><th>bot</th><th class=\"num\">games</th><th class=\"num\">score</th><th class=\"num\">95% interval</th><th></th><th class=\"num\">wins</th><th class=\"num\">ties</th><th class=\"num\">avg VP</th><th class=\"num\">avg turns</th></tr>";
+  for (const r of rows) {
+    h += `<tr><td>${escapeHtml(r.name)}</td><td class="num">${fmt(r.games)}</td>` +
+      `<td class="num score">${pct(r.score)}</td><td class="num ci">${pct(r.score_lo)} – ${pct(r.score_hi)}</td>` +
+      `<td class="barcell"><div class="scorebar"><div class="fill" style="width:${(100 * r.score).toFixed(2)}%"></div>` +
+      `<div class="ci" style="left:${(100 * r.score_lo).toFixed(2)}%;width:${(100 * (r.score_hi - r.score_lo)).toFixed(2)}%"></div></div></td>` +
+      `<td class="num">${fmt(r.wins)}</td><td class="num">${fmt(r.ties)}</td>` +
+      `<td class="num">${r.avg_vp.toFixed(2)}</td><td class="num">${r.avg_turns.toFixed(2)}</td></tr>`;
+  }
+  t.innerHTML = h;
+}
+
+function blobLink(a, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  state.blobs.push(url);
+  a.href = url;
+}
+
+function downloads(d) {
+  for (const u of state.blobs) URL.revokeObjectURL(u);
+  state.blobs = [];
+  const box = $("#downloads");
+  if (!d.csv) { box.hidden = true; return; }
+  box.hidden = false;
+  blobLink($("#dl-csv"), d.csv, "text/csv");
+  blobLink($("#dl-report"), d.report, "text/html");
+  const bots = $("#dl-bots");
+  bots.innerHTML = "";
+  const seen = new Set();
+  state.bots.forEach((b) => {
+    if (seen.has(b.file)) return;
+    seen.add(b.file);
+    const a = document.createElement("a");
+    a.textContent = b.file;
+    a.download = b.file;
+    a.className = "dl-bot";
+    blobLink(a, b.text, "text/plain");
+    bots.appendChild(a);
+  });
+  $("#command").textContent = d.command;
+}
+
+async function stop() {
+  await api("/api/stop", { client: CLIENT });
+}
+
+async function showLog() {
+  const r = await api("/api/log", {
+    kingdom: kingdomReq(),
+    bots: botsReq(),
+    seed: Math.max(0, Math.floor(Number($("#seed").value) || 0)),
+    game: Math.max(0, Math.floor(Number($("#game").value) || 0)),
+    explain: $("#explain").checked,
+  });
+  const log = $("#log");
+  if (r.ok) {
+    log.textContent = await r.text();
+    log.classList.remove("bad");
+  } else {
+    let msg = `error ${r.status}`;
+    try { msg = (await r.json()).error || msg; } catch (e) { /* keep the status */ }
+    log.textContent = msg;
+    log.classList.add("bad");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Start
+
+async function start() {
+  const r = await api("/api/meta");
+  state.meta = await r.json();
+  $("#version").textContent = `domsim ${state.meta.version} · bots from ${state.meta.folder}/ · at most ${fmt(state.meta.limits.max_games)} games a batch`;
+  $("#games").max = String(state.meta.limits.max_games);
+  fillPresets();
+  $("#preset").addEventListener("change", () => { showPresetCards(); changed(); });
+  $("#random").addEventListener("click", randomKingdom);
+  const cards = $("#cards");
+  cards.addEventListener("input", () => { updateSuggest(); cardsTyped(); });
+  cards.addEventListener("keydown", (e) => {
+    if ($("#suggest").hidden) return;
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      const n = suggest.items.length;
+      suggest.on = (suggest.on + (e.key === "ArrowDown" ? 1 : n - 1)) % n;
+      renderSuggest();
+    } else if (e.key === "Enter" || e.key === "Tab") {
+      e.preventDefault();
+      pickSuggest(suggest.on);
+    } else if (e.key === "Escape") {
+      $("#suggest").hidden = true;
+    }
+  });
+  cards.addEventListener("blur", () => { $("#suggest").hidden = true; });
+  $("#players").addEventListener("change", (e) => { setPlayers(Number(e.target.value)); changed(); });
+  for (const id of ["#games", "#seed"]) $(id).addEventListener("input", changed);
+  $("#auto").addEventListener("change", () => { if ($("#auto").checked) changed(); });
+  $("#run").addEventListener("click", () => { if (state.lastOk) run(); else check().then(() => { if (state.lastOk && !$("#auto").checked) run(); }); });
+  $("#stop").addEventListener("click", stop);
+  $("#show-log").addEventListener("click", showLog);
+  setPlayers(Number($("#players").value));
+}
+
+start();
