@@ -41,10 +41,7 @@ pub fn adventurer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn bureaucrat<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     g.gain(b, p, Card::Silver, Dest::DeckTop);
-    for v in g.others(p) {
-        if ctx.immune >> v & 1 != 0 {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let legal = g.hand_kinds(v, CardSet::VICTORIES);
         match g.pick(b, v, Why::Topdeck, Some(Card::Bureaucrat), legal, false) {
             Some(c) => {
@@ -176,10 +173,7 @@ pub fn library<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 
 /// Militia (+$2 from the table): each victim discards down to 3 cards.
 pub fn militia<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    for v in g.others(ctx.player) {
-        if ctx.immune >> v & 1 != 0 {
-            continue;
-        }
+    for v in g.victims(ctx) {
         while g.players[v as usize].hand.len() > 3 {
             let legal = g.hand_kinds(v, CardSet::all());
             let Some(c) = g.pick(b, v, Why::Discard, Some(Card::Militia), legal, false) else {
@@ -262,10 +256,7 @@ pub fn thief<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     // At most one Treasure trashed per victim.
     let mut stolen: [Option<Card>; crate::engine::MAX_PLAYERS] = [None; crate::engine::MAX_PLAYERS];
     let mut k = 0;
-    for v in g.others(p) {
-        if ctx.immune >> v & 1 != 0 {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let start = g.players[v as usize].aside.len();
         for _ in 0..2 {
             let Some(c) = g.take_top(b, v) else { break };
@@ -317,10 +308,8 @@ pub fn throne_room<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 
 /// Witch (+2 Cards from the table): each victim gains a Curse, in turn order.
 pub fn witch<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    for v in g.others(ctx.player) {
-        if ctx.immune >> v & 1 == 0 {
-            g.gain(b, v, Card::Curse, Dest::Discard);
-        }
+    for v in g.victims(ctx) {
+        g.gain(b, v, Card::Curse, Dest::Discard);
     }
 }
 

@@ -15,11 +15,6 @@ use super::base::gain_up_to;
 use crate::cards::{Card, CardSet, Types};
 use crate::engine::{Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo};
 
-#[inline]
-fn immune(ctx: PlayCtx, v: u8) -> bool {
-    ctx.immune >> v & 1 != 0
-}
-
 fn yes_no<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, card: Option<Card>) -> bool {
     g.ask_yes_no(
         b,
@@ -79,10 +74,7 @@ fn return_from_play(g: &mut Game, p: u8, uid: u16) -> bool {
 
 /// Each victim not immune discards down to `keep` cards (his choice).
 fn discard_down_to<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, keep: usize) {
-    for v in g.others(ctx.player) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         while g.players[v as usize].hand.len() > keep {
             let legal = g.hand_kinds(v, CardSet::all());
             let Some(c) = g.pick(b, v, Why::Discard, Some(ctx.card), legal, false) else {
@@ -230,10 +222,8 @@ pub fn counterfeit<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Cultist from your hand (no action spent).
 pub fn cultist<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    for v in g.others(p) {
-        if !immune(ctx, v) {
-            g.gain(b, v, Card::Ruins, Dest::Discard);
-        }
+    for v in g.victims(ctx) {
+        g.gain(b, v, Card::Ruins, Dest::Discard);
     }
     if g.players[p as usize].hand.contains(Card::Cultist)
         && yes_no(g, b, p, Card::Cultist, Some(Card::Cultist))
@@ -362,10 +352,8 @@ pub fn junk_dealer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn marauder<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     g.gain_non_supply(b, p, Card::Spoils, Dest::Discard);
-    for v in g.others(p) {
-        if !immune(ctx, v) {
-            g.gain(b, v, Card::Ruins, Dest::Discard);
-        }
+    for v in g.victims(ctx) {
+        g.gain(b, v, Card::Ruins, Dest::Discard);
     }
 }
 
@@ -393,8 +381,8 @@ pub fn mystic<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn pillage<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     g.trash_from_play(b, p, ctx.uid);
-    for v in g.others(p) {
-        if immune(ctx, v) || g.players[v as usize].hand.len() < 5 {
+    for v in g.victims(ctx) {
+        if g.players[v as usize].hand.len() < 5 {
             continue;
         }
         let legal = g.hand_kinds(v, CardSet::all());
@@ -433,11 +421,10 @@ pub fn procession<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let Some(c) = g.pick(b, p, Why::PlayTarget, Some(Card::Procession), legal, true) else {
         return;
     };
-    let Some(uid) = g.hand_to_play(p, c) else {
+    // Played twice, as Throne Room plays (one mechanism for every multiplier).
+    let Some(uid) = g.play_multiplied(b, p, c, 2) else {
         return;
     };
-    g.resolve(b, p, c, uid);
-    g.resolve(b, p, c, uid);
     // Trashed or not, the card is out of play now: its own cost counts (a
     // Band of Misfits is plain Band of Misfits again).
     g.trash_from_play(b, p, uid);
@@ -512,10 +499,7 @@ pub fn rogue<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         g.gain_from_trash(b, p, c, Dest::Discard);
         return;
     }
-    for v in g.others(p) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let start = reveal(g, b, v, 2);
         let mut legal = CardSet::EMPTY;
         for &c in &g.players[v as usize].aside.as_slice()[start..] {
@@ -683,10 +667,7 @@ fn topdeck_in_order<B: Bots>(
 fn knight_attack<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     let mut hit_knight = false;
-    for v in g.others(p) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let start = reveal(g, b, v, 2);
         let mut legal = CardSet::EMPTY;
         for &c in &g.players[v as usize].aside.as_slice()[start..] {

@@ -17,11 +17,6 @@ use crate::engine::{
     Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo, MAX_PLAYERS, PAWN_PAIRS,
 };
 
-#[inline]
-fn immune(ctx: PlayCtx, v: u8) -> bool {
-    ctx.immune >> v & 1 != 0
-}
-
 /// Whether the played instance `uid` is still in `p`'s play area.
 #[inline]
 fn in_play(g: &Game, p: u8, uid: u16) -> bool {
@@ -213,8 +208,8 @@ pub fn minion<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
     discard_hand(g, b, p);
     g.draw(b, p, 4);
-    for v in g.others(p) {
-        if immune(ctx, v) || g.players[v as usize].hand.len() < 5 {
+    for v in g.victims(ctx) {
+        if g.players[v as usize].hand.len() < 5 {
             continue;
         }
         discard_hand(g, b, v);
@@ -262,10 +257,7 @@ pub fn pawn<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// costing up to $2 less; the other revealed cards are discarded. Revealed
 /// cards wait aside, out of any shuffle.
 pub fn saboteur<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    for v in g.others(ctx.player) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let start = g.players[v as usize].aside.len();
         let mut hit = None;
         while let Some(c) = g.take_top(b, v) {
@@ -396,10 +388,7 @@ pub fn steward<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// victim).
 pub fn swindler<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    for v in g.others(p) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let Some(c) = g.take_top(b, v) else { continue };
         g.players[v as usize].aside.push(c);
         b.event(g, Event::Reveal { player: v, card: c });
@@ -423,10 +412,7 @@ pub fn swindler<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Torturer (+3 Cards from the table): each unprotected victim, in turn
 /// order, chooses: discard 2 cards, or gain a Curse into his hand.
 pub fn torturer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    for v in g.others(ctx.player) {
-        if immune(ctx, v) {
-            continue;
-        }
+    for v in g.victims(ctx) {
         let q = Choose {
             player: v,
             by: Card::Torturer,

@@ -248,6 +248,16 @@ impl Game {
         (1..n).map(move |i| (p + i) % n)
     }
 
+    /// The victims of an Attack played as `ctx`: the other seats in turn
+    /// order from the attacker's left, less those a Reaction (Moat…) made
+    /// immune. The one place the immunity test is written.
+    #[inline]
+    pub fn victims(&self, ctx: PlayCtx) -> impl Iterator<Item = u8> {
+        let immune = ctx.immune;
+        self.others(ctx.player)
+            .filter(move |v| immune >> v & 1 == 0)
+    }
+
     /// The kinds of card in `p`'s hand having any of the types `t`.
     #[inline]
     pub fn hand_kinds(&self, p: u8, filter: CardSet) -> CardSet {

@@ -336,12 +336,19 @@ impl Game {
     /// is put into play once; each play is a separate play event with its own
     /// reaction window. A play whose card has left play (trashed by the first
     /// play) still does everything it can (RULES §11, §12).
-    pub fn play_multiplied<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, times: u8) {
-        if let Some(uid) = self.hand_to_play(p, c) {
-            for _ in 0..times {
-                self.resolve(b, p, c, uid);
-            }
+    /// Returns the instance put into play (None if `c` was not in hand).
+    pub fn play_multiplied<B: Bots>(
+        &mut self,
+        b: &mut B,
+        p: u8,
+        c: Card,
+        times: u8,
+    ) -> Option<u16> {
+        let uid = self.hand_to_play(p, c)?;
+        for _ in 0..times {
+            self.resolve(b, p, c, uid);
         }
+        Some(uid)
     }
 
     /// One play event of `c` (already in play as instance `uid`): count it,
