@@ -160,6 +160,13 @@ pub enum Expect {
         cards: Vec<Card>,
     },
     Trash(Vec<Card>),
+    /// The number of cards in the trash.
+    TrashSize(usize),
+    /// What one copy of each card is worth to a player now (`pN.vp_of`).
+    VpOf(u8, Vec<(Card, i32)>),
+    /// The questions asked since the previous `expect asked` (or the start),
+    /// in order, other than playing and buying: (player, text each contains).
+    Asked(Vec<(u8, String)>),
     /// A pile of distinct cards (Knights, Ruins), top card first.
     Pile(Card, Vec<Card>),
     Supply(Vec<(Card, u8)>),
@@ -658,6 +665,7 @@ impl Scenario {
         let mut failures = Vec::new();
         let mut checked = 0;
         let mut last_error: Option<(usize, RuleError)> = None;
+        let mut asked_from = 0;
         let items = std::mem::take(&mut self.items);
         let mut i = 0;
         while i < items.len() {
@@ -696,6 +704,35 @@ impl Scenario {
                         None => failures.push(format!(
                             "line {line}: expected an illegal answer ('{text}'), but every answer was legal"
                         )),
+                    }
+                }
+                Item::Expect(Expect::Asked(want)) => {
+                    if let Some((l, e)) = last_error.take() {
+                        return err(l, 1, format!("illegal move: {e}"));
+                    }
+                    checked += 1;
+                    let moves = [Why::PlayAction, Why::PlayTreasure, Why::Buy];
+                    let got: Vec<&Asked> = self.bots.transcript[asked_from..]
+                        .iter()
+                        .filter(|a| !moves.iter().any(|w| a.question.starts_with(w.name())))
+                        .collect();
+                    asked_from = self.bots.transcript.len();
+                    let fits = got.len() == want.len()
+                        && got.iter().zip(want).all(|(a, (p, t))| {
+                            a.player == *p && a.question.to_lowercase().contains(&t.to_lowercase())
+                        });
+                    if !fits {
+                        let list: Vec<String> = got
+                            .iter()
+                            .map(|a| format!("p{} \"{}\"", a.player, a.question))
+                            .collect();
+                        let wanted: Vec<String> =
+                            want.iter().map(|(p, t)| format!("p{p} {t}")).collect();
+                        failures.push(format!(
+                            "line {line}: asked: expected [{}], got [{}]",
+                            wanted.join(", "),
+                            list.join(", ")
+                        ));
                     }
                 }
                 Item::Expect(e) => {
@@ -832,6 +869,22 @@ fn parse_expect(
 ) -> Result<Expect, ScenarioError> {
     Ok(match key {
         "trash" => Expect::Trash(card_list(v, line, vcol)?),
+        "trash.size" => Expect::TrashSize(number(v, line, vcol)?),
+        "asked" => {
+            let mut out = Vec::new();
+            for (col, t) in parts(v, vcol) {
+                let (ps, text) = t.split_once(' ').unwrap_or((t, ""));
+                if text.trim().is_empty() {
+                    return err(
+                        line,
+                        col,
+                        format!("expected 'pN TEXT' (the player asked and words of the question), found '{t}'"),
+                    );
+                }
+                out.push((player_index(ps, players, line, col)?, text.trim().to_string()));
+            }
+            Expect::Asked(out)
+        }
         "knights" => Expect::Pile(Card::Knights, card_list(v, line, vcol)?),
         "ruins" => Expect::Pile(Card::Ruins, card_list(v, line, vcol)?),
         "supply" => {
@@ -876,6 +929,26 @@ fn parse_expect(
             let player = player_index(ps, players, line, kcol)?;
             if rest == "vp" {
                 return Ok(Expect::Vp(player, number(v, line, vcol)?));
+            }
+            if rest == "vp_of" {
+                let mut out = Vec::new();
+                for (col, t) in parts(v, vcol) {
+                    let Some((name, n)) = t.split_once('=') else {
+                        return err(line, col, format!("expected 'Card=vp', found '{t}'"));
+                    };
+                    let n = n.trim();
+                    let vp = n
+                        .parse::<i32>()
+                        .ok()
+                        .filter(|x| x.abs() <= 1000)
+                        .ok_or_else(|| ScenarioError {
+                            line,
+                            col,
+                            msg: format!("expected a number of VP, found '{n}'"),
+                        })?;
+                    out.push((card_at(name.trim(), line, col)?, vp));
+                }
+                return Ok(Expect::VpOf(player, out));
             }
             if rest.contains('+') {
                 let mut zones = Vec::new();
@@ -929,7 +1002,7 @@ fn parse_expect(
             return err(
                 line,
                 kcol,
-                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, trash, knights, ruins, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
+                format!("unknown expectation '{o}' (expected pN.ZONE, pN.ZONE~, pN.ZONE.size, pN.A+B, pN.vp, pN.vp_of, trash, trash.size, asked, knights, ruins, supply, actions, buys, coins, over, winners, active, error, cost_reduction, copper_bonus, action_plays, cost or fault)"),
             )
         }
     })
@@ -1017,6 +1090,16 @@ fn check(g: &Game, e: &Expect) -> Result<(), String> {
                 ))
             }
         }
+        Expect::TrashSize(n) => eq("trash size", *n as i64, g.trash.len() as i64),
+        Expect::VpOf(p, list) => {
+            let pl = &g.players[*p as usize];
+            for &(c, vp) in list {
+                let got = crate::cards::vp_of_counts(c, &pl.owned, pl.owned_total);
+                eq(&format!("p{p}.vp_of {c}"), vp as i64, got as i64)?;
+            }
+            Ok(())
+        }
+        Expect::Asked(_) => Ok(()),
         Expect::Pile(pile, cards) => {
             let got: Vec<Card> = g.distinct(*pile).as_slice().iter().rev().copied().collect();
             if &got == cards {
