@@ -901,11 +901,10 @@ pub fn seat_strategies(strategies: usize, players: usize, index: u64) -> [usize;
     s
 }
 
+/// The simulator's pool ([`crate::sim::pool`]); None if it cannot start
+/// (the caller then plays in the current pool).
 fn pool(threads: usize) -> Option<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok()
+    crate::sim::pool(threads).ok()
 }
 
 /// The runner hook that records playtest statistics in the same pass as the
