@@ -252,10 +252,18 @@ impl Game {
     /// order from the attacker's left, less those a Reaction (Moat…) made
     /// immune. The one place the immunity test is written.
     #[inline]
-    pub fn victims(&self, ctx: PlayCtx) -> impl Iterator<Item = u8> {
-        let immune = ctx.immune;
-        self.others(ctx.player)
-            .filter(move |v| immune >> v & 1 == 0)
+    pub fn victims(&self, ctx: PlayCtx) -> Victims {
+        let n = self.kingdom.players;
+        Victims {
+            next: if ctx.player + 1 == n {
+                0
+            } else {
+                ctx.player + 1
+            },
+            left: n - 1,
+            n,
+            immune: ctx.immune,
+        }
     }
 
     /// The kinds of card in `p`'s hand having any of the types `t`.
@@ -697,5 +705,32 @@ impl Game {
             pl.discard.push(c);
             b.event(self, Event::Discard { player: p, card: c });
         }
+    }
+}
+
+/// The victims of an Attack ([`Game::victims`]): seats in turn order from the
+/// attacker's left, skipping the immune ones. A counter and a wrap instead of
+/// a modulo and a filter closure: the attack loops run on every Witch play.
+#[derive(Clone, Copy, Debug)]
+pub struct Victims {
+    next: u8,
+    left: u8,
+    n: u8,
+    immune: u8,
+}
+
+impl Iterator for Victims {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        while self.left > 0 {
+            let v = self.next;
+            self.next = if v + 1 == self.n { 0 } else { v + 1 };
+            self.left -= 1;
+            if self.immune >> v & 1 == 0 {
+                return Some(v);
+            }
+        }
+        None
     }
 }
