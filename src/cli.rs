@@ -221,6 +221,43 @@ fn announce(path: &std::path::Path) {
     }
 }
 
+/// `domsim sim`'s raw arguments, as clap parses them (ripgrep's "low"
+/// arguments); [`SimRun::validate`] turns them into a checked run.
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Players (2–6); default: the number of strategies (2 if fewer).
+    #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: Option<u8>,
+    /// Games to play.
+    #[arg(long, short = 'n', default_value_t = 10_000, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Run seed: game i is dealt from (seed, i).
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Write the table as CSV to this file (atomically).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Save mergeable partial statistics to FILE after every
+    /// --checkpoint-every games; run the same command again after a
+    /// crash or kill to resume from it (same final numbers).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Games per checkpoint batch.
+    #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = parse_count, allow_negative_numbers = true)]
+    pub checkpoint_every: u64,
+    #[command(flatten)]
+    pub playtest: PlaytestArgs,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// New Salem, the hidden-role drafting game (3–8 players): `domsim salem sim|log|check|rules`.
@@ -237,39 +274,7 @@ pub enum Command {
         file: PathBuf,
     },
     /// Simulate many games and print a win-rate table (and write it as CSV).
-    Sim {
-        #[command(flatten)]
-        strategies: StrategyArgs,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Players (2–6); default: the number of strategies (2 if fewer).
-        #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
-        players: Option<u8>,
-        /// Games to play.
-        #[arg(long, short = 'n', default_value_t = 10_000, value_parser = parse_count, allow_negative_numbers = true)]
-        games: u64,
-        /// Run seed: game i is dealt from (seed, i).
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// Write the table as CSV to this file (atomically).
-        #[arg(long, short = 'o', value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Save mergeable partial statistics to FILE after every
-        /// --checkpoint-every games; run the same command again after a
-        /// crash or kill to resume from it (same final numbers).
-        #[arg(long, value_name = "FILE")]
-        checkpoint: Option<PathBuf>,
-        /// Games per checkpoint batch.
-        #[arg(long, value_name = "N", default_value_t = sim::checkpoint::DEFAULT_EVERY, requires = "checkpoint", value_parser = parse_count, allow_negative_numbers = true)]
-        checkpoint_every: u64,
-        #[command(flatten)]
-        playtest: PlaytestArgs,
-        #[command(flatten)]
-        shard: ShardArgs,
-    },
+    Sim(SimArgs),
     /// A field of strategies over many kingdoms: in each kingdom every pair
     /// plays a 2-player round robin; writes one CSV row per kingdom ×
     /// strategy and a summary of which strategy wins where and which cards
@@ -572,30 +577,7 @@ pub fn run() -> Result<ExitCode> {
     match cli.cmd {
         Command::Scenario { file } => scenario(&file),
         Command::Salem(c) => crate::new_salem::cli::run(&c),
-        Command::Sim {
-            strategies,
-            kingdom,
-            players,
-            games,
-            seed,
-            threads,
-            out,
-            checkpoint,
-            checkpoint_every,
-            playtest,
-            shard,
-        } => cmd_sim(
-            &strategies,
-            &kingdom,
-            players,
-            games,
-            seed,
-            threads,
-            out.as_deref(),
-            checkpoint.as_deref().map(|p| (p, checkpoint_every)),
-            &playtest,
-            &shard,
-        ),
+        Command::Sim(a) => cmd_sim(&a),
         Command::Merge { parts, out } => cmd_merge(&parts, &out),
         Command::Optimize {
             template,
@@ -2266,71 +2248,110 @@ fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
 // ---------------------------------------------------------------------------
 // Verbs
 
-#[allow(clippy::too_many_arguments)]
-fn cmd_sim(
-    sa: &StrategyArgs,
-    ka: &KingdomArgs,
-    players: Option<u8>,
-    games: u64,
-    seed: u64,
-    threads: Option<u16>,
-    out: Option<&std::path::Path>,
-    checkpoint: Option<(&std::path::Path, u64)>,
-    pt: &PlaytestArgs,
-    sh: &ShardArgs,
-) -> Result<ExitCode> {
-    pt.check()?;
-    if sh.shard.is_some() {
-        if out.is_some() || pt.wanted() {
-            bail!("--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+/// `domsim sim` after validation (ripgrep's LowArgs → HiArgs): every check
+/// that can fail on the arguments has run, the strategies are loaded and
+/// compiled for the kingdom, the outputs' temporary files exist and the
+/// worker pool is up. What is left ([`cmd_sim`]) can only fail while
+/// playing or writing.
+struct SimRun {
+    players: usize,
+    kc: KingdomChoice,
+    lineup: Lineup,
+    kingdom: Kingdom,
+    compiled: CompiledLineup,
+    /// The games this process plays (a shard's slice of the run).
+    cfg: RunConfig,
+    pool: rayon::ThreadPool,
+    file: Option<AtomicFile>,
+    partial_file: Option<AtomicFile>,
+}
+
+impl SimRun {
+    fn validate(a: &SimArgs) -> Result<SimRun> {
+        let (sa, ka, pt, sh) = (&a.strategies, &a.kingdom, &a.playtest, &a.shard);
+        let (out, seed, games) = (a.out.as_deref(), a.seed, a.games);
+        let checkpoint = a.checkpoint.as_deref();
+        pt.check()?;
+        if sh.shard.is_some() {
+            if out.is_some() || pt.wanted() {
+                bail!("--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+            }
+            if pt.precision.is_some() {
+                bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
+            }
         }
-        if pt.precision.is_some() {
-            bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
+        if checkpoint.is_some() && pt.wanted() {
+            bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
         }
+        check_io(
+            &sa.all(),
+            &[
+                ("-o", out),
+                ("--checkpoint", checkpoint),
+                ("--report", pt.report.as_deref()),
+                ("--stats", pt.stats.as_deref()),
+                ("--save-stats", pt.save_stats.as_deref()),
+                ("--games-csv", pt.games_csv.as_deref()),
+                ("--save-partial", sh.save_partial.as_deref()),
+            ],
+        )?;
+        if pt.games_csv.is_some() && (checkpoint.is_some() || sh.shard.is_some()) {
+            bail!("--games-csv lists the games of one whole run: it cannot be combined with --checkpoint or --shard");
+        }
+        let (specs, players) = seat_specs(&sa.all(), a.players)?;
+        let kc = choose_kingdom(ka, players, seed, &specs)?;
+        let lineup = Lineup::load(&specs)?;
+        // The handler is installed before the temporary file exists, so that a
+        // signal can never leave it behind.
+        install_stop_handler();
+        // Create the output's temporary file now: a bad path fails before any game.
+        let file = out.map(AtomicFile::create).transpose()?;
+        let partial_file = sh
+            .save_partial
+            .as_deref()
+            .map(AtomicFile::create)
+            .transpose()?;
+        let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
+        let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+        let cfg = RunConfig {
+            games: slice,
+            first,
+            seed,
+            threads: a.threads.unwrap_or(0) as usize,
+            progress: progress_wanted(),
+            precision: pt.precision,
+        };
+        let kingdom = lineup.kingdom_for(&kc.kingdom);
+        let compiled = compile(&lineup, &kingdom)?;
+        Ok(SimRun {
+            players,
+            kc,
+            lineup,
+            kingdom,
+            compiled,
+            cfg,
+            pool,
+            file,
+            partial_file,
+        })
     }
-    if checkpoint.is_some() && pt.wanted() {
-        bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
-    }
-    check_io(
-        &sa.all(),
-        &[
-            ("-o", out),
-            ("--checkpoint", checkpoint.map(|c| c.0)),
-            ("--report", pt.report.as_deref()),
-            ("--stats", pt.stats.as_deref()),
-            ("--save-stats", pt.save_stats.as_deref()),
-            ("--games-csv", pt.games_csv.as_deref()),
-            ("--save-partial", sh.save_partial.as_deref()),
-        ],
-    )?;
-    if pt.games_csv.is_some() && (checkpoint.is_some() || sh.shard.is_some()) {
-        bail!("--games-csv lists the games of one whole run: it cannot be combined with --checkpoint or --shard");
-    }
-    let (specs, players) = seat_specs(&sa.all(), players)?;
-    let kc = choose_kingdom(ka, players, seed, &specs)?;
-    let lineup = Lineup::load(&specs)?;
-    // The handler is installed before the temporary file exists, so that a
-    // signal can never leave it behind.
-    install_stop_handler();
-    // Create the output's temporary file now: a bad path fails before any game.
-    let file = out.map(AtomicFile::create).transpose()?;
-    let partial_file = sh
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
-    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let cfg = RunConfig {
-        games: slice,
-        first,
-        seed,
-        threads: threads.unwrap_or(0) as usize,
-        progress: progress_wanted(),
-        precision: pt.precision,
-    };
-    let k = lineup.kingdom_for(&kc.kingdom);
-    let compiled = compile(&lineup, &k)?;
+}
+
+fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
+    let SimRun {
+        players,
+        kc,
+        lineup,
+        kingdom: k,
+        compiled,
+        cfg,
+        pool,
+        file,
+        partial_file,
+    } = SimRun::validate(a)?;
+    let (pt, sh, seed, games) = (&a.playtest, &a.shard, a.seed, a.games);
+    let checkpoint = a.checkpoint.as_deref().map(|p| (p, a.checkpoint_every));
+    let slice = cfg.games;
     let infos = lineup.infos();
     // Playtest statistics are recorded in the same pass as the table: one
     // run, one set of games (same deals, same seats).
