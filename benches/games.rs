@@ -230,6 +230,19 @@ fn smithy_vs_bmu(c: &mut Criterion) {
     );
 }
 
+/// The speed-comparison workload: Smithy-BM vs BMU with the bot rules of
+/// the fastest other Rust simulator (strategies/hivemind_*.dom).
+fn hivemind_smithy_vs_bmu(c: &mut Criterion) {
+    strategy_pair(
+        c,
+        "hivemind_smithy_bm_vs_bmu",
+        &first_game(2),
+        "hivemind_smithy_bm.dom",
+        "hivemind_bmu.dom",
+        |g| someone_owns(g, Card::Smithy),
+    );
+}
+
 /// Double Witch mirror on a money kingdom: attacks, Curses, the Curse pile
 /// running out (the game still ends on Provinces or three piles).
 fn double_witch_mirror(c: &mut Criterion) {
@@ -320,6 +333,7 @@ criterion_group!(
     masquerade_big_money_mirror,
     cultist_vs_rebuild,
     smithy_vs_bmu,
+    hivemind_smithy_vs_bmu,
     double_witch_mirror,
     village_smithy_mirror,
     strategy_4p,

@@ -147,7 +147,7 @@ pub const SIX_PLAYERS: &[&str] = &[
 ];
 
 /// The standard suite, in the order it runs.
-pub static WORKLOADS: [Workload; 9] = [
+pub static WORKLOADS: [Workload; 10] = [
     Workload {
         name: "Big Money mirror",
         kingdom: KingdomSpec::Preset("First Game"),
@@ -159,6 +159,13 @@ pub static WORKLOADS: [Workload; 9] = [
         name: "Smithy BM vs BM Ultimate",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &["smithy_big_money.dom", "big_money_ultimate.dom"],
+        games: 500_000,
+        salem: None,
+    },
+    Workload {
+        name: "Smithy BM vs BMU (HiveMind rules)",
+        kingdom: KingdomSpec::Preset("First Game"),
+        files: &["hivemind_smithy_bm.dom", "hivemind_bmu.dom"],
         games: 500_000,
         salem: None,
     },
