@@ -179,3 +179,80 @@ fn docs_are_linked_and_self_contained() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("docs/RULES.md"), "{help}");
 }
+
+/// docs/QUESTIONS.md is generated from `QUESTIONS` (the one reference of the
+/// yes/no and choose-one questions), and that table is complete: random
+/// games over every card of every set, with a bot that records each
+/// question, ask nothing the table does not list (same card, same kind,
+/// same number of options), and every listed question is asked.
+#[test]
+fn questions_reference_is_generated_and_complete() {
+    use domsim::bots::RandomBots;
+    use domsim::cards::Set;
+    use domsim::engine::decision::{questions_markdown, QuestionKind, QUESTIONS};
+    use domsim::engine::{Bots, Choose, Game, Kingdom, Pick, YesNo};
+    use std::collections::BTreeSet;
+
+    let path = root().join("docs/QUESTIONS.md");
+    let want = questions_markdown();
+    if std::env::var_os("DOMSIM_BLESS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/QUESTIONS.md is out of date: regenerate it with DOMSIM_BLESS=1 cargo test docs"
+    );
+
+    struct Recording {
+        inner: RandomBots,
+        seen: BTreeSet<(String, String)>,
+    }
+    impl Bots for Recording {
+        fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+            self.inner.pick(g, q)
+        }
+        fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+            self.seen.insert((q.by.name().to_string(), "yes/no".into()));
+            self.inner.yes_no(g, q)
+        }
+        fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+            self.seen
+                .insert((q.by.name().to_string(), format!("choose {}", q.n)));
+            self.inner.choose(g, q)
+        }
+    }
+    let listed: BTreeSet<(String, String)> = QUESTIONS
+        .iter()
+        .map(|q| {
+            let kind = match q.kind {
+                QuestionKind::YesNo => "yes/no".to_string(),
+                QuestionKind::Choose(n) => format!("choose {n}"),
+            };
+            (q.card.name().to_string(), kind)
+        })
+        .collect();
+    let mut bots = Recording {
+        inner: RandomBots::new(7, false),
+        seen: BTreeSet::new(),
+    };
+    let sets = [Set::Base, Set::Intrigue, Set::DarkAges];
+    for i in 0..3000u64 {
+        let k = Kingdom::random(2 + (i % 3) as usize, &sets, 40_000 + i).unwrap();
+        let mut g = Game::new(&k, 3, i);
+        g.play_game(&mut bots);
+        if bots.seen.is_superset(&listed) && i > 500 {
+            break;
+        }
+    }
+    let unlisted: Vec<_> = bots.seen.difference(&listed).collect();
+    assert!(
+        unlisted.is_empty(),
+        "asked but not in QUESTIONS: {unlisted:?}"
+    );
+    let never: Vec<_> = listed.difference(&bots.seen).collect();
+    assert!(
+        never.is_empty(),
+        "listed in QUESTIONS but never asked: {never:?}"
+    );
+}

@@ -296,23 +296,8 @@ pub fn best_by(s: CardSet, key: impl Fn(Card) -> i32) -> Option<Card> {
     best.map(|(_, c)| c)
 }
 
-/// A may-instruction. The meaning of "yes" depends on `by`:
-/// * Baron: discard an Estate (`card`) for +$4 instead of gaining one
-///   (default: yes);
-/// * Mining Village: trash it for +$2 (default: no);
-/// * Chancellor: put your deck into your discard pile (default: yes);
-/// * Library: set aside the drawn Action `card` (default: yes if the player
-///   has no actions left, else no);
-/// * Spy: discard `card`, revealed from the top of `target`'s deck (default:
-///   yes for another player's card unless it is Curse/Victory-only; for your
-///   own, yes if it is a Curse or Victory-only card).
-/// * Dark Ages: Catacombs (yes = the 3 cards into hand; default yes),
-///   Cultist (play a Cultist from hand; yes), Hovel (trash it on buying a
-///   Victory card; yes), Scavenger (deck into the discard pile; yes),
-///   Survivors (discard both; yes), Urchin (trash it for a Mercenary; no),
-///   Ironmonger (discard the revealed `card`; yes for Curse, Ruins and
-///   Victory-only cards), Hermit (trash `card` from hand rather than from the
-///   discard pile when both hold one; no).
+/// A may-instruction. The meaning of "yes" and the default answer depend on
+/// `by`: see [`QUESTIONS`] (and docs/QUESTIONS.md, generated from it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct YesNo {
     pub player: u8,
@@ -357,31 +342,184 @@ impl YesNo {
     }
 }
 
+/// The kind of a card's question: a may-instruction ([`YesNo`]) or a
+/// choice of one option among `n` ([`Choose`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuestionKind {
+    YesNo,
+    Choose(u8),
+}
+
+/// One question a card asks, with what the answers mean and the documented
+/// default. [`QUESTIONS`] is the single reference: [`Choose::labels`] reads
+/// its options, docs/QUESTIONS.md is generated from it, and a test plays
+/// random games over every card and fails if a card asks a question that is
+/// not listed here (or with another number of options).
+#[derive(Clone, Copy, Debug)]
+pub struct QuestionDoc {
+    pub card: Card,
+    pub kind: QuestionKind,
+    /// What "yes" means, or which choice this is (Count asks two).
+    pub meaning: &'static str,
+    /// The options of a choice, indexed by the answer.
+    pub options: &'static [&'static str],
+    /// The default answer (what a strategy without an option for it, or a
+    /// scenario without a scripted answer, gets).
+    pub default: &'static str,
+}
+
+const fn yn(card: Card, meaning: &'static str, default: &'static str) -> QuestionDoc {
+    QuestionDoc {
+        card,
+        kind: QuestionKind::YesNo,
+        meaning,
+        options: &[],
+        default,
+    }
+}
+
+const fn ch(
+    card: Card,
+    meaning: &'static str,
+    options: &'static [&'static str],
+    default: &'static str,
+) -> QuestionDoc {
+    QuestionDoc {
+        card,
+        kind: QuestionKind::Choose(options.len() as u8),
+        meaning,
+        options,
+        default,
+    }
+}
+
+/// Every yes/no and choose-one question of the implemented cards.
+pub const QUESTIONS: &[QuestionDoc] = &[
+    yn(Card::Baron, "discard an Estate for +$4 (instead of gaining an Estate)", "yes"),
+    yn(Card::Chancellor, "put your deck into your discard pile", "yes"),
+    yn(Card::Library, "set aside the drawn Action card", "yes if you have no Actions left, else no"),
+    yn(
+        Card::Spy,
+        "discard the revealed card (asked of the Spy's player, for each player's top card)",
+        "for another player's card: yes unless it is a Curse or Victory-only card; for your own: yes if it is one",
+    ),
+    yn(Card::MiningVillage, "trash Mining Village for +$2", "no"),
+    ch(
+        Card::Pawn,
+        "the pair of different options, both chosen before either is done",
+        &[
+            "+1 Card +1 Action",
+            "+1 Card +1 Buy",
+            "+1 Card +$1",
+            "+1 Action +1 Buy",
+            "+1 Action +$1",
+            "+1 Buy +$1",
+        ],
+        "0",
+    ),
+    ch(Card::Steward, "one of three", &["+2 Cards", "+$2", "trash 2 cards"], "0"),
+    ch(
+        Card::Minion,
+        "one of two",
+        &["+$2", "discard hand, +4 Cards (attack)"],
+        "1 if you hold 2 cards or fewer, else 0",
+    ),
+    ch(
+        Card::Nobles,
+        "one of two",
+        &["+3 Cards", "+2 Actions"],
+        "1 if you have no Actions left and hold an Action card, else 0",
+    ),
+    ch(
+        Card::Torturer,
+        "asked of each victim",
+        &["discard 2 cards", "gain a Curse into hand"],
+        "1 if the Curse pile is empty (it then does nothing), else 0",
+    ),
+    yn(Card::Catacombs, "put the 3 looked-at cards into your hand (no: discard them, +3 Cards)", "yes"),
+    yn(Card::Cultist, "play a Cultist from your hand", "yes"),
+    yn(Card::Hovel, "trash Hovel when you buy a Victory card", "yes"),
+    yn(Card::Scavenger, "put your deck into your discard pile", "yes"),
+    yn(Card::Survivors, "discard both looked-at cards (no: put them back in any order)", "yes"),
+    yn(Card::Urchin, "trash Urchin to gain a Mercenary (another Attack played)", "no"),
+    yn(
+        Card::Ironmonger,
+        "discard the revealed card",
+        "yes for a Curse, Ruins or Victory-only card, else no",
+    ),
+    yn(
+        Card::Hermit,
+        "trash the card from your hand rather than from your discard pile (both hold one)",
+        "no",
+    ),
+    ch(
+        Card::Count,
+        "first choice",
+        &["discard 2 cards", "put a card from hand onto your deck", "gain a Copper"],
+        "0",
+    ),
+    ch(
+        Card::Count,
+        "second choice",
+        &["+$3", "trash your hand", "gain a Duchy"],
+        "0",
+    ),
+    ch(Card::Squire, "one of three", &["+2 Actions", "+2 Buys", "gain a Silver"], "0"),
+    ch(
+        Card::Graverobber,
+        "one of two",
+        &[
+            "gain a $3-$6 card from the trash onto your deck",
+            "trash an Action from hand, gain a card costing up to $3 more",
+        ],
+        "0",
+    ),
+    ch(
+        Card::HuntingGrounds,
+        "when trashed",
+        &["gain a Duchy", "gain 3 Estates"],
+        "0",
+    ),
+];
+
+/// The reference of [`QUESTIONS`] as Markdown (docs/QUESTIONS.md).
+pub fn questions_markdown() -> String {
+    let mut s = String::from(
+        "# Questions cards ask\n\n\
+Generated from `QUESTIONS` in `src/dominion/engine/decision.rs` (a test fails when this\n\
+file and the code differ; `DOMSIM_BLESS=1 cargo test docs` rewrites it). Besides picking\n\
+cards (which card to trash, gain, discard…), a card may ask a **yes/no** question (a\n\
+\"may\" instruction) or a **choose-one** question. Strategy files answer them with the\n\
+card's options (strategies/README.md); scenario files with `answers.pN:` lines (`yes`,\n\
+`no`, or the option number); without an answer the default below is used.\n\n\
+| card | question | answers | default |\n|---|---|---|---|\n",
+    );
+    for q in QUESTIONS {
+        let answers = match q.kind {
+            QuestionKind::YesNo => "yes / no".to_string(),
+            QuestionKind::Choose(_) => q
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("{i} = {o}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            q.card.name(),
+            q.meaning,
+            answers.replace('|', "\\|"),
+            q.default
+        ));
+    }
+    s
+}
+
 /// Choose one option of `n` (0-based). What the options mean, per card, and
-/// the documented default ([`Choose::default_answer`]):
-/// * **Pawn** (`n = 6`): the pair of different options, both fixed before
-///   either is carried out: 0 = +1 Card +1 Action, 1 = +1 Card +1 Buy,
-///   2 = +1 Card +$1, 3 = +1 Action +1 Buy, 4 = +1 Action +$1, 5 = +1 Buy +$1
-///   (see [`PAWN_PAIRS`]). Default 0.
-/// * **Steward** (`n = 3`): 0 = +2 Cards, 1 = +$2, 2 = trash 2 cards from
-///   hand. Default 0.
-/// * **Minion** (`n = 2`): 0 = +$2, 1 = discard your hand, +4 Cards, and
-///   each other player with 5+ cards does the same. Default 1 if the
-///   player holds 2 cards or fewer, else 0.
-/// * **Nobles** (`n = 2`): 0 = +3 Cards, 1 = +2 Actions. Default 1 if the
-///   player has no actions left and holds an Action card, else 0.
-/// * **Torturer** (asked of each victim, `n = 2`): 0 = discard 2 cards,
-///   1 = gain a Curse into hand. Default 1 if the Curse pile is empty (it then
-///   does nothing), else 0.
-/// * Dark Ages (default 0 for each):
-/// * Count, first choice: 0 discard 2 cards, 1 put a card from hand onto your
-///   deck, 2 gain a Copper; second choice: 0 +$3, 1 trash your hand, 2 gain a
-///   Duchy;
-/// * Squire: 0 +2 Actions, 1 +2 Buys, 2 gain a Silver;
-/// * Graverobber: 0 gain a $3–$6 card from the trash onto your deck, 1 trash
-///   an Action from hand and gain a card costing up to $3 more;
-/// * Hunting Grounds (when trashed): 0 gain a Duchy, 1 gain 3 Estates.
-/// * any other card: default 0.
+/// the documented default ([`Choose::default_answer`]): see [`QUESTIONS`]
+/// (and docs/QUESTIONS.md, generated from it). Pawn's options are the pairs
+/// of [`PAWN_PAIRS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choose {
     pub player: u8,
@@ -397,30 +535,16 @@ impl Choose {
     /// Short labels of the options, indexed by answer (empty for a card with
     /// no documented options).
     pub fn labels(&self) -> &'static [&'static str] {
-        match self.by {
-            Card::Pawn => &[
-                "+1 Card +1 Action",
-                "+1 Card +1 Buy",
-                "+1 Card +$1",
-                "+1 Action +1 Buy",
-                "+1 Action +$1",
-                "+1 Buy +$1",
-            ],
-            Card::Steward => &["+2 Cards", "+$2", "trash 2 cards"],
-            Card::Minion => &["+$2", "discard hand, +4 Cards (attack)"],
-            Card::Nobles => &["+3 Cards", "+2 Actions"],
-            Card::Torturer => &["discard 2 cards", "gain a Curse into hand"],
-            Card::Squire => &["+2 Actions", "+2 Buys", "gain a Silver"],
-            Card::Graverobber => &[
-                "gain a $3-$6 card from the trash onto your deck",
-                "trash an Action from hand, gain a card costing up to $3 more",
-            ],
-            Card::HuntingGrounds => &["gain a Duchy", "gain 3 Estates"],
-            // Count asks two different questions (see above): no single list.
+        // From the reference table; Count asks two different questions, so
+        // it has no single list.
+        let mut found = QUESTIONS
+            .iter()
+            .filter(|q| q.card == self.by && matches!(q.kind, QuestionKind::Choose(_)));
+        match (found.next(), found.next()) {
+            (Some(q), None) => q.options,
             _ => &[],
         }
     }
-
     pub fn default_answer(&self, g: &Game) -> u8 {
         let pl = g.player(self.player);
         let a = match self.by {
