@@ -212,13 +212,26 @@ pub struct CardInfo {
     pub effect: bool,
     /// Abilities outside its play effect (on-trash, reactions).
     pub hooks: Hooks,
+    /// The non-Supply pile a game with this Kingdom card also sets up
+    /// (RULES §3.4: Hermit → Madman, Urchin → Mercenary, Bandit Camp,
+    /// Marauder and Pillage → Spoils).
+    pub companion: Option<Card>,
+}
+
+/// The optional companion of a table row (`companion X` or nothing).
+const fn companion(c: &[Card]) -> Option<Card> {
+    if c.is_empty() {
+        None
+    } else {
+        Some(c[0])
+    }
 }
 
 macro_rules! card_table {
     ($(
         $variant:ident = $name:literal, cost $cost:literal, [$($ty:ident)|+], $set:ident, $pile:expr,
         +$c:literal cards +$a:literal actions +$b:literal buys +$coin:literal coins,
-        value $val:literal, vp $vp:literal, effect $eff:literal $(, hooks [$($hk:ident)|+])?;
+        value $val:literal, vp $vp:literal, effect $eff:literal $(, hooks [$($hk:ident)|+])? $(, companion $comp:ident)?;
     )*) => {
         /// Every card of the implemented sets. `#[repr(u8)]`: ids are dense from 0,
         /// so a set of cards is a `u128` bit mask and a multiset is `[u8; Card::COUNT]`.
@@ -248,6 +261,7 @@ macro_rules! card_table {
                 vp: $vp,
                 effect: $eff,
                 hooks: Hooks(0 $($(| Hooks::$hk.0)+)?),
+                companion: companion(&[$(Card::$comp)?]),
             },
         )*];
 
@@ -330,7 +344,7 @@ card_table! {
     Altar = "Altar", cost 6, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Armory = "Armory", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     BandOfMisfits = "Band of Misfits", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
-    BanditCamp = "Bandit Camp", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BanditCamp = "Bandit Camp", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
     Beggar = "Beggar", cost 2, [ACTION | REACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ATTACK_REACTION];
     Catacombs = "Catacombs", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
     Count = "Count", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
@@ -341,15 +355,15 @@ card_table! {
     Forager = "Forager", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect true;
     Fortress = "Fortress", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     Graverobber = "Graverobber", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
-    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Madman;
     HuntingGrounds = "Hunting Grounds", cost 6, [ACTION], DarkAges, Kingdom, +4 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     Ironmonger = "Ironmonger", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
     JunkDealer = "Junk Dealer", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +1 coins, value 0, vp 0, effect true;
     Knights = "Knights", cost 5, [PILE], DarkAges, KnightsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
-    Marauder = "Marauder", cost 4, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Marauder = "Marauder", cost 4, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
     MarketSquare = "Market Square", cost 3, [ACTION | REACTION], DarkAges, Kingdom, +1 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
     Mystic = "Mystic", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +2 coins, value 0, vp 0, effect true;
-    Pillage = "Pillage", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Pillage = "Pillage", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
     PoorHouse = "Poor House", cost 1, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +4 coins, value 0, vp 0, effect true;
     Procession = "Procession", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Rats = "Rats", cost 4, [ACTION], DarkAges, Fixed(20), +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
@@ -359,7 +373,7 @@ card_table! {
     Scavenger = "Scavenger", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
     Squire = "Squire", cost 2, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
     Storeroom = "Storeroom", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
-    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Mercenary;
     Vagrant = "Vagrant", cost 2, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
     WanderingMinstrel = "Wandering Minstrel", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
     // The ten Knights (members of the Knights pile).
@@ -817,5 +831,25 @@ mod tests {
                 "Overgrown Estate"
             ]
         );
+    }
+
+    /// Every non-Supply pile is the companion of some Kingdom card, and
+    /// companions are non-Supply piles.
+    #[test]
+    fn companion_piles_come_from_the_table() {
+        for &c in Card::ALL {
+            if let Some(p) = c.info().companion {
+                assert!(
+                    matches!(p.info().pile, PileRule::NonSupply(_)),
+                    "{c} -> {p}"
+                );
+            }
+            if matches!(c.info().pile, PileRule::NonSupply(_)) {
+                assert!(
+                    Card::ALL.iter().any(|k| k.info().companion == Some(c)),
+                    "{c}: no card brings this pile"
+                );
+            }
+        }
     }
 }

@@ -178,14 +178,9 @@ impl Kingdom {
             in_game = in_game.or(CardSet::KNIGHTS);
         }
         let mut non_supply = CardSet::EMPTY;
-        for (namer, pile) in [
-            (Card::BanditCamp, Card::Spoils),
-            (Card::Marauder, Card::Spoils),
-            (Card::Pillage, Card::Spoils),
-            (Card::Hermit, Card::Madman),
-            (Card::Urchin, Card::Mercenary),
-        ] {
-            if kingdom.contains(namer) {
+        // Companion piles come from the card table (`companion` in a row).
+        for c in kingdom.iter() {
+            if let Some(pile) = c.info().companion {
                 non_supply.insert(pile);
             }
         }
