@@ -828,3 +828,55 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
         _ => {}
     }
 }
+
+// ---- Abilities outside the play effect (called by the engine's trigger
+// mechanisms: on-gain, on-buy, the Attack reaction window, cleanup).
+
+/// Death Cart, when gained: also gain the top 2 Ruins.
+pub fn death_cart_gained<B: Bots>(g: &mut Game, b: &mut B, p: u8) {
+    g.gain(b, p, Card::Ruins, Dest::Discard);
+    g.gain(b, p, Card::Ruins, Dest::Discard);
+}
+
+/// Hovel, when its owner buys Victory card `bought`: may trash it from hand.
+pub fn hovel_on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, bought: Card) {
+    let q = YesNo {
+        player: p,
+        by: Card::Hovel,
+        card: Some(bought),
+        target: p,
+    };
+    if g.ask_yes_no(b, q) {
+        g.trash_from_hand(b, p, Card::Hovel);
+    }
+}
+
+/// Urchin in play (instance `uid`, the card `c` in play), when its owner
+/// plays another Attack: may trash it to gain a Mercenary. True if trashed.
+pub fn urchin_when_attack_played<B: Bots>(
+    g: &mut Game,
+    b: &mut B,
+    p: u8,
+    c: Card,
+    uid: u16,
+) -> bool {
+    let q = YesNo {
+        player: p,
+        by: Card::Urchin,
+        card: Some(c),
+        target: p,
+    };
+    if g.ask_yes_no(b, q) && g.trash_from_play(b, p, uid) {
+        g.gain_non_supply(b, p, Card::Mercenary, Dest::Discard);
+        true
+    } else {
+        false
+    }
+}
+
+/// Hermit (instance `uid`), discarded from play in a turn without a
+/// purchase: trash it and gain a Madman.
+pub fn hermit_discarded_from_play<B: Bots>(g: &mut Game, b: &mut B, p: u8, uid: u16) {
+    g.trash_from_play(b, p, uid);
+    g.gain_non_supply(b, p, Card::Madman, Dest::Discard);
+}

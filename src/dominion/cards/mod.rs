@@ -114,6 +114,22 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
 }
 
+/// "When you gain this" abilities (the engine calls this for the cards of
+/// `Kingdom::in_game` that have one): Death Cart.
+pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+    if c == Card::DeathCart {
+        dark_ages::death_cart_gained(g, b, p);
+    }
+}
+
+/// "When you buy a card" reactions: Hovel (when you buy a Victory card, you
+/// may trash it from your hand).
+pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+    if c.is_victory() && g.players[p as usize].hand.contains(Card::Hovel) {
+        dark_ages::hovel_on_buy(g, b, p, c);
+    }
+}
+
 /// Use Reaction `r` from `v`'s hand against an Attack played by `attacker`.
 /// Returns true if `v` is now unaffected by that Attack play.
 #[inline]

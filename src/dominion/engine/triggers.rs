@@ -19,7 +19,7 @@
 //! * **Band of Misfits identity**: the card a played Band of Misfits is, per
 //!   play instance, kept until Cleanup.
 
-use super::decision::{Bots, Pick, Why, YesNo};
+use super::decision::{Bots, Pick, Why};
 use super::state::{Game, Pend};
 use super::Dest;
 use crate::cards::{Card, CardSet};
@@ -155,27 +155,14 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(crate) fn on_gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
-        if c == Card::DeathCart {
-            self.gain(b, p, Card::Ruins, Dest::Discard);
-            self.gain(b, p, Card::Ruins, Dest::Discard);
-        }
+        crate::cards::on_gain(self, b, p, c);
     }
 
     /// "When you buy a Victory card" (Hovel: you may trash it from hand).
     #[cold]
     #[inline(never)]
     pub(crate) fn on_buy<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
-        if c.is_victory() && self.players[p as usize].hand.contains(Card::Hovel) {
-            let q = YesNo {
-                player: p,
-                by: Card::Hovel,
-                card: Some(c),
-                target: p,
-            };
-            if self.ask_yes_no(b, q) {
-                self.trash_from_hand(b, p, Card::Hovel);
-            }
-        }
+        crate::cards::on_buy(self, b, p, c);
     }
 
     /// The card a played instance is: a Band of Misfits' chosen card, if any.
@@ -231,17 +218,11 @@ impl Game {
         while i < self.players[p as usize].play.len() {
             let pl = &self.players[p as usize];
             let (c, u) = (pl.play.as_slice()[i], pl.play_uid[i]);
-            if u != uid && self.played_as(u, c) == Card::Urchin {
-                let q = YesNo {
-                    player: p,
-                    by: Card::Urchin,
-                    card: Some(c),
-                    target: p,
-                };
-                if self.ask_yes_no(b, q) && self.trash_from_play(b, p, u) {
-                    self.gain_non_supply(b, p, Card::Mercenary, Dest::Discard);
-                    continue; // the next card slid into index i
-                }
+            if u != uid
+                && self.played_as(u, c) == Card::Urchin
+                && crate::cards::dark_ages::urchin_when_attack_played(self, b, p, c, u)
+            {
+                continue; // the next card slid into index i
             }
             i += 1;
         }
@@ -259,8 +240,7 @@ impl Game {
             let pl = &self.players[a as usize];
             let (c, u) = (pl.play.as_slice()[0], pl.play_uid[0]);
             if !bought && self.played_as(u, c) == Card::Hermit {
-                self.trash_from_play(b, a, u);
-                self.gain_non_supply(b, a, Card::Madman, Dest::Discard);
+                crate::cards::dark_ages::hermit_discarded_from_play(self, b, a, u);
             } else if let Some(c) = self.take_from_play(a, u) {
                 self.players[a as usize].discard.push(c);
             }
