@@ -221,6 +221,32 @@ fn announce(path: &std::path::Path) {
     }
 }
 
+/// `domsim matrix`'s raw arguments (see [`MatrixRun::validate`]).
+#[derive(Args, Debug)]
+pub struct MatrixArgs {
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Games per pair.
+    #[arg(long, short = 'n', default_value_t = 2_000, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Run seed (every pair plays the same deals: game i from (seed, i)).
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Write the matrix as CSV to this file (atomically).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also write the matrix as a heat map in a self-contained HTML page.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
 /// `domsim sim`'s raw arguments, as clap parses them (ripgrep's "low"
 /// arguments); [`SimRun::validate`] turns them into a checked run.
 #[derive(Args, Debug)]
@@ -447,29 +473,7 @@ pub enum Command {
     },
     /// Round robin: every pair of strategies plays 2-player head-to-head games;
     /// prints and writes a strategy-by-strategy score matrix.
-    Matrix {
-        #[command(flatten)]
-        strategies: StrategyArgs,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Games per pair.
-        #[arg(long, short = 'n', default_value_t = 2_000, value_parser = parse_count, allow_negative_numbers = true)]
-        games: u64,
-        /// Run seed (every pair plays the same deals: game i from (seed, i)).
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// Write the matrix as CSV to this file (atomically).
-        #[arg(long, short = 'o', value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Also write the matrix as a heat map in a self-contained HTML page.
-        #[arg(long, value_name = "FILE.html")]
-        report: Option<PathBuf>,
-        #[command(flatten)]
-        shard: ShardArgs,
-    },
+    Matrix(MatrixArgs),
     /// Play one game and print it turn by turn (for debugging a strategy).
     Log {
         #[command(flatten)]
@@ -664,25 +668,7 @@ pub fn run() -> Result<ExitCode> {
             shard,
         }),
         Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
-        Command::Matrix {
-            strategies,
-            kingdom,
-            games,
-            seed,
-            threads,
-            out,
-            report,
-            shard,
-        } => cmd_matrix(
-            &strategies,
-            &kingdom,
-            games,
-            seed,
-            threads,
-            out.as_deref(),
-            report.as_deref(),
-            &shard,
-        ),
+        Command::Matrix(a) => cmd_matrix(&a),
         Command::Log {
             strategies,
             kingdom,
@@ -2635,59 +2621,91 @@ fn cmd_report(
     Ok(ExitCode::SUCCESS)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn cmd_matrix(
-    sa: &StrategyArgs,
-    ka: &KingdomArgs,
-    games: u64,
-    seed: u64,
-    threads: Option<u16>,
-    out: Option<&std::path::Path>,
-    html: Option<&std::path::Path>,
-    sh: &ShardArgs,
-) -> Result<ExitCode> {
-    if sh.shard.is_some() && (out.is_some() || html.is_some()) {
-        bail!("--shard writes only its --save-partial file: -o and --report belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+/// `domsim matrix` after validation (as [`SimRun`] for `sim`): options
+/// checked, strategies loaded and compiled, outputs' temporary files
+/// created, the pool up.
+struct MatrixRun {
+    kc: KingdomChoice,
+    all: Lineup,
+    kingdom: Kingdom,
+    compiled: CompiledLineup,
+    cfg: RunConfig,
+    pool: rayon::ThreadPool,
+    file: Option<AtomicFile>,
+    partial_file: Option<AtomicFile>,
+}
+
+impl MatrixRun {
+    fn validate(a: &MatrixArgs) -> Result<MatrixRun> {
+        let (sa, ka, sh) = (&a.strategies, &a.kingdom, &a.shard);
+        let (out, html, seed, games) = (a.out.as_deref(), a.report.as_deref(), a.seed, a.games);
+        if sh.shard.is_some() && (out.is_some() || html.is_some()) {
+            bail!("--shard writes only its --save-partial file: -o and --report belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+        }
+        if let Some(h) = html {
+            check_out_path(h)?;
+        }
+        let specs = sa.all();
+        check_io(
+            &specs,
+            &[
+                ("-o", out),
+                ("--report", html),
+                ("--save-partial", sh.save_partial.as_deref()),
+            ],
+        )?;
+        if specs.len() < 2 {
+            bail!(
+                "a round robin needs at least 2 strategies ({} given)",
+                specs.len()
+            );
+        }
+        let kc = choose_kingdom(ka, 2, seed, &specs)?;
+        let all = Lineup::load(&specs)?;
+        install_stop_handler();
+        let file = out.map(AtomicFile::create).transpose()?;
+        let partial_file = sh
+            .save_partial
+            .as_deref()
+            .map(AtomicFile::create)
+            .transpose()?;
+        let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
+        let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+        let kingdom = all.kingdom_for(&kc.kingdom);
+        let compiled = compile(&all, &kingdom)?;
+        let cfg = RunConfig {
+            games: slice,
+            first,
+            seed,
+            threads: a.threads.unwrap_or(0) as usize,
+            progress: progress_wanted(),
+            precision: None,
+        };
+        Ok(MatrixRun {
+            kc,
+            all,
+            kingdom,
+            compiled,
+            cfg,
+            pool,
+            file,
+            partial_file,
+        })
     }
-    if let Some(h) = html {
-        check_out_path(h)?;
-    }
-    let specs = sa.all();
-    check_io(
-        &specs,
-        &[
-            ("-o", out),
-            ("--report", html),
-            ("--save-partial", sh.save_partial.as_deref()),
-        ],
-    )?;
-    if specs.len() < 2 {
-        bail!(
-            "a round robin needs at least 2 strategies ({} given)",
-            specs.len()
-        );
-    }
-    let kc = choose_kingdom(ka, 2, seed, &specs)?;
-    let all = Lineup::load(&specs)?;
-    install_stop_handler();
-    let file = out.map(AtomicFile::create).transpose()?;
-    let partial_file = sh
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
-    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let k = all.kingdom_for(&kc.kingdom);
-    let compiled = compile(&all, &k)?;
-    let cfg = RunConfig {
-        games: slice,
-        first,
-        seed,
-        threads: threads.unwrap_or(0) as usize,
-        progress: progress_wanted(),
-        precision: None,
-    };
+}
+
+fn cmd_matrix(a: &MatrixArgs) -> Result<ExitCode> {
+    let MatrixRun {
+        kc,
+        all,
+        kingdom: k,
+        compiled,
+        cfg,
+        pool,
+        file,
+        partial_file,
+    } = MatrixRun::validate(a)?;
+    let (html, seed, games, sh) = (a.report.as_deref(), a.seed, a.games, &a.shard);
     let names: Vec<String> = all.entrants.iter().map(|e| e.0.name.clone()).collect();
     let (cells, completed, interrupted) =
         round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
