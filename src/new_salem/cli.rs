@@ -371,7 +371,7 @@ fn fingerprint(bots: &[SalemBot]) -> String {
 fn options_line(d: &Data) -> String {
     let o = &d.rules.options;
     format!(
-        "despair_per_icon={} remove_target={} reveal_removes_from={} launch_cap={} clamp_despair={} threshold={} trial_target={} hope_per_round={}",
+        "despair_per_icon={} remove_target={} reveal_removes_from={} launch_cap={} clamp_despair={} threshold={} trial_target={} hope_per_round={} destroyed_building={}",
         o.despair_per_icon,
         if o.remove_any { "any" } else { "own" },
         match o.removes_from {
@@ -382,7 +382,8 @@ fn options_line(d: &Data) -> String {
         o.clamp_despair,
         if o.threshold_at_least { "at_least" } else { "more_than" },
         if o.trial_self { "anyone" } else { "others" },
-        o.hope_per_round
+        o.hope_per_round,
+        if o.destroyed_under_deck { "under_deck" } else { "removed" }
     )
 }
 

@@ -210,6 +210,9 @@ pub struct Options {
     pub trial_self: bool,
     /// Hope cubes each player gains at the start of a round (default 0).
     pub hope_per_round: u8,
+    /// A building that leaves play goes under the building deck (`true`,
+    /// the specification's assumption) or out of the game.
+    pub destroyed_under_deck: bool,
 }
 
 impl Default for Options {
@@ -225,6 +228,7 @@ impl Default for Options {
             threshold_at_least: true,
             trial_self: false,
             hope_per_round: 0,
+            destroyed_under_deck: true,
         }
     }
 }
@@ -269,6 +273,11 @@ pub const OPTION_DOCS: &[(&str, &str, &str)] = &[
         "hope_per_round",
         "0..=5",
         "Hope each player gains at the start of each round",
+    ),
+    (
+        "destroyed_building",
+        "under_deck|removed",
+        "a building that leaves play goes under the building deck, or out of the game",
     ),
 ];
 
@@ -337,6 +346,13 @@ impl Options {
                 }
             }
             "hope_per_round" => self.hope_per_round = num(0, 5)?,
+            "destroyed_building" => {
+                self.destroyed_under_deck = match value {
+                    "under_deck" => true,
+                    "removed" => false,
+                    _ => return Err(bad()),
+                }
+            }
             _ => {
                 let names: Vec<&str> = OPTION_DOCS.iter().map(|o| o.0).collect();
                 let hint = super::hint(key, &names);

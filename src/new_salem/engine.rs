@@ -276,6 +276,8 @@ pub struct Game {
     /// (see [`View::icons`]).
     hope_tot: [u16; MAX_PLAYERS],
     despair_tot: i16,
+    /// Buildings out of the game (destroyed with `destroyed_building = removed`).
+    removed: [u8; MAX_DESIGNS],
     icons: [[i16; 5]; MAX_PLAYERS],
     out: Outcome,
     rng: GameRng,
@@ -447,6 +449,7 @@ impl Game {
             drafted: [0; MAX_PLAYERS],
             hope_tot: [0; MAX_PLAYERS],
             despair_tot: 0,
+            removed: [0; MAX_DESIGNS],
             icons: [[0; 5]; MAX_PLAYERS],
             out: Outcome::default(),
             rng: GameRng::for_game(0, 0),
@@ -518,6 +521,7 @@ impl Game {
         self.drafted = [0; MAX_PLAYERS];
         self.hope_tot = [0; MAX_PLAYERS];
         self.despair_tot = 0;
+        self.removed = [0; MAX_DESIGNS];
         self.icons = [[0; 5]; MAX_PLAYERS];
         // First Constable: at random; a badge, no Hope.
         self.constable = self.rng.below(n as u32) as u8;
@@ -1114,7 +1118,11 @@ impl Game {
                         self.ledger_hope -= b.hope as i32;
                         self.ledger_despair -= b.despair as i32;
                         self.despair_tot -= b.despair as i16;
-                        self.under(b.design);
+                        if t.data.rules.options.destroyed_under_deck {
+                            self.under(b.design);
+                        } else {
+                            self.removed[b.design as usize] += 1;
+                        }
                     }
                     if L::ON {
                         let verb = if ev.effect == Effect::TakeBuilding {
@@ -1487,6 +1495,9 @@ pub mod testing {
             if cnt != g.count[s] {
                 return Err(format!("P{s}'s design counts do not match their row"));
             }
+        }
+        for (d, &k) in g.removed.iter().enumerate() {
+            seen[d] += k as u16;
         }
         let mut want = [0u16; MAX_DESIGNS];
         for &d in &t.deck {

@@ -264,6 +264,36 @@ fn a_destroyed_building_sends_its_cubes_to_the_supply_and_goes_under_the_deck() 
 }
 
 #[test]
+fn destroyed_building_removed_option_takes_the_card_out_of_the_game() {
+    let mut d = Data::sample();
+    d.rules
+        .options
+        .set("destroyed_building", "removed")
+        .unwrap();
+    let t = Table::new(&d, 4).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, D1, 2, 4);
+    T::set_deck(&mut g, &[E1, E3]);
+    T::set_display(&mut g, 1 << FIRE);
+    let mut s = Script {
+        launches: vec![Some(FIRE)],
+        target: 1,
+        next: 3,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::tableau(&g, 1), vec![]);
+    assert_eq!(T::despair(&g), 0);
+    assert_eq!(
+        T::deck(&g),
+        vec![E1, E3],
+        "the card is not put under the deck"
+    );
+}
+
+#[test]
 fn reveal_resolves_every_add_before_the_removes() {
     let t = table(3);
     let mut g = Game::new();
@@ -571,7 +601,26 @@ fn check_outcome(g: &Game, o: &domsim::new_salem::engine::Outcome, p: usize) {
 
 #[test]
 fn soak_three_to_eight_players_invariants_at_every_step() {
-    let data = Data::sample();
+    soak(Data::sample());
+    // The same with every non-default rule option at once.
+    let mut d = Data::sample();
+    for (k, v) in [
+        ("despair_per_icon", "2"),
+        ("remove_target", "own"),
+        ("reveal_removes_from", "seat0"),
+        ("launch_cap", "3"),
+        ("clamp_despair", "true"),
+        ("threshold", "more_than"),
+        ("trial_target", "anyone"),
+        ("hope_per_round", "1"),
+        ("destroyed_building", "removed"),
+    ] {
+        d.rules.options.set(k, v).unwrap();
+    }
+    soak(d);
+}
+
+fn soak(data: Data) {
     let bots = bot::shipped(&data).unwrap();
     for p in 3..=8 {
         let t = Table::new(&data, p).unwrap();
