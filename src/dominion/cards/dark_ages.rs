@@ -31,18 +31,6 @@ fn choose<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, n: u8) -> u8 {
     g.ask_choose(b, Choose { player: p, by, n })
 }
 
-/// Reveal (or look at) up to `n` cards from the top of `p`'s deck into his
-/// set-aside area; returns the index where they start.
-fn reveal<B: Bots>(g: &mut Game, b: &mut B, p: u8, n: u8) -> usize {
-    let start = g.players[p as usize].aside.len();
-    for _ in 0..n {
-        let Some(c) = g.take_top(b, p) else { break };
-        g.players[p as usize].aside.push(c);
-        b.event(g, Event::Reveal { player: p, card: c });
-    }
-    start
-}
-
 /// Move the set-aside card at index `i` into `p`'s hand.
 fn aside_to_hand(g: &mut Game, p: u8, i: usize) {
     let pl = &mut g.players[p as usize];
@@ -500,7 +488,7 @@ pub fn rogue<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         return;
     }
     for v in g.victims(ctx) {
-        let start = reveal(g, b, v, 2);
+        let start = g.reveal_top(b, v, 2);
         let mut legal = CardSet::EMPTY;
         for &c in &g.players[v as usize].aside.as_slice()[start..] {
             if (3..=6).contains(&g.cost(c)) {
@@ -619,7 +607,7 @@ pub fn vagrant<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// discarded.
 pub fn wandering_minstrel<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let start = reveal(g, b, p, 3);
+    let start = g.reveal_top(b, p, 3);
     topdeck_in_order(g, b, p, start, CardSet::ACTIONS, Card::WanderingMinstrel);
     g.discard_aside(b, p, start);
 }
@@ -668,7 +656,7 @@ fn knight_attack<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     let mut hit_knight = false;
     for v in g.victims(ctx) {
-        let start = reveal(g, b, v, 2);
+        let start = g.reveal_top(b, v, 2);
         let mut legal = CardSet::EMPTY;
         for &c in &g.players[v as usize].aside.as_slice()[start..] {
             if (3..=6).contains(&g.cost(c)) {

@@ -31,19 +31,6 @@ fn discard_hand<B: Bots>(g: &mut Game, b: &mut B, p: u8) {
     }
 }
 
-/// Reveal up to `n` cards from the top of `p`'s deck into his set-aside zone
-/// (shuffling the discard pile, which never contains them, if needed).
-/// Returns the index in `aside` where the revealed cards start.
-fn reveal_top<B: Bots>(g: &mut Game, b: &mut B, p: u8, n: u8) -> usize {
-    let start = g.players[p as usize].aside.len();
-    for _ in 0..n {
-        let Some(c) = g.take_top(b, p) else { break };
-        g.players[p as usize].aside.push(c);
-        b.event(g, Event::Reveal { player: p, card: c });
-    }
-    start
-}
-
 /// The kinds among `p`'s set-aside cards from index `start` on.
 fn aside_kinds(g: &Game, p: u8, start: usize) -> CardSet {
     g.player(p).aside.as_slice()[start..]
@@ -285,7 +272,7 @@ pub fn saboteur<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// ([`Why::Order`]: each pick goes on top, the last pick ends up on top).
 pub fn scout<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let start = reveal_top(g, b, p, 4);
+    let start = g.reveal_top(b, p, 4);
     let mut i = start;
     while i < g.players[p as usize].aside.len() {
         let pl = &mut g.players[p as usize];
@@ -447,7 +434,7 @@ pub fn trading_post<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn tribute<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     let l = (p + 1) % g.kingdom.players;
-    let start = reveal_top(g, b, l, 2);
+    let start = g.reveal_top(b, l, 2);
     let names = aside_kinds(g, l, start);
     g.discard_aside(b, l, start);
     for c in names.iter() {

@@ -248,6 +248,19 @@ impl Game {
         (1..n).map(move |i| (p + i) % n)
     }
 
+    /// Reveal the top `n` cards of `p`'s deck (shuffling if needed) and set
+    /// them aside, in order; returns the index in `p`'s set-aside cards where
+    /// they start (fewer if the deck and discard pile run out).
+    pub fn reveal_top<B: Bots>(&mut self, b: &mut B, p: u8, n: u8) -> usize {
+        let start = self.players[p as usize].aside.len();
+        for _ in 0..n {
+            let Some(c) = self.take_top(b, p) else { break };
+            self.players[p as usize].aside.push(c);
+            b.event(self, Event::Reveal { player: p, card: c });
+        }
+        start
+    }
+
     /// The victims of an Attack played as `ctx`: the other seats in turn
     /// order from the attacker's left, less those a Reaction (Moat…) made
     /// immune. The one place the immunity test is written.
