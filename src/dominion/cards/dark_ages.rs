@@ -320,15 +320,7 @@ pub fn ironmonger<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         pl.discard.push(c);
         b.event(g, Event::Discard { player: p, card: c });
     }
-    if c.is_action() {
-        g.turn.actions += 1;
-    }
-    if c.is_treasure() {
-        g.turn.coins += 1;
-    }
-    if c.is_victory() {
-        g.draw(b, p, 1);
-    }
+    super::bonus_by_types(g, b, p, c);
 }
 
 /// Junk Dealer (+1 Card +1 Action +$1): trash a card from hand (mandatory).

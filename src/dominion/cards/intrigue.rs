@@ -114,15 +114,7 @@ pub fn ironworks<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let Some(c) = gain_up_to(g, b, p, Card::Ironworks, 4, CardSet::all(), Dest::Discard) else {
         return;
     };
-    if c.is_action() {
-        g.turn.actions += 1;
-    }
-    if c.is_treasure() {
-        g.turn.coins += 1;
-    }
-    if c.is_victory() {
-        g.draw(b, p, 1);
-    }
+    super::bonus_by_types(g, b, p, c);
 }
 
 /// Masquerade (+2 Cards from the table): every player picks a card from his

@@ -114,6 +114,20 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
 }
 
+/// Ironworks' and Ironmonger's bonus for card `c`, by its types: an Action
+/// +1 Action, a Treasure +$1, a Victory card +1 Card (each that applies).
+pub(crate) fn bonus_by_types<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+    if c.is_action() {
+        g.turn.actions += 1;
+    }
+    if c.is_treasure() {
+        g.turn.coins += 1;
+    }
+    if c.is_victory() {
+        g.draw(b, p, 1);
+    }
+}
+
 /// "When you gain this" abilities (the engine calls this for the cards of
 /// `Kingdom::in_game` that have one): Death Cart.
 pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
