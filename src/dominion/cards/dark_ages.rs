@@ -245,21 +245,29 @@ pub fn forager<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     g.turn.coins += kinds.and(CardSet::TREASURES).len() as u16;
 }
 
+/// Gain a card costing $3–$6 from the trash (mandatory if one is there),
+/// asked as `by`'s gain; Graverobber and Rogue. True if one was gained.
+fn gain_3_to_6_from_trash<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, dest: Dest) -> bool {
+    let mut legal = CardSet::EMPTY;
+    for c in g.trash.iter() {
+        if (3..=6).contains(&g.cost(c)) {
+            legal.insert(c);
+        }
+    }
+    let Some(c) = g.pick(b, p, Why::Gain, Some(by), legal, false) else {
+        return false;
+    };
+    b.event(g, Event::Reveal { player: p, card: c });
+    g.gain_from_trash(b, p, c, dest);
+    true
+}
+
 /// Graverobber: choose 0 = gain a card costing $3–$6 from the trash onto your
 /// deck; 1 = trash an Action from hand and gain a card costing up to $3 more.
 pub fn graverobber<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     if choose(g, b, p, Card::Graverobber, 2) == 0 {
-        let mut legal = CardSet::EMPTY;
-        for c in g.trash.iter() {
-            if (3..=6).contains(&g.cost(c)) {
-                legal.insert(c);
-            }
-        }
-        if let Some(c) = g.pick(b, p, Why::Gain, Some(Card::Graverobber), legal, false) {
-            b.event(g, Event::Reveal { player: p, card: c });
-            g.gain_from_trash(b, p, c, Dest::DeckTop);
-        }
+        gain_3_to_6_from_trash(g, b, p, Card::Graverobber, Dest::DeckTop);
     } else {
         let legal = g.hand_kinds(p, CardSet::ACTIONS);
         if let Some(c) = g.pick(b, p, Why::Trash, Some(Card::Graverobber), legal, false) {
@@ -468,15 +476,7 @@ pub fn rebuild<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// otherwise each victim reveals 2, trashes one costing $3–$6, discards the rest.
 pub fn rogue<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let mut legal = CardSet::EMPTY;
-    for c in g.trash.iter() {
-        if (3..=6).contains(&g.cost(c)) {
-            legal.insert(c);
-        }
-    }
-    if let Some(c) = g.pick(b, p, Why::Gain, Some(Card::Rogue), legal, false) {
-        b.event(g, Event::Reveal { player: p, card: c });
-        g.gain_from_trash(b, p, c, Dest::Discard);
+    if gain_3_to_6_from_trash(g, b, p, Card::Rogue, Dest::Discard) {
         return;
     }
     for v in g.victims(ctx) {
