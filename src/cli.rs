@@ -2242,14 +2242,61 @@ fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
 struct SimRun {
     players: usize,
     kc: KingdomChoice,
+    run: PreparedRun,
+}
+
+/// What `sim` and `matrix` share after their own checks: the strategies
+/// compiled for the kingdom, the games this process plays (a shard's slice
+/// of the run), the pool, and the outputs' temporary files (created before
+/// any game, so a bad path fails first).
+struct PreparedRun {
     lineup: Lineup,
     kingdom: Kingdom,
     compiled: CompiledLineup,
-    /// The games this process plays (a shard's slice of the run).
     cfg: RunConfig,
     pool: rayon::ThreadPool,
     file: Option<AtomicFile>,
     partial_file: Option<AtomicFile>,
+}
+
+/// The common tail of [`SimRun::validate`] and [`MatrixRun::validate`].
+fn prepare_run(
+    lineup: Lineup,
+    kc: &KingdomChoice,
+    out: Option<&std::path::Path>,
+    sh: &ShardArgs,
+    (games, seed, threads, precision): (u64, u64, Option<u16>, Option<f64>),
+) -> Result<PreparedRun> {
+    // The handler is installed before the temporary file exists, so that a
+    // signal can never leave it behind.
+    install_stop_handler();
+    let file = out.map(AtomicFile::create).transpose()?;
+    let partial_file = sh
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
+    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
+    let kingdom = lineup.kingdom_for(&kc.kingdom);
+    let compiled = compile(&lineup, &kingdom)?;
+    let cfg = RunConfig {
+        games: slice,
+        first,
+        seed,
+        threads: threads.unwrap_or(0) as usize,
+        progress: progress_wanted(),
+        precision,
+    };
+    Ok(PreparedRun {
+        lineup,
+        kingdom,
+        compiled,
+        cfg,
+        pool,
+        file,
+        partial_file,
+    })
 }
 
 impl SimRun {
@@ -2287,39 +2334,8 @@ impl SimRun {
         let (specs, players) = seat_specs(&sa.all(), a.players)?;
         let kc = choose_kingdom(ka, players, seed, &specs)?;
         let lineup = Lineup::load(&specs)?;
-        // The handler is installed before the temporary file exists, so that a
-        // signal can never leave it behind.
-        install_stop_handler();
-        // Create the output's temporary file now: a bad path fails before any game.
-        let file = out.map(AtomicFile::create).transpose()?;
-        let partial_file = sh
-            .save_partial
-            .as_deref()
-            .map(AtomicFile::create)
-            .transpose()?;
-        let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-        let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
-        let cfg = RunConfig {
-            games: slice,
-            first,
-            seed,
-            threads: a.threads.unwrap_or(0) as usize,
-            progress: progress_wanted(),
-            precision: pt.precision,
-        };
-        let kingdom = lineup.kingdom_for(&kc.kingdom);
-        let compiled = compile(&lineup, &kingdom)?;
-        Ok(SimRun {
-            players,
-            kc,
-            lineup,
-            kingdom,
-            compiled,
-            cfg,
-            pool,
-            file,
-            partial_file,
-        })
+        let run = prepare_run(lineup, &kc, out, sh, (games, seed, a.threads, pt.precision))?;
+        Ok(SimRun { players, kc, run })
     }
 }
 
@@ -2327,13 +2343,16 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     let SimRun {
         players,
         kc,
-        lineup,
-        kingdom: k,
-        compiled,
-        cfg,
-        pool,
-        file,
-        partial_file,
+        run:
+            PreparedRun {
+                lineup,
+                kingdom: k,
+                compiled,
+                cfg,
+                pool,
+                file,
+                partial_file,
+            },
     } = SimRun::validate(a)?;
     let (pt, sh, seed, games) = (&a.playtest, &a.shard, a.seed, a.games);
     let checkpoint = a.checkpoint.as_deref().map(|p| (p, a.checkpoint_every));
@@ -2626,13 +2645,7 @@ fn cmd_report(
 /// created, the pool up.
 struct MatrixRun {
     kc: KingdomChoice,
-    all: Lineup,
-    kingdom: Kingdom,
-    compiled: CompiledLineup,
-    cfg: RunConfig,
-    pool: rayon::ThreadPool,
-    file: Option<AtomicFile>,
-    partial_file: Option<AtomicFile>,
+    run: PreparedRun,
 }
 
 impl MatrixRun {
@@ -2662,48 +2675,24 @@ impl MatrixRun {
         }
         let kc = choose_kingdom(ka, 2, seed, &specs)?;
         let all = Lineup::load(&specs)?;
-        install_stop_handler();
-        let file = out.map(AtomicFile::create).transpose()?;
-        let partial_file = sh
-            .save_partial
-            .as_deref()
-            .map(AtomicFile::create)
-            .transpose()?;
-        let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-        let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
-        let kingdom = all.kingdom_for(&kc.kingdom);
-        let compiled = compile(&all, &kingdom)?;
-        let cfg = RunConfig {
-            games: slice,
-            first,
-            seed,
-            threads: a.threads.unwrap_or(0) as usize,
-            progress: progress_wanted(),
-            precision: None,
-        };
-        Ok(MatrixRun {
-            kc,
-            all,
-            kingdom,
-            compiled,
-            cfg,
-            pool,
-            file,
-            partial_file,
-        })
+        let run = prepare_run(all, &kc, out, sh, (games, seed, a.threads, None))?;
+        Ok(MatrixRun { kc, run })
     }
 }
 
 fn cmd_matrix(a: &MatrixArgs) -> Result<ExitCode> {
     let MatrixRun {
         kc,
-        all,
-        kingdom: k,
-        compiled,
-        cfg,
-        pool,
-        file,
-        partial_file,
+        run:
+            PreparedRun {
+                lineup: all,
+                kingdom: k,
+                compiled,
+                cfg,
+                pool,
+                file,
+                partial_file,
+            },
     } = MatrixRun::validate(a)?;
     let (html, seed, games, sh) = (a.report.as_deref(), a.seed, a.games, &a.shard);
     let names: Vec<String> = all.entrants.iter().map(|e| e.0.name.clone()).collect();
