@@ -604,6 +604,20 @@ fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
 
 /// An error of bot `i` as JSON: where it is (line and column in this bot's
 /// text, or another file it extends) and the message.
+/// A 400 answer for bot `i`'s parse or compile error, with its position.
+fn bot_error(i: usize, file: &str, shown: &str, e: &StrategyError) -> ApiError {
+    let mut body = error_json(i, file, shown, e);
+    body["error"] = json!(format!(
+        "bot {} ({file}): {}",
+        i + 1,
+        body["text"].as_str().unwrap_or("")
+    ));
+    ApiError {
+        status: StatusCode::BAD_REQUEST,
+        body,
+    }
+}
+
 fn error_json(i: usize, file: &str, shown: &str, e: &StrategyError) -> Value {
     let here = e.file == shown;
     json!({
@@ -664,33 +678,11 @@ fn setup(app: &App, kingdom: &KingdomReq, bots: &[BotReq]) -> Result<Setup, ApiE
         match p.parsed {
             Ok(st) => {
                 if let Err(e) = st.compile(&kc.kingdom) {
-                    let mut body = error_json(i, &b.file, &shown, &e);
-                    body["error"] = json!(format!(
-                        "bot {} ({}): {}",
-                        i + 1,
-                        b.file,
-                        body["text"].as_str().unwrap_or("")
-                    ));
-                    return Err(ApiError {
-                        status: StatusCode::BAD_REQUEST,
-                        body,
-                    });
+                    return Err(bot_error(i, &b.file, &shown, &e));
                 }
                 entrants.push((p.info, Loaded::File(Box::new(st))));
             }
-            Err(e) => {
-                let mut body = error_json(i, &b.file, &shown, &e);
-                body["error"] = json!(format!(
-                    "bot {} ({}): {}",
-                    i + 1,
-                    b.file,
-                    body["text"].as_str().unwrap_or("")
-                ));
-                return Err(ApiError {
-                    status: StatusCode::BAD_REQUEST,
-                    body,
-                });
-            }
+            Err(e) => return Err(bot_error(i, &b.file, &shown, &e)),
         }
     }
     let lineup = Lineup::from_entrants(entrants);
