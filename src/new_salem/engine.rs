@@ -264,10 +264,6 @@ pub struct Game {
     constable: u8,
     known: [u8; MAX_PLAYERS],
     revealed: u8,
-    /// Cube ledgers: every cube created minus every cube removed, kept
-    /// beside the cubes themselves so the soak test can check conservation.
-    ledger_hope: i32,
-    ledger_despair: i32,
     /// Buildings each seat has drafted (kept from the draft), whatever
     /// happened to them later.
     drafted: [u8; MAX_PLAYERS],
@@ -276,9 +272,9 @@ pub struct Game {
     /// (see [`View::icons`]).
     hope_tot: [u16; MAX_PLAYERS],
     despair_tot: i16,
+    icons: [[i16; 5]; MAX_PLAYERS],
     /// Buildings out of the game (destroyed with `destroyed_building = removed`).
     removed: [u8; MAX_DESIGNS],
-    icons: [[i16; 5]; MAX_PLAYERS],
     out: Outcome,
     rng: GameRng,
 }
@@ -444,8 +440,6 @@ impl Game {
             constable: 0,
             known: [0; MAX_PLAYERS],
             revealed: 0,
-            ledger_hope: 0,
-            ledger_despair: 0,
             drafted: [0; MAX_PLAYERS],
             hope_tot: [0; MAX_PLAYERS],
             despair_tot: 0,
@@ -516,8 +510,6 @@ impl Game {
         self.ev_head = 0;
         self.ev_len = el as u8;
         self.on_trial = 0;
-        self.ledger_hope = 0;
-        self.ledger_despair = 0;
         self.drafted = [0; MAX_PLAYERS];
         self.hope_tot = [0; MAX_PLAYERS];
         self.despair_tot = 0;
@@ -636,7 +628,6 @@ impl Game {
         if l > 0 && k > 0 {
             self.tab[s][l - 1].hope += k;
             self.hope_tot[s] += k;
-            self.ledger_hope += k as i32;
         }
     }
 
@@ -653,7 +644,6 @@ impl Game {
             k -= x;
             taken += x;
         }
-        self.ledger_hope -= taken as i32;
         self.hope_tot[s] -= taken;
         taken
     }
@@ -680,7 +670,6 @@ impl Game {
             Some((s, i, _)) => {
                 self.tab[s][i].despair -= 1;
                 self.despair_tot -= 1;
-                self.ledger_despair -= 1;
                 true
             }
             None => false,
@@ -704,8 +693,6 @@ impl Game {
             hope: d.hope as u16,
             despair: d.despair_add as u16 * t.data.rules.options.despair_per_icon as u16,
         };
-        self.ledger_hope += self.tab[s][l].hope as i32;
-        self.ledger_despair += self.tab[s][l].despair as i32;
         self.hope_tot[s] += self.tab[s][l].hope;
         self.despair_tot += self.tab[s][l].despair as i16;
         self.icons_add(t, seat, design, 1);
@@ -1089,7 +1076,6 @@ impl Game {
                     if reached & (1 << s) != 0 && l > 0 {
                         self.tab[s as usize][l - 1].despair += ev.n as u16;
                         self.despair_tot += ev.n as i16;
-                        self.ledger_despair += ev.n as i32;
                     }
                 }
             }
@@ -1115,8 +1101,6 @@ impl Game {
                         self.icons_add(t, c, b.design, 1);
                     } else {
                         // Leaving play: its cubes to the supply, the card under the deck.
-                        self.ledger_hope -= b.hope as i32;
-                        self.ledger_despair -= b.despair as i32;
                         self.despair_tot -= b.despair as i16;
                         if t.data.rules.options.destroyed_under_deck {
                             self.under(b.design);
@@ -1383,8 +1367,6 @@ pub mod testing {
             hope,
             despair,
         };
-        g.ledger_hope += hope as i32;
-        g.ledger_despair += despair as i32;
         g.hope_tot[s] += hope;
         g.despair_tot += despair as i16;
         g.tab_len[s] += 1;
@@ -1506,7 +1488,6 @@ pub mod testing {
         if seen != want {
             return Err("a building card is missing or duplicated".into());
         }
-        let mut hope = 0i32;
         let mut despair = 0i32;
         for s in 0..g.n {
             let h: u16 = g.tableau(s).iter().map(|b| b.hope).sum();
@@ -1516,7 +1497,6 @@ pub mod testing {
                     g.hope_tot[s as usize]
                 ));
             }
-            hope += h as i32;
             despair += g.tableau(s).iter().map(|b| b.despair as i32).sum::<i32>();
             let mut icons = [0i16; 5];
             for b in g.tableau(s) {
@@ -1536,14 +1516,6 @@ pub mod testing {
             return Err(format!(
                 "the Despair cache says {} but the rows hold {despair}",
                 g.despair_tot
-            ));
-        }
-        if hope != g.ledger_hope || despair != g.ledger_despair {
-            return Err(format!(
-                "cubes not conserved: {hope} Hope and {} Despair on buildings, the ledger says {} and {}",
-                g.despair(),
-                g.ledger_hope,
-                g.ledger_despair
             ));
         }
         if g.badges & (1 << g.constable) == 0 && g.badges != 0 {
