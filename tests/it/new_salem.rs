@@ -101,6 +101,11 @@ impl Bots for Script {
     }
 }
 
+/// The designs of `seat`'s row, in order.
+fn designs(g: &Game, seat: u8) -> Vec<u8> {
+    T::tableau(g, seat).iter().map(|b| b.design).collect()
+}
+
 fn bld(design: u8, hope: u16, despair: u16) -> domsim::new_salem::engine::Bld {
     domsim::new_salem::engine::Bld {
         design,
@@ -347,29 +352,11 @@ fn draft_round_picks_pass_left_and_discards_go_under_the_deck() {
     let mut log = Steps::default();
     T::round(&mut g, &t, &mut s, &mut log);
     // Seat 0 picked C1 and got [E2 E3] from seat 2: both under, keeps the top (J1) blind.
-    assert_eq!(
-        T::tableau(&g, 0)
-            .iter()
-            .map(|b| b.design)
-            .collect::<Vec<_>>(),
-        vec![C1, J1]
-    );
+    assert_eq!(designs(&g, 0), vec![C1, J1]);
     // Seat 1 picked F1, got [C2 C3] and kept the second.
-    assert_eq!(
-        T::tableau(&g, 1)
-            .iter()
-            .map(|b| b.design)
-            .collect::<Vec<_>>(),
-        vec![F1, C3]
-    );
+    assert_eq!(designs(&g, 1), vec![F1, C3]);
     // Seat 2 picked E1, got [F2 F3] and kept the first.
-    assert_eq!(
-        T::tableau(&g, 2)
-            .iter()
-            .map(|b| b.design)
-            .collect::<Vec<_>>(),
-        vec![E1, F2]
-    );
+    assert_eq!(designs(&g, 2), vec![E1, F2]);
     // The deck after the discards, before the end-of-round shuffle: J2 then
     // the discards in seat order.
     assert_eq!(log.decks[1], vec![J2, E2, E3, C2, F3]);
