@@ -36,6 +36,11 @@ pub const DEFAULT_PRESET: &str = "First Game";
 pub struct Cli {
     #[command(subcommand)]
     pub cmd: Command,
+    /// Card files (TOML) whose data cards this command can use like printed
+    /// cards: in --kingdom, in strategy files, in every statistic (see
+    /// docs/DESIGNING_CARDS.md). At most 14 data cards at once.
+    #[arg(long = "cards", global = true, value_name = "FILE")]
+    pub cards: Vec<PathBuf>,
 }
 
 /// How the kingdom is chosen (default: the base "First Game" preset).
@@ -289,6 +294,16 @@ pub enum Command {
     /// New Salem, the hidden-role drafting game (3–8 players): `domsim salem sim|log|check|rules`.
     #[command(subcommand)]
     Salem(crate::new_salem::cli::SalemCmd),
+    /// Cards from data files: list them, or verify the shipped reprints of
+    /// printed cards (`domsim cards verify`).
+    #[command(subcommand)]
+    Cards(CardsCmd),
+    /// A/B test of a card: the same field of bots on the same kingdom and the
+    /// same seeds (common random numbers) with card variant A and variant B;
+    /// per bot and overall, the change in win rate, in how often the card is
+    /// bought and played, in the winner's deck, and in game length, each with
+    /// a paired 95% interval. See docs/DESIGNING_CARDS.md.
+    Compare(CompareArgs),
     /// Run a scenario file: set up a state, play the given moves with the
     /// scripted answers, check the expectations and print the state as JSON.
     ///
@@ -569,6 +584,73 @@ pub enum Command {
     },
 }
 
+/// `domsim compare`.
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// The strategies of the table, one per seat (2–6).
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Card files of variant A.
+    #[arg(long = "a", value_name = "FILE", required = true)]
+    pub a: Vec<PathBuf>,
+    /// Card files of variant B (the same card names as A).
+    #[arg(long = "b", value_name = "FILE", conflicts_with = "b_set")]
+    pub b: Vec<PathBuf>,
+    /// Variant B as variant A with one number changed: CARD:FIELD=VALUE,
+    /// e.g. --b-set "Smithy Data:cost=5" (fields: cost, cards, actions,
+    /// buys, coins, value, vp).
+    #[arg(long = "b-set", value_name = "CARD:FIELD=VALUE")]
+    pub b_set: Option<String>,
+    /// The card whose use is measured (default: the only data card).
+    #[arg(long, value_name = "NAME")]
+    pub card: Option<String>,
+    /// Games per variant.
+    #[arg(long, short = 'n', default_value_t = 20000, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Run seed (both variants play the same games).
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// The comparison as CSV (`-` for standard output).
+    #[arg(long, short = 'o', value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// The comparison as an HTML page.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
+}
+
+/// `domsim cards …`.
+#[derive(Subcommand, Debug)]
+pub enum CardsCmd {
+    /// Print the cards of card files (default: the shipped reprints and
+    /// examples): cost, types, bonuses and the compiled effect.
+    List {
+        /// Card files (TOML); default: the built-in cards/reprints.toml and cards/examples.toml.
+        files: Vec<PathBuf>,
+    },
+    /// Play every reprint (a data card with `reprint_of`) against the printed
+    /// card on the same seeds, with the same bots, and say per card whether
+    /// every game is identical; then `N/N identical`. Exit status 1 if one
+    /// differs.
+    Verify {
+        /// Card files (TOML); default: the built-in cards/reprints.toml.
+        files: Vec<PathBuf>,
+        /// Games per card.
+        #[arg(long, short = 'n', default_value_t = 2000, value_parser = parse_count, allow_negative_numbers = true)]
+        games: u64,
+        /// Run seed.
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: Option<u16>,
+    },
+}
+
 pub fn run() -> Result<ExitCode> {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -578,7 +660,23 @@ pub fn run() -> Result<ExitCode> {
             return Ok(ExitCode::from(code));
         }
     };
+    // Data cards: bound for the whole command (verbs that bind cards
+    // themselves refuse a global --cards).
+    let _binding = if cli.cards.is_empty() {
+        None
+    } else {
+        if matches!(
+            cli.cmd,
+            Command::Cards(_) | Command::Salem(_) | Command::Compare(_)
+        ) {
+            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b");
+        }
+        let cards = crate::cards::data::load_files(&cli.cards)?;
+        Some(crate::cards::data::bind(&cards)?)
+    };
     match cli.cmd {
+        Command::Cards(c) => cmd_cards(&c),
+        Command::Compare(a) => cmd_compare(&a),
         Command::Scenario { file } => scenario(&file),
         Command::Salem(c) => crate::new_salem::cli::run(&c),
         Command::Sim(a) => cmd_sim(&a),
@@ -1050,7 +1148,17 @@ pub(crate) fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
     m.push("seed", seed);
     m.push("kingdom", kc.kingdom.describe());
     m.push("kingdom_source", &kc.how);
+    push_data_cards(&mut m);
     m
+}
+
+/// The data cards bound for this run (`--cards`), in the metadata: a
+/// shard or checkpoint of a run with other card definitions is refused.
+pub(crate) fn push_data_cards(m: &mut Meta) {
+    let sig = crate::cards::data::bound_signatures();
+    if !sig.is_empty() {
+        m.push("data_cards", sig.join(" ; "));
+    }
 }
 
 /// The `sim` CSV, from the run's base metadata (`base_meta` + players): the
@@ -1237,6 +1345,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     base.push("domsim_version", version());
     base.push("command", "sweep");
     base.push("seed", a.seed);
+    push_data_cards(&mut base);
     base.push("kingdoms", &how);
     base.push("players", 2);
     base.push("games_per_pair", a.games);
@@ -1484,6 +1593,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     base.push("domsim_version", version());
     base.push("command", "rank");
     base.push("seed", a.seed);
+    push_data_cards(&mut base);
     if many {
         base.push("kingdoms", &how);
         base.push("kingdom_count", kingdoms.len());
@@ -2937,8 +3047,14 @@ fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
         .iter()
         .map(|e| format!("{}[{}]", e.source, e.hash))
         .collect();
+    let data = crate::cards::data::bound_signatures();
+    let data = if data.is_empty() {
+        String::new()
+    } else {
+        format!(" data_cards={}", data.join(" ; "))
+    };
     format!(
-        "seed={seed} players={} kingdom={} strategies={}",
+        "seed={seed} players={} kingdom={} strategies={}{data}",
         k.n(),
         k.describe(),
         who.join(",")
@@ -2960,4 +3076,204 @@ fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: 
             r.saved
         );
     }
+}
+
+fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
+    use crate::cards::data;
+    let load = |files: &[PathBuf], defaults: &[(&str, &str)]| -> Result<Vec<data::DataCard>> {
+        if files.is_empty() {
+            let mut v = Vec::new();
+            for d in defaults {
+                v.extend(crate::playtest::builtin(*d)?);
+            }
+            Ok(v)
+        } else {
+            data::load_files(files)
+        }
+    };
+    match c {
+        CardsCmd::List { files } => {
+            let cards = load(files, &[crate::playtest::REPRINTS, crate::playtest::EXAMPLES])?;
+            for dc in &cards {
+                outln!("{}", data::describe(dc));
+            }
+            outln!("{} cards", cards.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        CardsCmd::Verify {
+            files,
+            games,
+            seed,
+            threads,
+        } => {
+            let cards = load(files, &[crate::playtest::REPRINTS])?;
+            let threads = threads.map_or(0, |t| t as usize);
+            let rows = crate::playtest::verify(&cards, *games, *seed, threads)?;
+            if rows.is_empty() {
+                bail!("no reprint in the card files (a reprint names its printed card with `reprint_of`)");
+            }
+            let mut same = 0;
+            for r in &rows {
+                match &r.first_difference {
+                    None => {
+                        same += 1;
+                        outln!(
+                            "{:<24} = {:<16} identical ({} games)",
+                            r.data,
+                            r.printed.name(),
+                            r.games
+                        );
+                    }
+                    Some(d) => outln!("{:<24} ≠ {:<16} DIFFERENT: {d}", r.data, r.printed.name()),
+                }
+            }
+            outln!("{same}/{} identical", rows.len());
+            Ok(if same == rows.len() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+}
+
+fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
+    use crate::cards::data;
+    use crate::playtest;
+    let specs = a.strategies.all();
+    if !(2..=6).contains(&specs.len()) {
+        bail!(
+            "compare needs 2 to 6 strategies (one per seat); {} given",
+            specs.len()
+        );
+    }
+    let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
+    if let Some(o) = &a.out {
+        outputs.push(("-o", o));
+    }
+    if let Some(h) = &a.html {
+        outputs.push(("--html", h));
+    }
+    let mut inputs: Vec<(&str, &std::path::Path)> = a.a.iter().map(|p| ("--a", p.as_path())).collect();
+    inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
+    inputs.extend(specs.iter().map(|s| ("STRATEGY", std::path::Path::new(s))));
+    crate::output::check_distinct(&inputs, &outputs)?;
+    let cards_a = data::load_files(&a.a)?;
+    let (cards_b, b_how) = match (&a.b_set, a.b.is_empty()) {
+        (Some(set), _) => {
+            let (card, rest) = set
+                .rsplit_once(':')
+                .ok_or_else(|| anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE, e.g. \"Smithy Data:cost=5\""))?;
+            let (field, value) = rest
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE"))?;
+            (
+                playtest::modified(&cards_a, card.trim(), field.trim(), value)?,
+                format!("variant A with {set}"),
+            )
+        }
+        (None, false) => (
+            data::load_files(&a.b)?,
+            a.b.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        ),
+        (None, true) => bail!("give variant B with --b FILE or --b-set CARD:FIELD=VALUE"),
+    };
+    let key = |v: &[data::DataCard]| -> Vec<String> { v.iter().map(|c| crate::cards::normalize(&c.name)).collect() };
+    if key(&cards_a) != key(&cards_b) {
+        bail!(
+            "variants A and B must define the same cards in the same order (A: {}; B: {})",
+            cards_a.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
+            cards_b.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if cards_a.iter().zip(&cards_b).all(|(x, y)| x.signature() == y.signature()) {
+        eprintln!("warning: variants A and B define the same cards: every difference will be 0");
+    }
+    let threads = a.threads.map_or(0, |t| t as usize);
+    let players = specs.len();
+    // Variant A: the kingdom, the bots and the card are resolved under A's
+    // binding; B binds the same names to the same slots, so they carry over.
+    let bind_a = data::bind(&cards_a)?;
+    let kc = choose_kingdom(&a.kingdom, players, a.seed, &specs)?;
+    let lineup = Lineup::load(&specs)?;
+    let card = match &a.card {
+        Some(n) => {
+            let c = crate::engine::kingdom::parse_card(n).map_err(|e| anyhow!("--card: {e}"))?;
+            c
+        }
+        None => match bind_a.cards() {
+            [one] => *one,
+            many => bail!(
+                "the card files define {} cards: say which one to measure with --card (one of: {})",
+                many.len(),
+                many.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+            ),
+        },
+    };
+    if !kc.kingdom.in_game.contains(card) {
+        bail!(
+            "{card} is not in the kingdom ({}): add it with --kingdom",
+            kc.kingdom.describe()
+        );
+    }
+    let card_name = card.name().to_string();
+    let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
+    let kingdom_desc = kc.kingdom.describe();
+    let ra = crate::playtest::play_records(&kc.kingdom, &lineup, card, a.games, a.seed, threads)?;
+    let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
+    drop(bind_a);
+    let bind_b = data::bind(&cards_b)?;
+    let rb = crate::playtest::play_records(&kc.kingdom, &lineup, card, a.games, a.seed, threads)?;
+    drop(bind_b);
+    let rows = playtest::compare_records(&names, &ra, &rb);
+    let mut meta = Meta::default();
+    meta.push("domsim_version", version());
+    meta.push("command", "compare");
+    meta.push("seed", a.seed);
+    meta.push("kingdom", &kingdom_desc);
+    meta.push("kingdom_source", &kc.how);
+    meta.push("players", players);
+    meta.push("card", &card_name);
+    meta.push(
+        "variant_a",
+        a.a.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+    );
+    meta.push("variant_b", &b_how);
+    meta.push("variant_a_cards", src_a.join(" ; "));
+    meta.push(
+        "variant_b_cards",
+        cards_b.iter().map(|c| c.signature()).collect::<Vec<_>>().join(" ; "),
+    );
+    meta.push("games_per_variant", a.games);
+    outln!(
+        "{card_name}: variant A ({}) vs variant B ({b_how}), {} games each on the same seeds, kingdom {kingdom_desc}\n",
+        a.a.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        a.games
+    );
+    outln!(
+        "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
+        "measure", "bot", "A", "B", "B − A", "95% interval"
+    );
+    for r in &rows {
+        let mark = if r.ci_low > 0.0 || r.ci_high < 0.0 { " *" } else { "" };
+        outln!(
+            "{:<16} {:<28} {:>10.4} {:>10.4} {:>+10.4}  [{:+.4}, {:+.4}]{mark}",
+            r.measure,
+            r.bot,
+            r.a,
+            r.b,
+            r.diff,
+            r.ci_low,
+            r.ci_high
+        );
+    }
+    outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
+    if let Some(o) = &a.out {
+        crate::output::write_file(o, &playtest::compare_csv(&meta, &rows)?)?;
+    }
+    if let Some(h) = &a.html {
+        let title = format!("{card_name}: variant A vs variant B");
+        crate::output::write_file(h, playtest::compare_html(&title, &meta, &rows).as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

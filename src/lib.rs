@@ -31,6 +31,7 @@ pub mod dominion;
 pub mod new_salem;
 pub mod optimize;
 pub mod output;
+pub mod playtest;
 pub mod rank;
 pub mod report;
 pub mod serve;

@@ -118,7 +118,7 @@ impl Bots for RandomBots {
                 // and the game stalls until the turn cap.
                 let money = treasure_value(g, q.player);
                 let mut ok = q.legal;
-                for c in q.legal.and(CardSet::TREASURES).iter() {
+                for c in q.legal.and(CardSet::treasures()).iter() {
                     if money < MIN_MONEY + c.info().value as u32 {
                         ok.remove(c);
                     }
@@ -154,7 +154,7 @@ const MIN_MONEY: u32 = 5;
 /// Sum of the printed values of the Treasures `p` owns.
 fn treasure_value(g: &Game, p: u8) -> u32 {
     let pl = g.player(p);
-    CardSet::TREASURES
+    CardSet::treasures()
         .iter()
         .map(|c| pl.owns(c) as u32 * c.info().value as u32)
         .sum()

@@ -154,7 +154,7 @@ impl SoakReport {
     /// Cards without an "on play" (Victory-only cards) are listed apart by
     /// [`SoakReport::never_gained`].
     pub fn never_played(&self) -> Vec<Card> {
-        Card::ALL
+        Card::PRINTED
             .iter()
             .copied()
             .filter(|&c| {
@@ -172,7 +172,7 @@ impl SoakReport {
     /// instead), and the cards that cannot be gained by design
     /// ([`SoakReport::ungainable`]) are left out.
     pub fn never_gained(&self) -> Vec<Card> {
-        Card::ALL
+        Card::PRINTED
             .iter()
             .copied()
             .filter(|&c| {
@@ -226,7 +226,7 @@ impl SoakReport {
             "  decisions checked (conservation invariant + cached totals before each): {}",
             self.decisions
         );
-        let playable = Card::ALL
+        let playable = Card::PRINTED
             .iter()
             .filter(|c| c.is_action() || c.is_treasure())
             .count();
@@ -389,7 +389,7 @@ impl Gen<'_> {
         // Now and then a card outside the kingdom (the compiler must warn,
         // not fail).
         if self.chance(20) {
-            return Card::ALL[self.below(Card::ALL.len())];
+            return Card::PRINTED[self.below(Card::PRINTED.len())];
         }
         let j = self.below(self.cards.len());
         self.cards[j]

@@ -445,8 +445,7 @@ async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
             json!({ "name": p.name, "cards": p.cards, "available": missing.is_empty() })
         })
         .collect();
-    let cards: Vec<Value> = crate::cards::Card::ALL
-        .iter()
+    let cards: Vec<Value> = crate::cards::Card::named()
         .filter(|c| c.is_kingdom())
         .map(|c| json!({ "name": c.name(), "set": c.info().set.name(), "cost": c.info().cost }))
         .collect();

@@ -175,7 +175,7 @@ fn knights_are_one_kingdom_pile_and_members_are_not_kingdom_cards() {
     assert!(!Card::Spoils.is_kingdom());
     assert!(!Card::Survivors.is_kingdom());
     assert!(!Card::Hovel.is_kingdom());
-    let n = Card::ALL
+    let n = Card::PRINTED
         .iter()
         .filter(|c| c.is_kingdom() && c.info().set == Set::DarkAges)
         .count();

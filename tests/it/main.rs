@@ -9,6 +9,7 @@ mod cli;
 mod dark_ages;
 mod dark_ages_random;
 mod dark_ages_strategy;
+mod data_cards;
 mod determinism;
 mod docs;
 mod golden;

@@ -42,7 +42,7 @@ pub fn bureaucrat<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     g.gain(b, p, Card::Silver, Dest::DeckTop);
     for v in g.victims(ctx) {
-        let legal = g.hand_kinds(v, CardSet::VICTORIES);
+        let legal = g.hand_kinds(v, CardSet::victories());
         match g.pick(b, v, Why::Topdeck, Some(Card::Bureaucrat), legal, false) {
             Some(c) => {
                 b.event(g, Event::Reveal { player: v, card: c });
@@ -188,13 +188,13 @@ pub fn militia<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// costing up to $3 more into hand.
 pub fn mine<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let legal = g.hand_kinds(p, CardSet::TREASURES);
+    let legal = g.hand_kinds(p, CardSet::treasures());
     let Some(t) = g.pick(b, p, Why::Trash, Some(Card::Mine), legal, false) else {
         return;
     };
     let limit = g.cost(t) + 3;
     g.trash_from_hand(b, p, t);
-    gain_up_to(g, b, p, Card::Mine, limit, CardSet::TREASURES, Dest::Hand);
+    gain_up_to(g, b, p, Card::Mine, limit, CardSet::treasures(), Dest::Hand);
 }
 
 /// Moneylender: trash a Copper from hand; if you did, +$3.
@@ -300,7 +300,7 @@ pub fn thief<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Throne Room: choose an Action in hand (mandatory if any) and play it twice.
 pub fn throne_room<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let legal = g.hand_kinds(p, CardSet::ACTIONS);
+    let legal = g.hand_kinds(p, CardSet::actions());
     if let Some(c) = g.pick(b, p, Why::PlayTarget, Some(Card::ThroneRoom), legal, false) {
         g.play_multiplied(b, p, c, 2);
     }

@@ -82,7 +82,7 @@ fn trash_one<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, filter: CardSet)
 
 /// Gain an Action card whose current cost is exactly `cost` (Procession).
 fn gain_action_costing<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, cost: u8) {
-    let legal = g.gainable(CardSet::ACTIONS, |c| c == cost);
+    let legal = g.gainable(CardSet::actions(), |c| c == cost);
     if let Some(c) = g.pick(b, p, Why::Gain, Some(by), legal, false) {
         g.gain(b, p, c, Dest::Discard);
     }
@@ -195,7 +195,7 @@ pub fn count<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn counterfeit<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     g.turn.buys += 1;
-    let legal = g.hand_kinds(p, CardSet::TREASURES);
+    let legal = g.hand_kinds(p, CardSet::treasures());
     let Some(t) = g.pick(b, p, Why::PlayTarget, Some(Card::Counterfeit), legal, true) else {
         return;
     };
@@ -223,7 +223,7 @@ pub fn cultist<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Death Cart (+$5): trash an Action from hand (optional pick), or else this.
 pub fn death_cart<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let legal = g.hand_kinds(p, CardSet::ACTIONS);
+    let legal = g.hand_kinds(p, CardSet::actions());
     match g.pick(b, p, Why::Trash, Some(Card::DeathCart), legal, true) {
         Some(c) => {
             g.trash_from_hand(b, p, c);
@@ -242,7 +242,7 @@ pub fn forager<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     for c in g.trash.iter() {
         kinds.insert(c);
     }
-    g.turn.coins += kinds.and(CardSet::TREASURES).len() as u16;
+    g.turn.coins += kinds.and(CardSet::treasures()).len() as u16;
 }
 
 /// Gain a card costing $3–$6 from the trash (mandatory if one is there),
@@ -269,7 +269,7 @@ pub fn graverobber<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     if choose(g, b, p, Card::Graverobber, 2) == 0 {
         gain_3_to_6_from_trash(g, b, p, Card::Graverobber, Dest::DeckTop);
     } else {
-        let legal = g.hand_kinds(p, CardSet::ACTIONS);
+        let legal = g.hand_kinds(p, CardSet::actions());
         if let Some(c) = g.pick(b, p, Why::Trash, Some(Card::Graverobber), legal, false) {
             let limit = g.cost(c) + 3;
             g.trash_from_hand(b, p, c);
@@ -295,7 +295,7 @@ pub fn hermit<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     for c in g.players[p as usize].discard.iter() {
         in_discard.insert(c);
     }
-    let legal = in_hand.or(in_discard).minus(CardSet::TREASURES);
+    let legal = in_hand.or(in_discard).minus(CardSet::treasures());
     if let Some(c) = g.pick(b, p, Why::Trash, Some(Card::Hermit), legal, true) {
         let from_hand = if in_hand.contains(c) && in_discard.contains(c) {
             yes_no(g, b, p, Card::Hermit, Some(c))
@@ -405,7 +405,7 @@ pub fn poor_house<B: Bots>(g: &mut Game, _b: &mut B, ctx: PlayCtx) {
 /// still in play) and gain an Action costing exactly $1 more than it.
 pub fn procession<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    let legal = g.hand_kinds(p, CardSet::ACTIONS);
+    let legal = g.hand_kinds(p, CardSet::actions());
     let Some(c) = g.pick(b, p, Why::PlayTarget, Some(Card::Procession), legal, true) else {
         return;
     };
@@ -467,7 +467,7 @@ pub fn rebuild<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         p,
         Card::Rebuild,
         limit,
-        CardSet::VICTORIES,
+        CardSet::victories(),
         Dest::Discard,
     );
 }
@@ -600,7 +600,7 @@ pub fn vagrant<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn wandering_minstrel<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     let start = g.reveal_top(b, p, 3);
-    topdeck_in_order(g, b, p, start, CardSet::ACTIONS, Card::WanderingMinstrel);
+    topdeck_in_order(g, b, p, start, CardSet::actions(), Card::WanderingMinstrel);
     g.discard_aside(b, p, start);
 }
 
@@ -800,7 +800,7 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
             g.draw(b, o, 1);
         }
         Card::Squire => {
-            gain_up_to(g, b, o, Card::Squire, 16, CardSet::ATTACKS, Dest::Discard);
+            gain_up_to(g, b, o, Card::Squire, 16, CardSet::attacks(), Dest::Discard);
         }
         Card::SirVander => {
             g.gain(b, o, Card::Gold, Dest::Discard);

@@ -337,7 +337,7 @@ pub fn shanty_town<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         let c = g.players[p as usize].hand.get(i).unwrap_or(Card::Copper);
         b.event(g, Event::Reveal { player: p, card: c });
     }
-    if g.hand_kinds(p, CardSet::ACTIONS).is_empty() {
+    if g.hand_kinds(p, CardSet::actions()).is_empty() {
         g.draw(b, p, 2);
     }
 }

@@ -9,6 +9,7 @@
 //! handler files import both.
 pub mod base;
 pub mod dark_ages;
+pub mod data;
 pub mod intrigue;
 pub mod other_sets;
 
@@ -111,6 +112,9 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         // No play effect (or only on-trash / reaction abilities, or pile pseudo-cards).
         Feodum | Fortress | HuntingGrounds | Knights | MarketSquare | Ruins | AbandonedMine
         | RuinedLibrary | RuinedMarket | RuinedVillage | Hovel | Necropolis | OvergrownEstate => {}
+        // ---- Cards from card files: one interpreter.
+        Data1 | Data2 | Data3 | Data4 | Data5 | Data6 | Data7 | Data8 | Data9 | Data10 | Data11
+        | Data12 | Data13 | Data14 => data::play(g, b, ctx),
     }
 }
 
@@ -133,6 +137,8 @@ pub(crate) fn bonus_by_types<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
 pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     if c == Card::DeathCart {
         dark_ages::death_cart_gained(g, b, p);
+    } else if c.is_data() {
+        data::on_gain(g, b, p, c);
     }
 }
 
@@ -156,7 +162,7 @@ pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacke
             false
         }
         Card::Beggar => dark_ages::beggar_react(g, b, v),
-        _ => false,
+        _ => r.is_data() && data::blocks_attacks(r),
     }
 }
 
@@ -171,6 +177,7 @@ pub fn vp_of_counts(c: Card, owned: &[u8; Card::COUNT], total: u16) -> i16 {
         Card::Gardens => (total / 10) as i16,
         Card::Duke => owned[Card::Duchy as usize] as i16,
         Card::Feodum => (owned[Card::Silver as usize] / 3) as i16,
+        _ if c.is_data() => data::vp_of_counts(c, owned, total),
         _ => c.info().vp as i16,
     }
 }
@@ -181,12 +188,12 @@ mod tests {
 
     #[test]
     fn table_ids_are_dense_and_names_unique() {
-        for (i, &c) in Card::ALL.iter().enumerate() {
+        for (i, &c) in Card::PRINTED.iter().enumerate() {
             assert_eq!(c as usize, i);
             assert_eq!(Card::from_name(c.name()), Some(c));
         }
         assert_eq!(
-            Card::ALL
+            Card::PRINTED
                 .iter()
                 .filter(|c| c.info().set == Set::Base)
                 .count(),
@@ -196,7 +203,7 @@ mod tests {
 
     #[test]
     fn intrigue_cards_in_the_table() {
-        let intrigue: Vec<Card> = Card::ALL
+        let intrigue: Vec<Card> = Card::PRINTED
             .iter()
             .copied()
             .filter(|c| c.info().set == Set::Intrigue)
@@ -212,9 +219,9 @@ mod tests {
         assert!(Card::GreatHall.is_action() && Card::GreatHall.is_victory());
         assert!(Card::Nobles.is_action() && Card::Nobles.is_victory());
         assert!(Card::Harem.is_treasure() && Card::Harem.is_victory());
-        assert!(CardSet::REACTIONS.contains(Card::SecretChamber));
+        assert!(CardSet::reactions().contains(Card::SecretChamber));
         for c in [Card::Minion, Card::Saboteur, Card::Swindler, Card::Torturer] {
-            assert!(CardSet::ATTACKS.contains(c), "{c}");
+            assert!(CardSet::attacks().contains(c), "{c}");
         }
         // Victory-type Kingdom piles are 8 / 12.
         let size = |c: Card, n| c.info().pile.size(n, c.is_victory());
@@ -226,16 +233,16 @@ mod tests {
         assert_eq!(Card::suggest("Wishing Wel"), Some(Card::WishingWell));
     }
 
-    /// VARIABLE_VP lists exactly the cards whose VP are not the table's.
+    /// `variable_vp()` lists exactly the cards whose VP are not the table's.
     #[test]
     fn variable_vp_cards_are_exactly_those_scored_by_the_deck() {
         let mut owned = [0u8; Card::COUNT];
         owned[Card::Duchy as usize] = 5;
         owned[Card::Silver as usize] = 9;
-        for &c in Card::ALL.iter() {
+        for &c in Card::PRINTED.iter() {
             let variable = vp_of_counts(c, &owned, 37) != c.info().vp as i16;
-            assert_eq!(variable, VARIABLE_VP.contains(c), "{c}");
-            if VARIABLE_VP.contains(c) {
+            assert_eq!(variable, variable_vp().contains(c), "{c}");
+            if variable_vp().contains(c) {
                 assert_eq!(c.info().vp, 0, "{c}");
             }
         }

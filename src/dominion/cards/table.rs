@@ -17,6 +17,8 @@ use std::fmt;
 pub struct Types(pub u16);
 
 impl Types {
+    /// No type (an unbound data-card slot).
+    pub const NONE: Types = Types(0);
     pub const ACTION: Types = Types(1);
     pub const TREASURE: Types = Types(1 << 1);
     pub const VICTORY: Types = Types(1 << 2);
@@ -77,6 +79,8 @@ pub enum Set {
     Base,
     Intrigue,
     DarkAges,
+    /// A card defined in a card file (`--cards`), bound to a data slot.
+    Data,
 }
 
 impl Set {
@@ -87,6 +91,7 @@ impl Set {
             Set::Base => "base",
             Set::Intrigue => "intrigue",
             Set::DarkAges => "dark-ages",
+            Set::Data => "data",
         }
     }
 }
@@ -184,6 +189,8 @@ impl Hooks {
     /// A Reaction to something other than an Attack (Market Square: one of
     /// your cards is trashed; Hovel: you buy a Victory card).
     pub const OTHER_REACTION: Hooks = Hooks(1 << 2);
+    /// VP counted by a rule over the owner's deck (data cards: `vp_per`).
+    pub const VP_RULE: Hooks = Hooks(1 << 3);
 
     #[inline]
     pub const fn has(self, h: Hooks) -> bool {
@@ -243,6 +250,8 @@ macro_rules! card_table {
             /// Every card, in id order.
             pub const ALL: &'static [Card] = &[$(Card::$variant,)*];
             pub const COUNT: usize = Card::ALL.len();
+            /// The printed cards (every id below the data-card slots).
+            pub const PRINTED: &'static [Card] = Card::ALL.split_at(FIRST_DATA).0;
         }
 
         /// The table as a constant, for compile-time masks.
@@ -402,9 +411,25 @@ card_table! {
     Hovel = "Hovel", cost 1, [REACTION | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
     Necropolis = "Necropolis", cost 1, [ACTION | SHELTER], DarkAges, Shelter, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
     OvergrownEstate = "Overgrown Estate", cost 1, [VICTORY | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
+    // ---- Data-card slots: placeholders until a card file binds them (cards/data.rs).
+    Data1 = "(data slot 1)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data2 = "(data slot 2)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data3 = "(data slot 3)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data4 = "(data slot 4)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data5 = "(data slot 5)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data6 = "(data slot 6)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data7 = "(data slot 7)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data8 = "(data slot 8)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data9 = "(data slot 9)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data10 = "(data slot 10)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data11 = "(data slot 11)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data12 = "(data slot 12)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data13 = "(data slot 13)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    Data14 = "(data slot 14)", cost 0, [NONE], Data, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
 }
 
-const _: () = assert!(Card::COUNT <= 128, "CardSet is a u128 bit mask");
+const _: () = assert!(Card::COUNT == 128, "CardSet is a u128 bit mask");
+const _: () = assert!(Card::Data1 as usize == FIRST_DATA && Card::COUNT == FIRST_DATA + DATA_SLOTS);
 
 /// `IS_TREASURE[c]`: whether `c` is a Treasure, as a dense byte table.
 pub static IS_TREASURE: [bool; Card::COUNT] = {
@@ -419,9 +444,16 @@ pub static IS_TREASURE: [bool; Card::COUNT] = {
 
 /// Cards whose VP depend on the owner's deck (scored by `vp_of_counts`;
 /// their table `vp` is 0). A test checks this list against `vp_of_counts`.
-pub const VARIABLE_VP: CardSet = CardSet(
+const P_VARIABLE_VP: CardSet = CardSet(
     CardSet::one(Card::Gardens).0 | CardSet::one(Card::Duke).0 | CardSet::one(Card::Feodum).0,
 );
+
+/// Cards whose VP depend on the owner's deck, bound data cards with a
+/// `vp_per` rule included.
+#[inline]
+pub fn variable_vp() -> CardSet {
+    CardSet(P_VARIABLE_VP.0 | dyn_mask(D_VARIABLE_VP))
+}
 
 /// `VALUE[c]`: what Treasure `c` is worth when played, before modifiers —
 /// the table's `value` as a dense byte array (one cache line for the whole
@@ -436,10 +468,200 @@ pub static VALUE: [u8; Card::COUNT] = {
     t
 };
 
+// -------------------------------------------------------------------------
+// Data-card slots (RULES-free plumbing for `--cards`, see `cards/data.rs`).
+//
+// The last `DATA_SLOTS` ids of the table are placeholders that a card file
+// binds at load time. A binding writes the card's facts into an append-only
+// arena (never freed, never rewritten: a reader can never see a half-written
+// row, and no `unsafe` is needed) and points the slot at it; the card lists
+// the engine consults (`CardSet::actions()`, `cost_at_most()`...) are the
+// printed cards' compile-time masks OR'ed with one word of data-slot bits.
+// Printed cards never read a slot, so a kingdom of printed cards plays as
+// before.
+
+/// Id of the first data-card slot.
+pub const FIRST_DATA: usize = 114;
+/// How many data cards can be bound at once (the ids up to 127).
+pub const DATA_SLOTS: usize = 14;
+/// How many bindings one process can make in all (each binding of a card
+/// takes a fresh arena row).
+pub const DATA_ARENA: usize = 2048;
+
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+static DATA_ROWS: [OnceLock<CardInfo>; DATA_ARENA] = [const { OnceLock::new() }; DATA_ARENA];
+static DATA_NEXT_ROW: AtomicU16 = AtomicU16::new(0);
+const UNBOUND: u16 = u16::MAX;
+static DATA_SLOT_ROW: [AtomicU16; DATA_SLOTS] = [const { AtomicU16::new(UNBOUND) }; DATA_SLOTS];
+
+// Derived masks that data cards can join, as words of bits `id - 64`
+// (every data id is above 64).
+const D_ACTIONS: usize = 0;
+const D_TREASURES: usize = 1;
+const D_VICTORIES: usize = 2;
+const D_SCORING: usize = 3;
+const D_ATTACKS: usize = 4;
+const D_REACTIONS: usize = 5;
+const D_ATTACK_REACTIONS: usize = 6;
+const D_TERMINAL: usize = 7;
+const D_TREASURES_WITH_EFFECT: usize = 8;
+const D_VARIABLE_VP: usize = 9;
+const D_ON_TRASH: usize = 10;
+const D_BOUND: usize = 11;
+const N_DYN: usize = 12;
+static DATA_MASKS: [AtomicU64; N_DYN] = [const { AtomicU64::new(0) }; N_DYN];
+/// `cost_at_most(x)`'s data-card word, by x (its own array: the index is
+/// x itself, with no offset and no bounds check after the clamp).
+static DATA_COST: [AtomicU64; 17] = [const { AtomicU64::new(0) }; 17];
+
+// Dense per-card facts read on the hot paths (types, cost, money), one
+// relaxed load each — a plain load, with no branch on printed/data: the
+// printed rows are set at compile time, a binding writes the data rows.
+const fn dense<const F: usize>() -> [AtomicU16; Card::COUNT] {
+    let mut a = [const { AtomicU16::new(0) }; Card::COUNT];
+    let mut i = 0;
+    while i < Card::COUNT {
+        let t = &TABLE[i];
+        let v = match F {
+            0 => t.types.0,
+            1 => t.cost as u16,
+            _ => t.value as u16 + t.coins as u16,
+        };
+        a[i] = AtomicU16::new(v);
+        i += 1;
+    }
+    a
+}
+static DENSE_TYPES: [AtomicU16; Card::COUNT] = dense::<0>();
+static DENSE_COST: [AtomicU16; Card::COUNT] = dense::<1>();
+static DENSE_MONEY: [AtomicU16; Card::COUNT] = dense::<2>();
+
+#[inline(always)]
+fn dyn_mask(k: usize) -> u128 {
+    (DATA_MASKS[k].load(Ordering::Relaxed) as u128) << 64
+}
+
+/// Bind data slot `slot` to `info` (`None` unbinds it) and recompute the
+/// derived masks. Only `cards::data` calls this, under its binding lock and
+/// while no game runs. Fails when the process has used up its arena.
+pub fn bind_data_slot(slot: usize, info: Option<CardInfo>) -> Result<(), &'static str> {
+    if slot >= DATA_SLOTS {
+        return Err("more data cards than data slots");
+    }
+    let row = match info {
+        None => UNBOUND,
+        Some(info) => {
+            let r = DATA_NEXT_ROW.fetch_add(1, Ordering::Relaxed);
+            if r as usize >= DATA_ARENA {
+                return Err("this process has bound too many card files");
+            }
+            // A fresh row: nobody else can have set it.
+            let _ = DATA_ROWS[r as usize].set(info);
+            r
+        }
+    };
+    DATA_SLOT_ROW[slot].store(row, Ordering::Release);
+    let id = FIRST_DATA + slot;
+    let row_info = data_row(Card::ALL[id]).unwrap_or(&TABLE[id]);
+    DENSE_TYPES[id].store(row_info.types.0, Ordering::Relaxed);
+    DENSE_COST[id].store(row_info.cost as u16, Ordering::Relaxed);
+    DENSE_MONEY[id].store(row_info.value as u16 + row_info.coins as u16, Ordering::Relaxed);
+    let mut words = [0u64; N_DYN];
+    let mut costs = [0u64; 17];
+    for s in 0..DATA_SLOTS {
+        let c = Card::ALL[FIRST_DATA + s];
+        let Some(i) = data_row(c) else { continue };
+        let bit = 1u64 << (FIRST_DATA + s - 64);
+        let mut set = |k: usize, on: bool| {
+            if on {
+                words[k] |= bit;
+            }
+        };
+        let t = i.types;
+        set(D_BOUND, true);
+        set(D_ACTIONS, t.has(Types::ACTION));
+        set(D_TREASURES, t.has(Types::TREASURE));
+        set(D_VICTORIES, t.has(Types::VICTORY));
+        set(D_SCORING, t.has(Types(Types::VICTORY.0 | Types::CURSE.0)));
+        set(D_ATTACKS, t.has(Types::ATTACK));
+        set(D_REACTIONS, t.has(Types::REACTION));
+        set(D_ATTACK_REACTIONS, i.hooks.has(Hooks::ATTACK_REACTION));
+        set(D_TERMINAL, t.has(Types::ACTION) && i.actions == 0);
+        // A data Treasure is always played one at a time (the batched
+        // Treasure pass reads the printed cards' value table only).
+        set(D_TREASURES_WITH_EFFECT, t.has(Types::TREASURE));
+        set(D_VARIABLE_VP, i.hooks.has(Hooks::VP_RULE));
+        set(D_ON_TRASH, i.hooks.has(Hooks::ON_TRASH));
+        for (x, w) in costs.iter_mut().enumerate() {
+            if i.cost as usize <= x {
+                *w |= bit;
+            }
+        }
+    }
+    for (k, w) in words.iter().enumerate() {
+        DATA_MASKS[k].store(*w, Ordering::Relaxed);
+    }
+    for (x, w) in costs.iter().enumerate() {
+        DATA_COST[x].store(*w, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// The arena row a data slot is bound to (None for printed cards and
+/// unbound slots).
+#[inline]
+pub fn data_row(c: Card) -> Option<&'static CardInfo> {
+    let i = c as usize;
+    if i < FIRST_DATA {
+        return None;
+    }
+    let r = DATA_SLOT_ROW[i - FIRST_DATA].load(Ordering::Acquire);
+    if r == UNBOUND {
+        None
+    } else {
+        DATA_ROWS[r as usize].get()
+    }
+}
+
+/// The arena row index of a bound data slot (the key of its compiled
+/// program in `cards::data`).
+#[inline]
+pub fn data_row_index(c: Card) -> Option<usize> {
+    let i = c as usize;
+    if i < FIRST_DATA {
+        return None;
+    }
+    let r = DATA_SLOT_ROW[i - FIRST_DATA].load(Ordering::Acquire);
+    (r != UNBOUND).then_some(r as usize)
+}
+
 impl Card {
+    /// The facts of this card: the static table row of a printed card, the
+    /// bound row of a data card (a placeholder while its slot is unbound).
     #[inline]
     pub fn info(self) -> &'static CardInfo {
-        &INFO[self as usize]
+        let i = self as usize;
+        if i < FIRST_DATA {
+            &INFO[i]
+        } else {
+            data_row(self).unwrap_or(&INFO[i])
+        }
+    }
+    /// A data card (bound or not).
+    #[inline]
+    pub fn is_data(self) -> bool {
+        self as usize >= FIRST_DATA
+    }
+    /// A printed card, or a data card bound now: a card that can be named.
+    #[inline]
+    pub fn is_bound(self) -> bool {
+        !self.is_data() || data_row_index(self).is_some()
+    }
+    /// Every printed card and every data card bound now, in id order.
+    pub fn named() -> impl Iterator<Item = Card> {
+        Card::ALL.iter().copied().filter(|c| c.is_bound())
     }
     #[inline]
     pub fn name(self) -> &'static str {
@@ -447,18 +669,22 @@ impl Card {
     }
     #[inline]
     pub fn types(self) -> Types {
-        self.info().types
+        Types(DENSE_TYPES[self as usize].load(Ordering::Relaxed))
     }
     #[inline]
     pub fn is(self, t: Types) -> bool {
-        self.info().types.has(t)
+        self.types().has(t)
+    }
+    /// Printed cost (`info().cost`, from a dense table).
+    #[inline]
+    pub fn cost(self) -> u8 {
+        DENSE_COST[self as usize].load(Ordering::Relaxed) as u8
     }
     /// Money this card adds to a deck's total: a Treasure's value plus an
     /// Action's printed +$ (the strategy variable `total_money`).
     #[inline]
     pub fn money(self) -> u8 {
-        let i = self.info();
-        i.value + i.coins
+        DENSE_MONEY[self as usize].load(Ordering::Relaxed) as u8
     }
     #[inline]
     pub fn is_action(self) -> bool {
@@ -479,7 +705,8 @@ impl Card {
     /// True for cards that are chosen as one of the 10 Kingdom piles (not
     /// the members of the Knights/Ruins piles, non-Supply cards or Shelters).
     pub fn is_kingdom(self) -> bool {
-        self.info().set != Set::Basic
+        self.is_bound()
+            && self.info().set != Set::Basic
             && matches!(
                 self.info().pile,
                 PileRule::Kingdom | PileRule::Fixed(_) | PileRule::KnightsPile
@@ -488,16 +715,13 @@ impl Card {
     /// Exact (case-, space- and punctuation-insensitive) name lookup.
     pub fn from_name(name: &str) -> Option<Card> {
         let key = normalize(name);
-        Card::ALL
-            .iter()
-            .copied()
-            .find(|c| normalize(c.name()) == key)
+        Card::named().find(|c| normalize(c.name()) == key)
     }
     /// The closest card name, for "did you mean" messages.
     pub fn suggest(name: &str) -> Option<Card> {
         let key = normalize(name);
         let mut best: Option<(usize, Card)> = None;
-        for &c in Card::ALL {
+        for c in Card::named() {
             let d = edit_distance(&key, &normalize(c.name()));
             if best.is_none_or(|(bd, _)| d < bd) {
                 best = Some((d, c));
@@ -634,7 +858,7 @@ impl CardSet {
     /// Terminal Actions: Action cards whose card-table +Actions is 0 (the
     /// strategy vocabulary's `Terminal`; a card whose +Action is a choice or
     /// a condition, such as Nobles, Pawn or Ironworks, counts as terminal).
-    pub const TERMINAL: CardSet = {
+    const P_TERMINAL: CardSet = {
         let mut m = 0u128;
         let mut i = 0;
         while i < Card::COUNT {
@@ -649,7 +873,8 @@ impl CardSet {
     pub const fn printed_cost_at_most(x: u8) -> CardSet {
         let mut m = 0u128;
         let mut i = 0;
-        while i < Card::COUNT {
+        // Printed cards only: the data slots join by `cost_at_most`.
+        while i < FIRST_DATA {
             if TABLE[i].cost <= x {
                 m |= 1u128 << i;
             }
@@ -659,7 +884,7 @@ impl CardSet {
     }
     /// `COST_AT_MOST[x]`: cards with printed cost ≤ x, for x in 0..=16 (a
     /// lookup replaces a scan of the Supply when asking what is affordable).
-    pub const COST_AT_MOST: [CardSet; 17] = {
+    const P_COST_AT_MOST: [CardSet; 17] = {
         let mut t = [CardSet(0); 17];
         let mut x = 0;
         while x < 17 {
@@ -669,7 +894,7 @@ impl CardSet {
         t
     };
     /// Treasures with a "when you play this" effect (their play order may matter).
-    pub const TREASURES_WITH_EFFECT: CardSet = {
+    const P_TREASURES_WITH_EFFECT: CardSet = {
         let mut m = 0u128;
         let mut i = 0;
         while i < Card::COUNT {
@@ -681,15 +906,15 @@ impl CardSet {
         CardSet(m)
     };
     /// Cards that can be worth VP at game end (Victory and Curse types).
-    pub const SCORING: CardSet = CardSet::of_type(Types(Types::VICTORY.0 | Types::CURSE.0));
-    pub const ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
-    pub const TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
-    pub const VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
-    pub const REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
-    pub const ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
+    const P_SCORING: CardSet = CardSet::of_type(Types(Types::VICTORY.0 | Types::CURSE.0));
+    const P_ACTIONS: CardSet = CardSet::of_type(Types::ACTION);
+    const P_TREASURES: CardSet = CardSet::of_type(Types::TREASURE);
+    const P_VICTORIES: CardSet = CardSet::of_type(Types::VICTORY);
+    const P_REACTIONS: CardSet = CardSet::of_type(Types::REACTION);
+    const P_ATTACKS: CardSet = CardSet::of_type(Types::ATTACK);
     /// Reactions revealed against an Attack (derived from [`Hooks::ATTACK_REACTION`];
     /// Market Square and Hovel react to other events).
-    pub const ATTACK_REACTIONS: CardSet = CardSet::with_hook(Hooks::ATTACK_REACTION);
+    const P_ATTACK_REACTIONS: CardSet = CardSet::with_hook(Hooks::ATTACK_REACTION);
     pub const LOOTERS: CardSet = CardSet::of_type(Types::LOOTER);
     /// The ten Knights (members of the Knights pile).
     pub const KNIGHTS: CardSet = CardSet::of_type(Types::KNIGHT);
@@ -703,7 +928,7 @@ impl CardSet {
     pub const PILES: CardSet = CardSet::of_type(Types::PILE);
     /// Cards with a "when you trash this" ability (RULES §9), derived from
     /// [`Hooks::ON_TRASH`].
-    pub const ON_TRASH: CardSet = CardSet::with_hook(Hooks::ON_TRASH);
+    const P_ON_TRASH: CardSet = CardSet::with_hook(Hooks::ON_TRASH);
     /// Cards whose table row has hook `h`.
     pub const fn with_hook(h: Hooks) -> CardSet {
         let mut m = 0u128;
@@ -735,6 +960,69 @@ impl CardSet {
         } else {
             (1u128 << Card::COUNT) - 1
         })
+    }
+    /// scoring: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn scoring() -> CardSet {
+        CardSet(Self::P_SCORING.0 | dyn_mask(D_SCORING))
+    }
+    /// actions: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn actions() -> CardSet {
+        CardSet(Self::P_ACTIONS.0 | dyn_mask(D_ACTIONS))
+    }
+    /// treasures: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn treasures() -> CardSet {
+        CardSet(Self::P_TREASURES.0 | dyn_mask(D_TREASURES))
+    }
+    /// victories: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn victories() -> CardSet {
+        CardSet(Self::P_VICTORIES.0 | dyn_mask(D_VICTORIES))
+    }
+    /// reactions: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn reactions() -> CardSet {
+        CardSet(Self::P_REACTIONS.0 | dyn_mask(D_REACTIONS))
+    }
+    /// attacks: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn attacks() -> CardSet {
+        CardSet(Self::P_ATTACKS.0 | dyn_mask(D_ATTACKS))
+    }
+    /// attack reactions: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn attack_reactions() -> CardSet {
+        CardSet(Self::P_ATTACK_REACTIONS.0 | dyn_mask(D_ATTACK_REACTIONS))
+    }
+    /// on trash: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn on_trash() -> CardSet {
+        CardSet(Self::P_ON_TRASH.0 | dyn_mask(D_ON_TRASH))
+    }
+    /// terminal: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn terminal() -> CardSet {
+        CardSet(Self::P_TERMINAL.0 | dyn_mask(D_TERMINAL))
+    }
+    /// treasures with effect: the printed cards' mask and the bound data cards.
+    #[inline(always)]
+    pub fn treasures_with_effect() -> CardSet {
+        CardSet(Self::P_TREASURES_WITH_EFFECT.0 | dyn_mask(D_TREASURES_WITH_EFFECT))
+    }
+    /// Cards whose printed cost is at most `x` (0..=16; clamped), data cards included.
+    #[inline(always)]
+    pub fn cost_at_most(x: usize) -> CardSet {
+        let x = x.min(16);
+        CardSet(
+            Self::P_COST_AT_MOST[x].0 | (DATA_COST[x].load(Ordering::Relaxed) as u128) << 64,
+        )
+    }
+    /// Every data card bound now.
+    #[inline]
+    pub fn data_bound() -> CardSet {
+        CardSet(dyn_mask(D_BOUND))
     }
 }
 
@@ -814,11 +1102,11 @@ mod tests {
         }
         let names = |s: CardSet| s.iter().map(|c| c.name()).collect::<Vec<_>>();
         assert_eq!(
-            names(CardSet::ATTACK_REACTIONS),
+            names(CardSet::attack_reactions()),
             ["Moat", "Secret Chamber", "Beggar"]
         );
         assert_eq!(
-            names(CardSet::ON_TRASH),
+            names(CardSet::on_trash()),
             [
                 "Catacombs",
                 "Cultist",

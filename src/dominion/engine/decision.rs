@@ -188,9 +188,9 @@ impl Pick {
             Why::Topdeck
                 if self.by == Some(Card::Courtyard)
                     && g.turn.actions == 0
-                    && !self.legal.and(CardSet::ACTIONS).is_empty() =>
+                    && !self.legal.and(CardSet::actions()).is_empty() =>
             {
-                best_by(self.legal.and(CardSet::ACTIONS), |c| g.cost(c) as i32)
+                best_by(self.legal.and(CardSet::actions()), |c| g.cost(c) as i32)
             }
             Why::Topdeck if self.by == Some(Card::SecretChamber) => {
                 // Keep Secret Chamber in hand for the next Attack, and put
@@ -214,7 +214,7 @@ impl Pick {
                 if self.legal.contains(Card::Curse) {
                     return Some(Card::Curse);
                 }
-                let plain = self.legal.minus(CardSet::VICTORIES);
+                let plain = self.legal.minus(CardSet::victories());
                 let pool = if plain.is_empty() { self.legal } else { plain };
                 best_by(pool, |c| -(g.cost(c) as i32))
             }

@@ -296,7 +296,7 @@ impl Kingdom {
     pub fn refresh_flags(&mut self) {
         self.watch_trash = !self
             .in_game
-            .and(CardSet::ON_TRASH.or(CardSet::one(Card::MarketSquare)))
+            .and(CardSet::on_trash().or(CardSet::one(Card::MarketSquare)))
             .is_empty();
     }
 

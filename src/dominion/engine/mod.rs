@@ -232,7 +232,7 @@ impl Game {
     /// reduction, never below 0.
     #[inline]
     pub fn cost(&self, c: Card) -> u8 {
-        c.info().cost.saturating_sub(self.turn.cost_reduction)
+        c.cost().saturating_sub(self.turn.cost_reduction)
     }
 
     /// Cards left in a Supply pile (0 for cards not in this game's Supply).
@@ -306,7 +306,7 @@ impl Game {
     #[inline]
     pub fn gainable_up_to(&self, filter: CardSet, max: u16) -> CardSet {
         let limit = (max + self.turn.cost_reduction as u16).min(16) as usize;
-        self.nonempty.and(filter).and(CardSet::COST_AT_MOST[limit])
+        self.nonempty.and(filter).and(CardSet::cost_at_most(limit))
     }
 
     /// Put a card back on its Supply pile (keeps the empty-pile caches right).
@@ -329,7 +329,7 @@ impl Game {
     pub fn vp(&self, p: u8) -> i32 {
         let pl = &self.players[p as usize];
         let mut vp = pl.vp_fixed as i32;
-        let variable = self.kingdom.in_game.and(crate::cards::VARIABLE_VP);
+        let variable = self.kingdom.in_game.and(crate::cards::variable_vp());
         if !variable.is_empty() {
             vp += variable_vp(variable, &pl.owned, pl.owned_total);
         }
@@ -345,7 +345,7 @@ impl Game {
             .kingdom
             .in_game
             .or(CardSet::one(c))
-            .and(crate::cards::VARIABLE_VP);
+            .and(crate::cards::variable_vp());
         pl.vp_fixed as i32 + c.info().vp as i32 + variable_vp(variable, &owned, pl.owned_total + 1)
     }
 
@@ -591,7 +591,8 @@ impl Game {
             *n = n.saturating_add(1);
         }
         b.event(self, Event::Gain { player: p, card: c });
-        if c == Card::DeathCart {
+        // "When you gain this": Death Cart, and data cards' `on_gain`.
+        if c == Card::DeathCart || c.is_data() {
             self.on_gain(b, p, c);
         }
     }

@@ -41,7 +41,7 @@ impl Game {
     }
 
     pub(crate) fn note_trashed<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, as_card: Card) {
-        if CardSet::ON_TRASH.contains(as_card) {
+        if CardSet::on_trash().contains(as_card) {
             let i = self.pend_len as usize;
             if i < self.pend.len() {
                 self.pend[i] = Pend {
@@ -198,7 +198,7 @@ impl Game {
             return None;
         }
         let legal = self
-            .gainable_up_to(CardSet::ACTIONS, cost as u16 - 1)
+            .gainable_up_to(CardSet::actions(), cost as u16 - 1)
             .minus(CardSet::one(Card::BandOfMisfits));
         let c = self.pick(b, p, Why::Copy, Some(Card::BandOfMisfits), legal, false)?;
         if (self.bom_len as usize) < self.bom.len() {

@@ -94,7 +94,7 @@ impl Game {
                 self.action_capped += 1;
                 break;
             }
-            let legal = self.hand_kinds(p, CardSet::ACTIONS);
+            let legal = self.hand_kinds(p, CardSet::actions());
             if legal.is_empty() {
                 break;
             }
@@ -114,7 +114,7 @@ impl Game {
         let p = self.active;
         self.turn.phase = Phase::Buy;
         // Kingdoms without Counterfeit/Spoils skip the hand scan entirely.
-        let effects = self.kingdom.in_game.and(CardSet::TREASURES_WITH_EFFECT);
+        let effects = self.kingdom.in_game.and(CardSet::treasures_with_effect());
         if (effects.is_empty() || self.hand_kinds(p, effects).is_empty())
             && b.play_all_treasures(self, p)
         {
@@ -122,7 +122,7 @@ impl Game {
             return;
         }
         loop {
-            let legal = self.hand_kinds(p, CardSet::TREASURES);
+            let legal = self.hand_kinds(p, CardSet::treasures());
             if legal.is_empty() {
                 break;
             }
@@ -373,7 +373,7 @@ impl Game {
             self.turn.action_plays = self.turn.action_plays.saturating_add(1);
         }
         b.event(self, Event::Play { player: p, card: c });
-        let immune = if CardSet::ATTACKS.contains(c) {
+        let immune = if CardSet::attacks().contains(c) {
             if self.kingdom.in_game.contains(Card::Urchin) {
                 self.urchin_window(b, p, uid);
             }
@@ -410,7 +410,7 @@ impl Game {
         if self
             .kingdom
             .in_game
-            .and(CardSet::ATTACK_REACTIONS)
+            .and(CardSet::attack_reactions())
             .is_empty()
         {
             return 0;
@@ -422,7 +422,7 @@ impl Game {
             let mut used: [(Option<Card>, u8); 4] = [(None, 0); 4];
             loop {
                 let mut legal = CardSet::EMPTY;
-                for c in self.hand_kinds(v, CardSet::ATTACK_REACTIONS).iter() {
+                for c in self.hand_kinds(v, CardSet::attack_reactions()).iter() {
                     let times = used
                         .iter()
                         .find(|u| u.0 == Some(c))

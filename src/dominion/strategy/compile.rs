@@ -275,7 +275,7 @@ impl Ctx<'_> {
         match s {
             Subject::Card(c) => Subj::Card(c),
             Subject::Type(t) => Subj::Mask(CardSet::of_type(t).and(self.k.in_game)),
-            Subject::Terminal => Subj::Mask(CardSet::TERMINAL.and(self.k.in_game)),
+            Subject::Terminal => Subj::Mask(CardSet::terminal().and(self.k.in_game)),
         }
     }
 
@@ -384,7 +384,7 @@ pub(crate) fn compile(
 ) -> Result<(Compiled, Vec<String>), StrategyError> {
     let effect_treasures: CardSet = k
         .in_game
-        .and(CardSet::TREASURES)
+        .and(CardSet::treasures())
         .iter()
         .filter(|c| c.info().effect)
         .collect();

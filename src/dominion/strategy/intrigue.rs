@@ -120,7 +120,7 @@ fn masquerade_pass(q: &Pick) -> Option<Card> {
     if q.legal.contains(Card::Curse) {
         return Some(Card::Curse);
     }
-    let plain = q.legal.minus(CardSet::VICTORIES);
+    let plain = q.legal.minus(CardSet::victories());
     let pool = if plain.is_empty() { q.legal } else { plain };
     best_by(pool, |c| -(c.info().cost as i32))
 }
@@ -143,7 +143,7 @@ fn level(m: i32) -> u8 {
 /// card whose removal keeps the hand's money at the same price level
 /// (excess money is saved for next turn). `None`: the engine rule decides.
 fn courtyard_topdeck(g: &Game, q: &Pick) -> Option<Card> {
-    if g.turn.actions == 0 && !q.legal.and(CardSet::ACTIONS).is_empty() {
+    if g.turn.actions == 0 && !q.legal.and(CardSet::actions()).is_empty() {
         return None;
     }
     let hand = &g.player(q.player).hand;

@@ -21,7 +21,7 @@ fn covers(s: Subject, c: Card) -> bool {
     match s {
         Subject::Card(x) => x == c,
         Subject::Type(t) => c.info().types.has(t),
-        Subject::Terminal => CardSet::TERMINAL.contains(c),
+        Subject::Terminal => CardSet::terminal().contains(c),
     }
 }
 

@@ -176,7 +176,7 @@ impl Strategy {
             .any(|e| match e.target {
                 Some(ast::Subject::Card(x)) => x == c,
                 Some(ast::Subject::Type(t)) => c.info().types.has(t),
-                Some(ast::Subject::Terminal) => crate::CardSet::TERMINAL.contains(c),
+                Some(ast::Subject::Terminal) => crate::CardSet::terminal().contains(c),
                 None => false,
             })
     }

@@ -1,0 +1,1505 @@
+//! Cards from data files (`--cards FILE`): the card designer's format, its
+//! compiler and the one interpreter handler that plays every data card.
+//!
+//! A card file is TOML (see `docs/DESIGNING_CARDS.md`): one `[[card]]` table per card
+//! with its name, cost, types, vanilla bonuses and an `effect` list of
+//! primitives (`{ do = "gain", up_to = 4 }`). Loading checks every field and
+//! names the file, line and column of anything wrong. Binding
+//! ([`bind`]) gives each card one of the table's data slots (`Card::Data1`…)
+//! and compiles its effect into a flat program of [`Op`]s; a game then plays
+//! it through [`play`], which calls the same engine mechanisms as the printed
+//! handlers (draw, gain, trash, the victims of an Attack, the reaction
+//! window, triggers), so Throne Room, Band of Misfits, Procession,
+//! Masquerade and lose-track apply to data cards unchanged, and a reprint of
+//! a printed card plays the same game, decision for decision.
+//!
+//! The hot path stays honest: a program is a slice of `Copy` ops read in
+//! place (no allocation, no `dyn`), and a kingdom without data cards never
+//! reaches this module.
+
+use super::table::{bind_data_slot, data_row_index, DATA_ARENA, DATA_SLOTS, FIRST_DATA};
+use super::{Card, CardInfo, CardSet, Hooks, PileRule, Set, Types};
+use crate::engine::{Bots, Choose, Dest, Event, Game, PlayCtx, Why};
+use anyhow::{anyhow, bail, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+// -------------------------------------------------------------------------
+// The compiled form
+
+/// A bonus given per card (per card trashed, per card discarded) or once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bonus {
+    pub cards: u8,
+    pub actions: u8,
+    pub buys: u8,
+    pub coins: u8,
+}
+
+impl Bonus {
+    fn is_zero(self) -> bool {
+        self == Bonus::default()
+    }
+    fn apply<B: Bots>(self, g: &mut Game, b: &mut B, p: u8, times: u8) {
+        if times == 0 {
+            return;
+        }
+        if self.cards > 0 {
+            g.draw(b, p, self.cards.saturating_mul(times));
+        }
+        g.turn.actions += self.actions as u16 * times as u16;
+        g.turn.buys += self.buys as u16 * times as u16;
+        g.turn.coins += self.coins as u16 * times as u16;
+    }
+}
+
+/// Which cards a gain may take, by cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostRule {
+    /// Costing up to $N (current cost).
+    UpTo(u8),
+    /// Costing exactly $N.
+    Exactly(u8),
+}
+
+/// One step of a data card's program. `Copy`, no heap: a program is a
+/// slice of these read in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// +N Cards / +N Actions / +N Buys / +$N, at this point of the effect.
+    Plus(Bonus),
+    /// Gain a card of `filter` by cost (mandatory if any qualifies).
+    Gain {
+        filter: Types,
+        cost: CostRule,
+        to: Dest,
+    },
+    /// Gain this card (Bureaucrat's Silver, a Curse for yourself…).
+    GainCard { card: Card, to: Dest },
+    /// Trash this card from hand if it is there; if you did, `then`
+    /// (Moneylender).
+    TrashCard { card: Card, then: Bonus },
+    /// Trash up to / exactly `max` cards of `filter` from hand, one at a
+    /// time and together (on-trash abilities after the last); `each` per
+    /// card trashed.
+    Trash {
+        filter: Types,
+        max: u8,
+        exactly: bool,
+        each: Bonus,
+    },
+    /// Trash a card of `filter` from hand (mandatory if any), then gain a
+    /// card of `gain` costing up to (or exactly) its cost plus `plus`
+    /// (Remodel, Mine, Upgrade).
+    Improve {
+        filter: Types,
+        plus: u8,
+        exactly: bool,
+        gain: Types,
+        to: Dest,
+    },
+    /// Trash this card from play (Feast), if it is still there.
+    TrashSelf,
+    /// Discard up to `max` cards of `filter` from hand, one at a time; then
+    /// `each` per card discarded (Cellar: +1 Card each).
+    DiscardFor { filter: Types, max: u8, each: Bonus },
+    /// Draw until N cards in hand.
+    DrawUntil(u8),
+    /// Reveal cards until N Treasures are revealed: they go to hand, the
+    /// others are discarded (Adventurer).
+    RevealTreasures(u8),
+    /// Reveal the top N cards; those of `take` go to hand, the rest to the
+    /// discard pile.
+    RevealTake { n: u8, take: Types },
+    /// Each other player draws N cards (not an Attack: Council Room).
+    OthersDraw(u8),
+    /// Each victim gains this card (Witch: Curse).
+    VictimsGain(Card),
+    /// Each victim discards down to N cards in hand (Militia).
+    VictimsDiscardDownTo(u8),
+    /// Each victim puts a card of `filter` from hand onto his deck, or
+    /// reveals a hand with none (Bureaucrat).
+    VictimsTopdeck(Types),
+    /// Each victim reveals his top N cards and trashes a Treasure among them
+    /// that you choose; the rest are discarded; then you may gain the
+    /// trashed Treasures if `gain` (Thief).
+    VictimsTrashTreasure { reveal: u8, gain: bool },
+    /// Cards cost $N less this turn (Bridge).
+    CostReduction(u8),
+    /// Each Copper played this turn gives $N more (Coppersmith).
+    CopperBonus(u8),
+    /// Choose `pick` different options of `n` (the options are the op
+    /// ranges `opts[..n]` of the program).
+    Choose {
+        n: u8,
+        pick: u8,
+        opts: [(u16, u16); MAX_OPTIONS],
+    },
+}
+
+/// Most options of one `choose`.
+pub const MAX_OPTIONS: usize = 4;
+
+/// How a card's VP are counted beyond its fixed VP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VpRule {
+    /// 1 VP per `per` cards of `of` (None: of any card) the owner has.
+    pub per: u8,
+    pub of: Option<Card>,
+}
+
+/// A compiled data card: its table row and its programs.
+#[derive(Clone, Debug)]
+pub struct Program {
+    ops: Vec<Op>,
+    /// The play effect: `ops[..main]` (the rest are `choose` options and the
+    /// on-gain effect).
+    main: u16,
+    /// The on-gain effect: `ops[on_gain.0..on_gain.0 + on_gain.1]`.
+    on_gain: (u16, u16),
+    vp: Option<VpRule>,
+    blocks_attacks: bool,
+}
+
+/// A card read from a card file, not yet bound to a slot.
+#[derive(Clone, Debug)]
+pub struct DataCard {
+    pub name: String,
+    pub info: CardInfo,
+    pub program: Program,
+    /// `file:line:col` of its `[[card]]` table.
+    pub origin: String,
+    /// The printed card this one reprints (`reprint_of`), for `cards verify`.
+    pub reprint_of: Option<Card>,
+}
+
+impl DataCard {
+    /// The same card with one number changed (`domsim compare --b-set`):
+    /// `cost` (0–16), or a vanilla bonus, `value` or `vp` (0–20).
+    pub fn with_field(&self, field: &str, v: u8) -> Result<DataCard> {
+        let mut c = self.clone();
+        let t = c.info.types;
+        let played = t.has(Types::ACTION) || t.has(Types::TREASURE);
+        match field {
+            "cost" if v <= 16 => c.info.cost = v,
+            "cards" | "actions" | "buys" | "coins" if v <= 20 && t.has(Types::ACTION) => match field {
+                "cards" => c.info.cards = v,
+                "actions" => c.info.actions = v,
+                "buys" => c.info.buys = v,
+                _ => c.info.coins = v,
+            },
+            "value" if v <= 20 && t.has(Types::TREASURE) => c.info.value = v,
+            "vp" if v <= 20 => c.info.vp = v as i8,
+            "cost" | "cards" | "actions" | "buys" | "coins" | "value" | "vp" => bail!(
+                "--b-set {}:{field}={v}: not possible for this card (cost 0–16; cards/actions/buys/coins 0–20 on an Action{}; value on a Treasure; vp 0–20)",
+                self.name,
+                if played { "" } else { ", and this card is not played" }
+            ),
+            _ => {
+                let sug = suggest(field, ["cost", "cards", "actions", "buys", "coins", "value", "vp"].into_iter());
+                bail!("--b-set: unknown field '{field}'{sug} (cost, cards, actions, buys, coins, value, vp)")
+            }
+        }
+        Ok(c)
+    }
+
+    /// The card's definition in one canonical line (run keys, report
+    /// metadata): two cards with the same signature play the same.
+    pub fn signature(&self) -> String {
+        let i = &self.info;
+        let p = &self.program;
+        format!(
+            "{} ${} {:?} +{}c +{}a +{}b +${} value {} vp {} vp_per {:?} block {} ops {:?} main {} on_gain {:?}",
+            self.name,
+            i.cost,
+            i.types,
+            i.cards,
+            i.actions,
+            i.buys,
+            i.coins,
+            i.value,
+            i.vp,
+            p.vp,
+            p.blocks_attacks,
+            p.ops,
+            p.main,
+            p.on_gain
+        )
+    }
+}
+
+// -------------------------------------------------------------------------
+// Binding
+
+static LOCK: Mutex<()> = Mutex::new(());
+static PROGRAMS: [OnceLock<Program>; DATA_ARENA] = [const { OnceLock::new() }; DATA_ARENA];
+
+/// The data cards bound to the table's slots. One binding exists at a time
+/// in a process (a second [`bind`] waits for the first to be dropped):
+/// names, kingdoms, strategies and games see the bound cards while it
+/// lives. Dropping it unbinds them.
+pub struct Binding {
+    cards: Vec<Card>,
+    _lock: MutexGuard<'static, ()>,
+}
+
+impl Binding {
+    /// The slot each card was bound to, in the order given to [`bind`].
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+}
+
+impl Drop for Binding {
+    fn drop(&mut self) {
+        BOUND.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        for s in 0..self.cards.len() {
+            let _ = bind_data_slot(s, None);
+        }
+    }
+}
+
+impl std::fmt::Debug for Binding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.cards.iter()).finish()
+    }
+}
+
+/// Bind `cards` to the data slots (waiting for any other binding of this
+/// process to end).
+pub fn bind(cards: &[DataCard]) -> Result<Binding> {
+    if cards.len() > DATA_SLOTS {
+        bail!(
+            "{} data cards given; at most {DATA_SLOTS} can be loaded at once",
+            cards.len()
+        );
+    }
+    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut bound = Binding {
+        cards: Vec::new(),
+        _lock: lock,
+    };
+    for (s, dc) in cards.iter().enumerate() {
+        let mut info = dc.info;
+        info.name = leak_name(&dc.name);
+        bind_data_slot(s, Some(info)).map_err(|e| anyhow!("{e}"))?;
+        let c = Card::ALL[FIRST_DATA + s];
+        bound.cards.push(c);
+        let row = data_row_index(c).ok_or_else(|| anyhow!("data slot {s} did not bind"))?;
+        let _ = PROGRAMS[row].set(dc.program.clone());
+    }
+    *BOUND.lock().unwrap_or_else(|e| e.into_inner()) = cards.to_vec();
+    Ok(bound)
+}
+
+/// Card names live as long as the process (a `CardInfo` holds `&'static
+/// str`); the same name is leaked once.
+fn leak_name(name: &str) -> &'static str {
+    static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(n);
+    n
+}
+
+#[inline]
+fn program(c: Card) -> Option<&'static Program> {
+    PROGRAMS[data_row_index(c)?].get()
+}
+
+// -------------------------------------------------------------------------
+// The interpreter
+
+/// Play the effect of data card `ctx.card` (after its vanilla bonuses).
+pub fn play<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    if let Some(p) = program(ctx.card) {
+        run(g, b, ctx, &p.ops, 0, p.main);
+    }
+}
+
+/// Run a data card's on-gain effect for the player who gained it.
+pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+    if let Some(prog) = program(c) {
+        let (start, len) = prog.on_gain;
+        if len > 0 {
+            let ctx = PlayCtx {
+                player: p,
+                card: c,
+                uid: u16::MAX,
+                immune: 0,
+            };
+            run(g, b, ctx, &prog.ops, start, start + len);
+        }
+    }
+}
+
+/// Whether data Reaction `c` makes its owner unaffected by an Attack.
+pub fn blocks_attacks(c: Card) -> bool {
+    program(c).is_some_and(|p| p.blocks_attacks)
+}
+
+/// Whether data card `c` has an on-gain effect.
+pub fn has_on_gain(c: Card) -> bool {
+    program(c).is_some_and(|p| p.on_gain.1 > 0)
+}
+
+/// VP of one copy of data card `c` for an owner of `owned` (`total` cards).
+pub fn vp_of_counts(c: Card, owned: &[u8; Card::COUNT], total: u16) -> i16 {
+    let fixed = c.info().vp as i16;
+    match program(c).and_then(|p| p.vp) {
+        None => fixed,
+        Some(r) => {
+            let n = match r.of {
+                None => total,
+                Some(x) => owned[x as usize] as u16,
+            };
+            fixed + (n / r.per.max(1) as u16) as i16
+        }
+    }
+}
+
+fn run<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, ops: &[Op], from: u16, to: u16) {
+    let p = ctx.player;
+    let by = Some(ctx.card);
+    let mut i = from as usize;
+    while i < to as usize {
+        let op = ops[i];
+        i += 1;
+        match op {
+            Op::Plus(bonus) => bonus.apply(g, b, p, 1),
+            Op::Gain { filter, cost, to } => {
+                let filter = cards_of(filter);
+                let legal = match cost {
+                    CostRule::UpTo(n) => g.gainable_up_to(filter, n as u16),
+                    CostRule::Exactly(n) => g.gainable(filter, |c| c == n),
+                };
+                if let Some(c) = g.pick(b, p, Why::Gain, by, legal, false) {
+                    g.gain(b, p, c, to);
+                }
+            }
+            Op::GainCard { card, to } => {
+                g.gain(b, p, card, to);
+            }
+            Op::TrashCard { card, then } => {
+                if g.trash_from_hand(b, p, card) {
+                    then.apply(g, b, p, 1);
+                }
+            }
+            Op::Trash {
+                filter,
+                max,
+                exactly,
+                each,
+            } => {
+                let mut done = 0u8;
+                let filter = cards_of(filter);
+                g.begin_trash_batch();
+                for _ in 0..max {
+                    let legal = g.hand_kinds(p, filter);
+                    match g.pick(b, p, Why::Trash, by, legal, !exactly) {
+                        Some(c) => {
+                            if g.trash_from_hand(b, p, c) {
+                                done += 1;
+                            }
+                        }
+                        None => break,
+                    }
+                }
+                g.end_trash_batch(b);
+                each.apply(g, b, p, done);
+            }
+            Op::Improve {
+                filter,
+                plus,
+                exactly,
+                gain,
+                to,
+            } => {
+                let legal = g.hand_kinds(p, cards_of(filter));
+                let Some(t) = g.pick(b, p, Why::Trash, by, legal, false) else {
+                    continue;
+                };
+                let gain = cards_of(gain);
+                let limit = g.cost(t) + plus;
+                g.trash_from_hand(b, p, t);
+                let legal = if exactly {
+                    g.gainable(gain, |c| c == limit)
+                } else {
+                    g.gainable_up_to(gain, limit as u16)
+                };
+                if let Some(c) = g.pick(b, p, Why::Gain, by, legal, false) {
+                    g.gain(b, p, c, to);
+                }
+            }
+            Op::TrashSelf => {
+                if ctx.uid != u16::MAX {
+                    g.trash_from_play(b, p, ctx.uid);
+                }
+            }
+            Op::DiscardFor { filter, max, each } => {
+                let mut n = 0u8;
+                let filter = cards_of(filter);
+                while n < max {
+                    let legal = g.hand_kinds(p, filter);
+                    match g.pick(b, p, Why::Discard, by, legal, true) {
+                        Some(c) => {
+                            g.discard_from_hand(b, p, c);
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                each.apply(g, b, p, n);
+            }
+            Op::DrawUntil(n) => {
+                while (g.players[p as usize].hand.len() as u8) < n {
+                    if g.draw(b, p, 1) == 0 {
+                        break;
+                    }
+                }
+            }
+            Op::RevealTreasures(want) => {
+                let start = g.players[p as usize].aside.len();
+                let mut found = 0;
+                while found < want {
+                    let Some(c) = g.take_top(b, p) else { break };
+                    g.players[p as usize].aside.push(c);
+                    b.event(g, Event::Reveal { player: p, card: c });
+                    if c.is_treasure() {
+                        found += 1;
+                    }
+                }
+                to_hand_from_aside(g, p, start, CardSet::treasures());
+                g.discard_aside(b, p, start);
+            }
+            Op::RevealTake { n, take } => {
+                let start = g.reveal_top(b, p, n);
+                to_hand_from_aside(g, p, start, cards_of(take));
+                g.discard_aside(b, p, start);
+            }
+            Op::OthersDraw(n) => {
+                for v in g.others(p) {
+                    g.draw(b, v, n);
+                }
+            }
+            Op::VictimsGain(card) => {
+                for v in g.victims(ctx) {
+                    g.gain(b, v, card, Dest::Discard);
+                }
+            }
+            Op::VictimsDiscardDownTo(n) => {
+                for v in g.victims(ctx) {
+                    while g.players[v as usize].hand.len() > n as usize {
+                        let legal = g.hand_kinds(v, CardSet::all());
+                        let Some(c) = g.pick(b, v, Why::Discard, by, legal, false) else {
+                            break;
+                        };
+                        g.discard_from_hand(b, v, c);
+                    }
+                }
+            }
+            Op::VictimsTopdeck(filter) => {
+                let filter = cards_of(filter);
+                for v in g.victims(ctx) {
+                    let legal = g.hand_kinds(v, filter);
+                    match g.pick(b, v, Why::Topdeck, by, legal, false) {
+                        Some(c) => {
+                            b.event(g, Event::Reveal { player: v, card: c });
+                            g.topdeck_from_hand(b, v, c);
+                        }
+                        None => {
+                            for k in 0..g.players[v as usize].hand.len() {
+                                let c = g.players[v as usize].hand.get(k).unwrap_or(Card::Copper);
+                                b.event(g, Event::Reveal { player: v, card: c });
+                            }
+                        }
+                    }
+                }
+            }
+            Op::VictimsTrashTreasure { reveal, gain } => {
+                victims_trash_treasure(g, b, ctx, reveal, gain);
+            }
+            Op::CostReduction(n) => {
+                g.turn.cost_reduction = g.turn.cost_reduction.saturating_add(n);
+            }
+            Op::CopperBonus(n) => {
+                g.turn.copper_bonus = g.turn.copper_bonus.saturating_add(n);
+            }
+            Op::Choose { n, pick, opts } => {
+                if pick <= 1 {
+                    let q = Choose {
+                        player: p,
+                        by: ctx.card,
+                        n,
+                    };
+                    let a = g.ask_choose(b, q).min(n - 1) as usize;
+                    let (s, l) = opts[a];
+                    run(g, b, ctx, ops, s, s + l);
+                } else {
+                    // Two different options: the answer indexes the pairs
+                    // (0,1), (0,2), …, (1,2), … (Pawn's order).
+                    let pairs = pairs(n);
+                    let q = Choose {
+                        player: p,
+                        by: ctx.card,
+                        n: pairs.1,
+                    };
+                    let a = g.ask_choose(b, q).min(pairs.1 - 1) as usize;
+                    let (x, y) = pairs.0[a];
+                    for o in [x, y] {
+                        let (s, l) = opts[o as usize];
+                        run(g, b, ctx, ops, s, s + l);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The pairs of `n` options in Pawn's order, and how many there are.
+fn pairs(n: u8) -> ([(u8, u8); 6], u8) {
+    let mut out = [(0, 0); 6];
+    let mut k = 0;
+    for x in 0..n {
+        for y in x + 1..n {
+            if k < 6 {
+                out[k] = (x, y);
+                k += 1;
+            }
+        }
+    }
+    (out, k as u8)
+}
+
+/// Move the cards of `take` among `p`'s set-aside cards from `start` into
+/// his hand (in order).
+fn to_hand_from_aside(g: &mut Game, p: u8, start: usize, take: CardSet) {
+    let mut i = start;
+    while i < g.players[p as usize].aside.len() {
+        let c = g.players[p as usize].aside.get(i).unwrap_or(Card::Copper);
+        if take.contains(c) {
+            let pl = &mut g.players[p as usize];
+            pl.aside.remove(i);
+            pl.hand.push(c);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn victims_trash_treasure<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, reveal: u8, gain: bool) {
+    let p = ctx.player;
+    let mut stolen: [Option<Card>; crate::engine::MAX_PLAYERS] = [None; crate::engine::MAX_PLAYERS];
+    let mut k = 0;
+    for v in g.victims(ctx) {
+        let start = g.players[v as usize].aside.len();
+        for _ in 0..reveal {
+            let Some(c) = g.take_top(b, v) else { break };
+            g.players[v as usize].aside.push(c);
+            b.event(g, Event::Reveal { player: v, card: c });
+        }
+        let mut legal = CardSet::EMPTY;
+        for c in g.players[v as usize].aside.as_slice()[start..].iter() {
+            if c.is_treasure() {
+                legal.insert(*c);
+            }
+        }
+        let q = crate::engine::Pick {
+            player: p,
+            why: Why::Trash,
+            by: Some(ctx.card),
+            legal,
+            optional: false,
+            target: v,
+        };
+        if let Some(t) = g.ask(b, q) {
+            g.trash_from_aside(b, v, t);
+            if k < stolen.len() {
+                stolen[k] = Some(t);
+                k += 1;
+            }
+        }
+        g.discard_aside(b, v, start);
+    }
+    if !gain {
+        return;
+    }
+    loop {
+        let legal: CardSet = stolen[..k].iter().flatten().copied().collect();
+        let Some(c) = g.pick(b, p, Why::Gain, Some(ctx.card), legal, true) else {
+            break;
+        };
+        if let Some(slot) = stolen[..k].iter_mut().find(|s| **s == Some(c)) {
+            *slot = None;
+        }
+        g.gain_from_trash(b, p, c, Dest::Discard);
+    }
+}
+
+// -------------------------------------------------------------------------
+// The file format
+
+/// The primitives of an `effect` list, with their fields (for messages and
+/// the docs; `docs/DESIGNING_CARDS.md` is checked against this list).
+pub const PRIMITIVES: &[(&str, &[&str], &str)] = &[
+    ("plus", &["cards", "actions", "buys", "coins"], "+Cards, +Actions, +Buys, +$ at this point of the effect"),
+    ("gain", &["up_to", "exactly", "card", "types", "to"], "gain a card costing up to / exactly $N (of `types`), or the named `card`; `to` = discard (default), hand or deck"),
+    ("trash", &["up_to", "exactly", "card", "types", "each", "then"], "trash up to / exactly N cards (of `types`) from hand, `each` a bonus per card trashed; or trash the named `card` and `then` a bonus if you did"),
+    ("improve", &["plus", "exactly_plus", "types", "gain_types", "to"], "trash a card (of `types`) from hand, gain a card (of `gain_types`) costing up to $`plus` more (or exactly $`exactly_plus` more)"),
+    ("trash_self", &[], "trash this card from play (if it is still there)"),
+    ("discard_for", &["up_to", "types", "each"], "discard any number (up to N) of cards (of `types`), `each` a bonus per card discarded"),
+    ("draw_until", &["hand"], "draw until you have N cards in hand"),
+    ("reveal_until_treasures", &["count"], "reveal until N Treasures: they go to hand, the rest are discarded"),
+    ("reveal_top", &["count", "take"], "reveal the top N cards: those of the `take` types go to hand, the rest are discarded"),
+    ("others_draw", &["cards"], "each other player draws N cards"),
+    ("others_gain", &["card"], "Attack: each other player gains the card (a Curse)"),
+    ("others_discard_down_to", &["hand"], "Attack: each other player discards down to N cards in hand"),
+    ("others_topdeck", &["types"], "Attack: each other player puts a card of `types` from hand onto his deck (or reveals his hand)"),
+    ("others_trash_treasure", &["reveal", "gain"], "Attack: each other player reveals his top N cards and trashes a Treasure you choose, discarding the rest; `gain = true`: you may gain the trashed Treasures"),
+    ("cost_reduction", &["amount"], "this turn, cards cost $N less (not below $0)"),
+    ("copper_bonus", &["amount"], "this turn, each Copper you play gives $N more"),
+    ("choose", &["options", "pick"], "choose `pick` (1 or 2) different options; each option is a list of effects"),
+];
+
+const TOP_FIELDS: &[&str] = &[
+    "name", "cost", "types", "pile", "cards", "actions", "buys", "coins", "value", "vp", "vp_per",
+    "effect", "on_gain", "reaction", "reprint_of",
+];
+
+type Sp<T> = toml::Spanned<T>;
+type Table = BTreeMap<String, Sp<toml::Value>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDe {
+    #[serde(default)]
+    card: Vec<Sp<Table>>,
+}
+
+/// Read card files (TOML) into cards ready to bind. Errors name the file,
+/// line, column and field.
+pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
+    let mut out: Vec<DataCard> = Vec::new();
+    for path in paths {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = crate::output::read_input(path, "card file")?;
+        for c in parse_cards(&file, &text)? {
+            if let Some(prev) = out.iter().find(|p| super::normalize(&p.name) == super::normalize(&c.name)) {
+                bail!(
+                    "{}: card '{}' is defined twice (first at {})",
+                    c.origin,
+                    c.name,
+                    prev.origin
+                );
+            }
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+struct Cx<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Cx<'_> {
+    fn at(&self, span: std::ops::Range<usize>) -> String {
+        let (l, c) = line_col(self.text, span.start);
+        format!("{}:{l}:{c}", self.file)
+    }
+    fn err(&self, span: std::ops::Range<usize>, msg: impl std::fmt::Display) -> anyhow::Error {
+        anyhow!("{}: {msg}", self.at(span))
+    }
+}
+
+/// Parse one card file's text (`file` names it in messages).
+pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
+    let cx = Cx { file, text };
+    let de: FileDe = toml::from_str(text).map_err(|e| {
+        let msg = e.message().trim().to_string();
+        match e.span() {
+            Some(s) => cx.err(s, msg),
+            None => anyhow!("{file}: {msg}"),
+        }
+    })?;
+    if de.card.is_empty() {
+        bail!("{file}: no [[card]] table: a card file defines at least one card");
+    }
+    de.card.iter().map(|t| card(&cx, t)).collect()
+}
+
+/// " (did you mean 'x'?)" for the closest of `words`, if close enough.
+fn suggest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> String {
+    let key = super::normalize(w);
+    let mut best: Option<(usize, &str)> = None;
+    for c in words {
+        let d = super::edit_distance(&key, &super::normalize(c));
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    match best.filter(|&(d, c)| d <= 2.max(c.len() / 3) && d < key.len().max(1)) {
+        Some((_, s)) => format!(" (did you mean '{s}'?)"),
+        None => String::new(),
+    }
+}
+
+fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
+    match v.get_ref() {
+        toml::Value::Integer(i) if (0..=max).contains(i) => Ok(*i as u8),
+        toml::Value::Integer(i) => Err(cx.err(
+            v.span(),
+            format!("field '{field}': {i} is outside 0..={max}"),
+        )),
+        other => Err(cx.err(
+            v.span(),
+            format!("field '{field}': expected a whole number, found {}", other.type_str()),
+        )),
+    }
+}
+
+fn string<'v>(cx: &Cx, v: &'v Sp<toml::Value>, field: &str) -> Result<&'v str> {
+    v.get_ref().as_str().ok_or_else(|| {
+        cx.err(
+            v.span(),
+            format!("field '{field}': expected a string, found {}", v.get_ref().type_str()),
+        )
+    })
+}
+
+/// A printed card named in a card file (a data card may not name another
+/// data card: it is bound in the same slot table).
+fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
+    let s = string(cx, v, field)?;
+    Card::PRINTED
+        .iter()
+        .copied()
+        .find(|c| super::normalize(c.name()) == super::normalize(s) && !c.is(Types::PILE))
+        .ok_or_else(|| {
+            let sug = suggest(s, Card::PRINTED.iter().map(|c| c.name()));
+            cx.err(v.span(), format!("field '{field}': unknown card '{s}'{sug}"))
+        })
+}
+
+const TYPE_WORDS: [(&str, Types); 6] = [
+    ("Action", Types::ACTION),
+    ("Treasure", Types::TREASURE),
+    ("Victory", Types::VICTORY),
+    ("Curse", Types::CURSE),
+    ("Attack", Types::ATTACK),
+    ("Reaction", Types::REACTION),
+];
+
+fn type_list(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Types> {
+    let arr = match v.get_ref() {
+        toml::Value::Array(a) => a.clone(),
+        toml::Value::String(_) => vec![v.get_ref().clone()],
+        other => {
+            return Err(cx.err(
+                v.span(),
+                format!("field '{field}': expected a list of types, found {}", other.type_str()),
+            ))
+        }
+    };
+    let mut t = Types::NONE;
+    for x in arr {
+        let Some(s) = x.as_str() else {
+            return Err(cx.err(v.span(), format!("field '{field}': a type is a string")));
+        };
+        match TYPE_WORDS
+            .iter()
+            .find(|(n, _)| super::normalize(n) == super::normalize(s))
+        {
+            Some((_, ty)) => t = t.union(*ty),
+            None => {
+                let sug = suggest(s, TYPE_WORDS.iter().map(|(n, _)| *n));
+                return Err(cx.err(
+                    v.span(),
+                    format!(
+                        "field '{field}': unknown type '{s}'{sug} (types a data card can have: Action, Treasure, Victory, Curse, Attack, Reaction)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// A filter by types (`Types::NONE`: any card).
+fn filter_of(cx: &Cx, t: &Table, field: &str) -> Result<Types> {
+    match t.get(field) {
+        None => Ok(Types::NONE),
+        Some(v) => type_list(cx, v, field),
+    }
+}
+
+/// The cards having any of the types `t` (every card for none), data cards
+/// included: resolved when the game asks, because a data card's slot is
+/// only known once it is bound.
+#[inline]
+fn cards_of(t: Types) -> CardSet {
+    if t == Types::NONE {
+        return CardSet::all();
+    }
+    let mut s = CardSet::EMPTY;
+    if t.has(Types::ACTION) {
+        s = s.or(CardSet::actions());
+    }
+    if t.has(Types::TREASURE) {
+        s = s.or(CardSet::treasures());
+    }
+    if t.has(Types::VICTORY) {
+        s = s.or(CardSet::victories());
+    }
+    if t.has(Types::CURSE) {
+        s = s.or(CardSet::of_type(Types::CURSE));
+    }
+    if t.has(Types::ATTACK) {
+        s = s.or(CardSet::attacks());
+    }
+    if t.has(Types::REACTION) {
+        s = s.or(CardSet::reactions());
+    }
+    s
+}
+
+fn dest(cx: &Cx, t: &Table) -> Result<Dest> {
+    match t.get("to") {
+        None => Ok(Dest::Discard),
+        Some(v) => match super::normalize(string(cx, v, "to")?).as_str() {
+            "discard" => Ok(Dest::Discard),
+            "hand" => Ok(Dest::Hand),
+            "deck" | "decktop" | "topofdeck" => Ok(Dest::DeckTop),
+            other => Err(cx.err(
+                v.span(),
+                format!("field 'to': '{other}' is not a place; expected discard, hand or deck"),
+            )),
+        },
+    }
+}
+
+fn bonus(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Bonus> {
+    let Some(tab) = v.get_ref().as_table() else {
+        return Err(cx.err(
+            v.span(),
+            format!("field '{field}': expected a table such as {{ coins = 1 }}"),
+        ));
+    };
+    let mut b = Bonus::default();
+    for (k, x) in tab {
+        let n = match x {
+            toml::Value::Integer(i) if (0..=20).contains(i) => *i as u8,
+            _ => {
+                return Err(cx.err(
+                    v.span(),
+                    format!("field '{field}.{k}': expected a whole number 0..=20"),
+                ))
+            }
+        };
+        match k.as_str() {
+            "cards" => b.cards = n,
+            "actions" => b.actions = n,
+            "buys" => b.buys = n,
+            "coins" => b.coins = n,
+            _ => {
+                let sug = suggest(k, ["cards", "actions", "buys", "coins"].into_iter());
+                return Err(cx.err(
+                    v.span(),
+                    format!("field '{field}': unknown bonus '{k}'{sug} (cards, actions, buys, coins)"),
+                ));
+            }
+        }
+    }
+    Ok(b)
+}
+
+/// Compile one effect list into `ops` (appending); returns its range.
+struct Compiler<'c, 'a> {
+    cx: &'c Cx<'a>,
+    ops: Vec<Op>,
+    attack: bool,
+    uses_attack: bool,
+}
+
+impl Compiler<'_, '_> {
+    fn list(&mut self, v: &Sp<toml::Value>, field: &str) -> Result<Vec<Op>> {
+        let Some(arr) = v.get_ref().as_array() else {
+            return Err(self.cx.err(
+                v.span(),
+                format!("field '{field}': expected a list of effects, e.g. [ {{ do = \"gain\", up_to = 4 }} ]"),
+            ));
+        };
+        // Re-read the list with spans: each effect's position in messages.
+        let mut out = Vec::new();
+        for (i, e) in arr.iter().enumerate() {
+            let Some(tab) = e.as_table() else {
+                return Err(self.cx.err(
+                    v.span(),
+                    format!("field '{field}': effect {} is not a table such as {{ do = \"plus\", cards = 1 }}", i + 1),
+                ));
+            };
+            out.push(self.effect(v, field, i, tab)?);
+        }
+        Ok(out)
+    }
+
+    fn effect(
+        &mut self,
+        at: &Sp<toml::Value>,
+        field: &str,
+        i: usize,
+        tab: &toml::Table,
+    ) -> Result<Op> {
+        let cx = self.cx;
+        let span = at.span();
+        let here = |msg: String| cx.err(span.clone(), format!("{field}[{}]: {msg}", i + 1));
+        // Give every value the list's span (toml keeps no spans inside an
+        // inline table): messages point at the list and name the effect.
+        let t: Table = tab
+            .iter()
+            .map(|(k, v)| (k.clone(), Sp::new(span.clone(), v.clone())))
+            .collect();
+        let Some(kind) = t.get("do") else {
+            return Err(here("an effect needs `do = \"<primitive>\"`".into()));
+        };
+        let kind = string(cx, kind, "do")?.to_string();
+        let Some((_, fields, _)) = PRIMITIVES.iter().find(|(n, _, _)| *n == kind) else {
+            let sug = suggest(&kind, PRIMITIVES.iter().map(|(n, _, _)| *n));
+            return Err(here(format!("unknown primitive '{kind}'{sug}")));
+        };
+        for k in t.keys() {
+            if k != "do" && !fields.contains(&k.as_str()) {
+                let sug = suggest(k, fields.iter().copied());
+                return Err(here(format!(
+                    "'{kind}' has no field '{k}'{sug} (its fields: {})",
+                    if fields.is_empty() { "none".to_string() } else { fields.join(", ") }
+                )));
+            }
+        }
+        let n_of = |k: &str, max: i64| -> Result<Option<u8>> {
+            t.get(k).map(|v| int(cx, v, k, max)).transpose()
+        };
+        let need = |k: &str, max: i64| -> Result<u8> {
+            n_of(k, max)?.ok_or_else(|| here(format!("'{kind}' needs the field '{k}'")))
+        };
+        let attack = |c: &mut Self| -> Result<()> {
+            c.uses_attack = true;
+            if c.attack {
+                Ok(())
+            } else {
+                Err(here(format!("'{kind}' is an Attack effect: the card needs the Attack type")))
+            }
+        };
+        Ok(match kind.as_str() {
+            "plus" => {
+                let b = Bonus {
+                    cards: n_of("cards", 20)?.unwrap_or(0),
+                    actions: n_of("actions", 20)?.unwrap_or(0),
+                    buys: n_of("buys", 20)?.unwrap_or(0),
+                    coins: n_of("coins", 20)?.unwrap_or(0),
+                };
+                if b.is_zero() {
+                    return Err(here("'plus' needs one of cards, actions, buys, coins".into()));
+                }
+                Op::Plus(b)
+            }
+            "gain" => {
+                let to = dest(cx, &t)?;
+                if let Some(c) = t.get("card") {
+                    if t.contains_key("up_to") || t.contains_key("exactly") || t.contains_key("types") {
+                        return Err(here("'gain' takes either a `card` or a cost (`up_to`/`exactly`), not both".into()));
+                    }
+                    Op::GainCard {
+                        card: card_name(cx, c, "card")?,
+                        to,
+                    }
+                } else {
+                    let filter = filter_of(cx, &t, "types")?;
+                    let cost = match (n_of("up_to", 16)?, n_of("exactly", 16)?) {
+                        (Some(n), None) => CostRule::UpTo(n),
+                        (None, Some(n)) => CostRule::Exactly(n),
+                        _ => return Err(here("'gain' needs exactly one of `up_to`, `exactly` or `card`".into())),
+                    };
+                    Op::Gain { filter, cost, to }
+                }
+            }
+            "trash" => {
+                if let Some(c) = t.get("card") {
+                    if t.contains_key("up_to") || t.contains_key("exactly") || t.contains_key("each") {
+                        return Err(here("'trash' takes either a `card` (with `then`) or a count (with `each`)".into()));
+                    }
+                    let then = match t.get("then") {
+                        Some(v) => bonus(cx, v, "then")?,
+                        None => Bonus::default(),
+                    };
+                    Op::TrashCard {
+                        card: card_name(cx, c, "card")?,
+                        then,
+                    }
+                } else {
+                    if t.contains_key("then") {
+                        return Err(here("'then' goes with `card`; a count takes `each`".into()));
+                    }
+                    let (max, exactly) = match (n_of("up_to", 20)?, n_of("exactly", 20)?) {
+                        (Some(n), None) => (n, false),
+                        (None, Some(n)) => (n, true),
+                        _ => return Err(here("'trash' needs exactly one of `up_to`, `exactly` or `card`".into())),
+                    };
+                    let each = match t.get("each") {
+                        Some(v) => bonus(cx, v, "each")?,
+                        None => Bonus::default(),
+                    };
+                    Op::Trash {
+                        filter: filter_of(cx, &t, "types")?,
+                        max,
+                        exactly,
+                        each,
+                    }
+                }
+            }
+            "improve" => {
+                let (plus, exactly) = match (n_of("plus", 16)?, n_of("exactly_plus", 16)?) {
+                    (Some(n), None) => (n, false),
+                    (None, Some(n)) => (n, true),
+                    _ => return Err(here("'improve' needs exactly one of `plus` or `exactly_plus`".into())),
+                };
+                Op::Improve {
+                    filter: filter_of(cx, &t, "types")?,
+                    plus,
+                    exactly,
+                    gain: filter_of(cx, &t, "gain_types")?,
+                    to: dest(cx, &t)?,
+                }
+            }
+            "trash_self" => Op::TrashSelf,
+            "discard_for" => {
+                let each = match t.get("each") {
+                    Some(v) => bonus(cx, v, "each")?,
+                    None => return Err(here("'discard_for' needs `each`, e.g. each = { cards = 1 }".into())),
+                };
+                Op::DiscardFor {
+                    filter: filter_of(cx, &t, "types")?,
+                    max: n_of("up_to", 100)?.unwrap_or(100),
+                    each,
+                }
+            }
+            "draw_until" => Op::DrawUntil(need("hand", 20)?),
+            "reveal_until_treasures" => Op::RevealTreasures(need("count", 10)?.max(1)),
+            "reveal_top" => Op::RevealTake {
+                n: need("count", 10)?,
+                take: filter_of(cx, &t, "take")?,
+            },
+            "others_draw" => Op::OthersDraw(need("cards", 10)?),
+            "others_gain" => {
+                attack(self)?;
+                let Some(c) = t.get("card") else {
+                    return Err(here("'others_gain' needs `card`, e.g. card = \"Curse\"".into()));
+                };
+                Op::VictimsGain(card_name(cx, c, "card")?)
+            }
+            "others_discard_down_to" => {
+                attack(self)?;
+                Op::VictimsDiscardDownTo(need("hand", 10)?)
+            }
+            "others_topdeck" => {
+                attack(self)?;
+                Op::VictimsTopdeck(filter_of(cx, &t, "types")?)
+            }
+            "others_trash_treasure" => {
+                attack(self)?;
+                let gain = match t.get("gain") {
+                    None => false,
+                    Some(v) => v.get_ref().as_bool().ok_or_else(|| {
+                        here("field 'gain': expected true or false".into())
+                    })?,
+                };
+                Op::VictimsTrashTreasure {
+                    reveal: need("reveal", 5)?.max(1),
+                    gain,
+                }
+            }
+            "cost_reduction" => Op::CostReduction(need("amount", 8)?),
+            "copper_bonus" => Op::CopperBonus(need("amount", 8)?),
+            "choose" => {
+                let pick = n_of("pick", 2)?.unwrap_or(1).max(1);
+                let Some(opts) = t.get("options") else {
+                    return Err(here("'choose' needs `options = [ [effects…], [effects…] ]`".into()));
+                };
+                let Some(arr) = opts.get_ref().as_array() else {
+                    return Err(here("'options' is a list of effect lists".into()));
+                };
+                if arr.len() < 2 || arr.len() > MAX_OPTIONS {
+                    return Err(here(format!(
+                        "'choose' takes 2 to {MAX_OPTIONS} options; {} given",
+                        arr.len()
+                    )));
+                }
+                if pick == 2 && arr.len() < 3 {
+                    return Err(here("'pick = 2' needs at least 3 options".into()));
+                }
+                let mut bodies = Vec::new();
+                for o in arr {
+                    let v = Sp::new(span.clone(), o.clone());
+                    let body = self.list(&v, "options")?;
+                    if body.iter().any(|op| matches!(op, Op::Choose { .. })) {
+                        return Err(here("a `choose` cannot contain another `choose`".into()));
+                    }
+                    bodies.push(body);
+                }
+                // The option bodies are placed after the main effect when
+                // the card is assembled; remember them here.
+                let mut o = [(0u16, 0u16); MAX_OPTIONS];
+                for (k, body) in bodies.into_iter().enumerate() {
+                    o[k] = (self.ops.len() as u16, body.len() as u16);
+                    self.ops.extend(body);
+                }
+                Op::Choose {
+                    n: arr.len() as u8,
+                    pick,
+                    opts: o,
+                }
+            }
+            _ => unreachable!("every primitive of PRIMITIVES is compiled"),
+        })
+    }
+}
+
+fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
+    let span = t.span();
+    let origin = cx.at(span.clone());
+    let t = t.get_ref();
+    for (k, v) in t {
+        if !TOP_FIELDS.contains(&k.as_str()) {
+            let sug = suggest(k, TOP_FIELDS.iter().copied());
+            return Err(cx.err(v.span(), format!("unknown field '{k}'{sug}")));
+        }
+    }
+    let need = |k: &str| {
+        t.get(k)
+            .ok_or_else(|| cx.err(span.clone(), format!("[[card]] needs the field '{k}'")))
+    };
+    let name_v = need("name")?;
+    let name = string(cx, name_v, "name")?.trim().to_string();
+    if name.is_empty() || name.chars().count() > 40 || super::normalize(&name).is_empty() {
+        return Err(cx.err(
+            name_v.span(),
+            "field 'name': a card name has 1 to 40 characters, with a letter or digit",
+        ));
+    }
+    // Strategy files name cards with letters, digits, spaces, ' and -.
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, ' ' | '\'' | '-')))
+    {
+        let fixed: String = name
+            .chars()
+            .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '\'' | '-'))
+            .collect();
+        return Err(cx.err(
+            name_v.span(),
+            format!(
+                "field 'name': '{}' cannot be part of a card name (strategy files name cards with letters, digits, spaces, ' and -); e.g. '{}'",
+                bad.escape_default(),
+                fixed.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+        ));
+    }
+    if let Some(c) = Card::PRINTED
+        .iter()
+        .find(|c| super::normalize(c.name()) == super::normalize(&name))
+    {
+        return Err(cx.err(
+            name_v.span(),
+            format!("field 'name': '{name}' is the printed card {c}; give the data card its own name, e.g. '{c} (data)'"),
+        ));
+    }
+    let cost = int(cx, need("cost")?, "cost", 16)?;
+    let types_v = need("types")?;
+    let types = type_list(cx, types_v, "types")?;
+    if !types.has(Types(Types::ACTION.0 | Types::TREASURE.0 | Types::VICTORY.0 | Types::CURSE.0)) {
+        return Err(cx.err(
+            types_v.span(),
+            "field 'types': a card needs Action, Treasure, Victory or Curse",
+        ));
+    }
+    let get = |k: &str, max: i64| -> Result<u8> {
+        t.get(k).map(|v| int(cx, v, k, max)).transpose().map(|x| x.unwrap_or(0))
+    };
+    let (cards, actions, buys, coins) = (get("cards", 20)?, get("actions", 20)?, get("buys", 20)?, get("coins", 20)?);
+    if (cards | actions | buys | coins) != 0 && !types.has(Types::ACTION) && !types.has(Types::TREASURE) {
+        return Err(cx.err(
+            span.clone(),
+            "+cards/actions/buys/coins need the Action or Treasure type (only played cards give them)",
+        ));
+    }
+    if types.has(Types::TREASURE) && !types.has(Types::ACTION) && coins != 0 {
+        return Err(cx.err(
+            t["coins"].span(),
+            "field 'coins': a Treasure gives its money with `value`",
+        ));
+    }
+    let value = get("value", 20)?;
+    if value != 0 && !types.has(Types::TREASURE) {
+        return Err(cx.err(t["value"].span(), "field 'value': only a Treasure has a value"));
+    }
+    let vp = match t.get("vp") {
+        None => 0i8,
+        Some(v) => match v.get_ref() {
+            toml::Value::Integer(i) if (-10..=20).contains(i) => *i as i8,
+            _ => return Err(cx.err(v.span(), "field 'vp': expected a whole number -10..=20")),
+        },
+    };
+    let vp_rule = match t.get("vp_per") {
+        None => None,
+        Some(v) => {
+            if !types.has(Types::VICTORY) {
+                return Err(cx.err(v.span(), "field 'vp_per': only a Victory card counts VP by a rule"));
+            }
+            let Some(tab) = v.get_ref().as_table() else {
+                return Err(cx.err(v.span(), "field 'vp_per': expected { per = 10 } or { per = 1, card = \"Duchy\" }"));
+            };
+            let mut per = None;
+            let mut of = None;
+            for (k, x) in tab {
+                let xs = Sp::new(v.span(), x.clone());
+                match k.as_str() {
+                    "per" => per = Some(int(cx, &xs, "vp_per.per", 100)?.max(1)),
+                    "card" => of = Some(card_name(cx, &xs, "vp_per.card")?),
+                    _ => {
+                        let sug = suggest(k, ["per", "card"].into_iter());
+                        return Err(cx.err(v.span(), format!("field 'vp_per': unknown field '{k}'{sug}")));
+                    }
+                }
+            }
+            let Some(per) = per else {
+                return Err(cx.err(v.span(), "field 'vp_per' needs `per`"));
+            };
+            Some(VpRule { per, of })
+        }
+    };
+    let pile = match t.get("pile") {
+        None => PileRule::Kingdom,
+        Some(v) => PileRule::Fixed(int(cx, v, "pile", 60)?.max(1)),
+    };
+    let blocks_attacks = match t.get("reaction") {
+        None => false,
+        Some(v) => {
+            let s = string(cx, v, "reaction")?;
+            if super::normalize(s) != "blockattack" && super::normalize(s) != "block" {
+                return Err(cx.err(
+                    v.span(),
+                    format!("field 'reaction': unknown reaction '{s}' (the reaction a data card can have: \"block_attack\", Moat's)"),
+                ));
+            }
+            if !types.has(Types::REACTION) {
+                return Err(cx.err(v.span(), "field 'reaction' needs the Reaction type"));
+            }
+            true
+        }
+    };
+    if types.has(Types::REACTION) && !blocks_attacks {
+        return Err(cx.err(types_v.span(), "a Reaction needs `reaction = \"block_attack\"`"));
+    }
+    let reprint_of = match t.get("reprint_of") {
+        None => None,
+        Some(v) => Some(card_name(cx, v, "reprint_of")?),
+    };
+    let mut comp = Compiler {
+        cx,
+        ops: Vec::new(),
+        attack: types.has(Types::ATTACK),
+        uses_attack: false,
+    };
+    // Main effect first, at the front of the program: option bodies and the
+    // on-gain effect are appended after it.
+    let mut main = match t.get("effect") {
+        None => Vec::new(),
+        Some(v) => {
+            if !types.has(Types::ACTION) && !types.has(Types::TREASURE) {
+                return Err(cx.err(v.span(), "field 'effect': only an Action or a Treasure is played"));
+            }
+            comp.list(v, "effect")?
+        }
+    };
+    // The engine gives an Action's vanilla bonuses; a Treasure's +Cards,
+    // +Actions and +Buys are the first step of its program.
+    let (mut cards, mut actions, mut buys) = (cards, actions, buys);
+    if !types.has(Types::ACTION) && (cards | actions | buys) != 0 {
+        main.insert(
+            0,
+            Op::Plus(Bonus {
+                cards,
+                actions,
+                buys,
+                coins: 0,
+            }),
+        );
+        (cards, actions, buys) = (0, 0, 0);
+    }
+    let on_gain = match t.get("on_gain") {
+        None => Vec::new(),
+        Some(v) => {
+            let body = comp.list(v, "on_gain")?;
+            if body.iter().any(|op| {
+                matches!(
+                    op,
+                    Op::TrashSelf
+                        | Op::VictimsGain(_)
+                        | Op::VictimsDiscardDownTo(_)
+                        | Op::VictimsTopdeck(_)
+                        | Op::VictimsTrashTreasure { .. }
+                )
+            }) {
+                return Err(cx.err(v.span(), "field 'on_gain': trash_self and Attack effects only work when the card is played"));
+            }
+            body
+        }
+    };
+    if types.has(Types::ATTACK) && !comp.uses_attack {
+        return Err(cx.err(types_v.span(), "an Attack card needs an `others_…` Attack effect"));
+    }
+    // Assemble: [main][option bodies (already in comp.ops)][on_gain], with
+    // the option ranges shifted past the main effect.
+    let shift = main.len() as u16;
+    let mut ops: Vec<Op> = main
+        .into_iter()
+        .map(|op| match op {
+            Op::Choose { n, pick, mut opts } => {
+                for o in opts.iter_mut().take(n as usize) {
+                    o.0 += shift;
+                }
+                Op::Choose { n, pick, opts }
+            }
+            other => other,
+        })
+        .collect();
+    let bodies = std::mem::take(&mut comp.ops);
+    ops.extend(bodies);
+    let og_start = ops.len() as u16;
+    let og_len = on_gain.len() as u16;
+    // Choose inside on_gain: its option ranges were recorded relative to
+    // comp.ops too (shift them the same way).
+    ops.extend(on_gain.into_iter().map(|op| match op {
+        Op::Choose { n, pick, mut opts } => {
+            for o in opts.iter_mut().take(n as usize) {
+                o.0 += shift;
+            }
+            Op::Choose { n, pick, opts }
+        }
+        other => other,
+    }));
+    // Options compiled while reading on_gain were appended to comp.ops
+    // after those of the main effect: they are in `bodies`, already copied.
+    if ops.len() > u16::MAX as usize / 2 {
+        return Err(cx.err(span, "this card's effect is too long"));
+    }
+    let effect = shift > 0;
+    let mut hooks = Hooks::NONE;
+    if blocks_attacks {
+        hooks = Hooks(hooks.0 | Hooks::ATTACK_REACTION.0);
+    }
+    if vp_rule.is_some() {
+        hooks = Hooks(hooks.0 | Hooks::VP_RULE.0);
+    }
+    let info = CardInfo {
+        name: "",
+        cost,
+        types,
+        set: Set::Data,
+        pile,
+        cards,
+        actions,
+        buys,
+        coins,
+        value,
+        vp,
+        effect,
+        hooks,
+        companion: None,
+    };
+    Ok(DataCard {
+        name,
+        info,
+        reprint_of,
+        program: Program {
+            ops,
+            main: shift,
+            on_gain: (og_start, og_len),
+            vp: vp_rule,
+            blocks_attacks,
+        },
+        origin,
+    })
+}
+
+/// One line (or a few) describing a card for `domsim cards list`.
+pub fn describe(dc: &DataCard) -> String {
+    let i = &dc.info;
+    let mut s = format!("{} — ${} {:?}", dc.name, i.cost, i.types);
+    let mut bonus = Vec::new();
+    for (n, w) in [(i.cards, "Card"), (i.actions, "Action"), (i.buys, "Buy")] {
+        if n > 0 {
+            bonus.push(format!("+{n} {w}{}", if n > 1 { "s" } else { "" }));
+        }
+    }
+    if i.coins > 0 {
+        bonus.push(format!("+${}", i.coins));
+    }
+    if i.value > 0 {
+        bonus.push(format!("worth ${}", i.value));
+    }
+    if i.vp != 0 {
+        bonus.push(format!("{} VP", i.vp));
+    }
+    if let Some(r) = dc.program.vp {
+        match r.of {
+            None => bonus.push(format!("1 VP per {} cards", r.per)),
+            Some(c) => bonus.push(format!("1 VP per {} {c}", r.per)),
+        }
+    }
+    if dc.program.blocks_attacks {
+        bonus.push("Reaction: blocks an Attack".into());
+    }
+    if !bonus.is_empty() {
+        s.push_str(&format!(": {}", bonus.join(", ")));
+    }
+    let p = &dc.program;
+    if p.main > 0 {
+        s.push_str(&format!("\n    effect: {:?}", &p.ops[..p.main as usize]));
+    }
+    if p.on_gain.1 > 0 {
+        let (a, n) = p.on_gain;
+        s.push_str(&format!(
+            "\n    on gain: {:?}",
+            &p.ops[a as usize..(a + n) as usize]
+        ));
+    }
+    if let Some(r) = dc.reprint_of {
+        s.push_str(&format!("\n    reprint of {r}"));
+    }
+    s.push_str(&format!("\n    ({})", dc.origin));
+    s
+}
+
+/// The signatures of the data cards bound now (empty without `--cards`).
+pub fn bound_signatures() -> Vec<String> {
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    bound.iter().map(|c| c.signature()).collect()
+}
+
+/// The cards of the binding that lives now (for run keys and metadata).
+static BOUND: Mutex<Vec<DataCard>> = Mutex::new(Vec::new());

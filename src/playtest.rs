@@ -1,0 +1,556 @@
+//! Playtesting cards that do not exist yet: `domsim cards verify` (a data
+//! reprint of a printed card plays the same games) and `domsim compare`
+//! (variant A against variant B of a card on common random numbers).
+//!
+//! Both bind data cards themselves ([`crate::cards::data::bind`]), one
+//! binding at a time, and play on the shared runner with a hook that keeps
+//! one small record per game; nothing here runs inside a game.
+
+use crate::cards::data::{self, DataCard};
+use crate::cards::{Card, CardSet};
+use crate::engine::{Bots, Choose, Event, Game, Kingdom, Outcome, Pick, YesNo, MAX_PLAYERS};
+use crate::sim::lineup::Lineup;
+use crate::sim::{self, GameHook, RunConfig};
+use anyhow::{anyhow, bail, Context, Result};
+use std::sync::atomic::AtomicBool;
+
+/// The shipped card files, built in (`cards/` in the repository): the
+/// reprints `cards verify` checks, and invented examples.
+pub const REPRINTS: (&str, &str) = ("cards/reprints.toml", include_str!("../cards/reprints.toml"));
+pub const EXAMPLES: (&str, &str) = ("cards/examples.toml", include_str!("../cards/examples.toml"));
+
+// -------------------------------------------------------------------------
+// Per-game records
+
+/// What one game says about one card: per seat, copies bought and gained,
+/// plays, copies owned at the end; and the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CardGame {
+    pub index: u64,
+    pub order: [u8; MAX_PLAYERS],
+    pub outcome: Outcome,
+    pub bought: [u8; MAX_PLAYERS],
+    pub plays: [u16; MAX_PLAYERS],
+    pub owned: [u8; MAX_PLAYERS],
+}
+
+/// Bots that also count the buys and plays of one card (forwarding every
+/// question: the game is the same as without the counter).
+struct Counting<B> {
+    inner: B,
+    card: Card,
+    bought: [u8; MAX_PLAYERS],
+    plays: [u16; MAX_PLAYERS],
+}
+
+impl<B: Bots> Bots for Counting<B> {
+    #[inline]
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.inner.pick(g, q)
+    }
+    #[inline]
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        self.inner.yes_no(g, q)
+    }
+    #[inline]
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        self.inner.play_all_treasures(g, player)
+    }
+    #[inline]
+    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        self.inner.choose(g, q)
+    }
+    #[inline]
+    fn event(&mut self, g: &Game, e: Event) {
+        match e {
+            Event::Buy { player, card } if card == self.card => {
+                let n = &mut self.bought[player as usize % MAX_PLAYERS];
+                *n = n.saturating_add(1);
+            }
+            Event::Play { player, card } if card == self.card => {
+                let n = &mut self.plays[player as usize % MAX_PLAYERS];
+                *n = n.saturating_add(1);
+            }
+            _ => {}
+        }
+        self.inner.event(g, e);
+    }
+    fn explain(&self, g: &Game, q: &Pick) -> Option<String> {
+        self.inner.explain(g, q)
+    }
+}
+
+/// The hook that keeps a [`CardGame`] per game.
+struct Records {
+    card: Card,
+}
+
+impl GameHook for Records {
+    type Acc = Vec<CardGame>;
+    fn acc(&self) -> Vec<CardGame> {
+        Vec::new()
+    }
+    fn merge(&self, mut a: Vec<CardGame>, b: Vec<CardGame>) -> Vec<CardGame> {
+        a.extend(b);
+        a
+    }
+    fn play<B: Bots>(&self, acc: &mut Vec<CardGame>, g: &mut Game, bots: B, order: &[u8]) -> Outcome {
+        let mut c = Counting {
+            inner: bots,
+            card: self.card,
+            bought: [0; MAX_PLAYERS],
+            plays: [0; MAX_PLAYERS],
+        };
+        let o = g.play_game(&mut c);
+        let mut rec = CardGame {
+            index: 0,
+            order: [0; MAX_PLAYERS],
+            outcome: o,
+            bought: c.bought,
+            plays: c.plays,
+            owned: [0; MAX_PLAYERS],
+        };
+        rec.order[..order.len()].copy_from_slice(order);
+        for s in 0..g.n() {
+            rec.owned[s] = g.players[s].owns(self.card);
+        }
+        acc.push(rec);
+        o
+    }
+    fn finished(&self, acc: &mut Vec<CardGame>, index: u64, _order: &[u8], _o: &Outcome) {
+        if let Some(last) = acc.last_mut() {
+            last.index = index;
+        }
+    }
+}
+
+/// Play `games` games of `kingdom` between `lineup` (compiled for it) and
+/// keep one record per game about `card`, in game order.
+pub fn play_records(
+    kingdom: &Kingdom,
+    lineup: &Lineup,
+    card: Card,
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<Vec<CardGame>> {
+    let k = lineup.kingdom_for(kingdom);
+    let compiled = lineup.compile(&k)?;
+    let cfg = RunConfig {
+        games,
+        first: 0,
+        seed,
+        threads,
+        progress: false,
+        precision: None,
+    };
+    let stop = AtomicBool::new(false);
+    let pool = sim::pool(threads)?;
+    let (r, mut recs) = pool.install(|| {
+        sim::run_hooked(&k, &cfg, |order| compiled.bots(order), &stop, &Records { card })
+    });
+    if let Some((i, f)) = &r.stats.first_fault {
+        bail!("game {i}: a bot gave an illegal answer: {f}");
+    }
+    recs.sort_by_key(|r| r.index);
+    Ok(recs)
+}
+
+// -------------------------------------------------------------------------
+// cards verify
+
+/// One reprint checked: the data card, the printed card it reprints, and
+/// the first game that differs (None: every game identical).
+#[derive(Clone, Debug)]
+pub struct Verified {
+    pub data: String,
+    pub printed: Card,
+    pub games: u64,
+    pub first_difference: Option<String>,
+}
+
+/// The bot that plays a card in `cards verify`: money, at most two copies
+/// of the card, and explicit lists for every question a card of the
+/// vocabulary asks (the same for the printed card, whose per-card options
+/// are given the same lists, and the data card, which reads the general
+/// lists): both copies answer every question the same way.
+pub fn verify_bot(card_name: &str, printed: Option<Card>, attacker: bool) -> String {
+    let x = card_name;
+    let mut s = format!(
+        "name: {x} money\n\
+         buy:\n    Province if total_money >= 16\n    Duchy if supply(Province) <= 4\n    Estate if supply(Province) <= 2\n    Gold\n    {x} if count({x}) < 2\n"
+    );
+    if attacker {
+        s.push_str("    Militia if count(Militia) < 1\n");
+    }
+    s.push_str("    Silver\n");
+    const TRASH: &str = "    Curse\n    Estate if supply(Province) >= 5\n    Copper if total_money >= 7\n";
+    const DISCARD: &str = "    Curse\n    Province\n    Duchy\n    Estate\n    Copper\n";
+    const TOPDECK: &str = "    Province\n    Duchy\n    Estate\n";
+    let gain = format!("    Gold\n    Silver\n    {x}\n    Copper\n");
+    s.push_str(&format!("trash:\n{TRASH}discard:\n{DISCARD}topdeck:\n{TOPDECK}gain:\n{gain}"));
+    if let Some(p) = printed {
+        use crate::engine::Why;
+        use crate::strategy::options::{Kind, Question, OPTIONS};
+        // "Choose one" modes: the first option, as a data card's default
+        // answer (option 0) when its strategy does not say.
+        for o in OPTIONS.iter().filter(|o| o.card == p) {
+            if let Question::Mode(m) = o.question {
+                let yes = if m == 0 { "yes" } else { "no" };
+                s.push_str(&format!("{} {}: {yes}\n", p.name(), o.name));
+            }
+        }
+        for o in OPTIONS.iter().filter(|o| o.card == p && o.kind == Kind::List) {
+            let list = match o.question {
+                Question::Pick(Why::Trash) => TRASH.to_string(),
+                Question::Pick(Why::Discard) => DISCARD.to_string(),
+                Question::Pick(Why::Topdeck) => TOPDECK.to_string(),
+                Question::Pick(Why::Gain) => gain.clone(),
+                _ => continue,
+            };
+            s.push_str(&format!("{} {}:\n{list}", p.name(), o.name));
+        }
+    }
+    s
+}
+
+/// The kingdom of a verify run: the card and the first nine base cards
+/// that are neither it nor its reprint (and Militia, for a Reaction).
+fn verify_kingdom(card: Card, reaction: bool, avoid: Card) -> Result<Kingdom> {
+    let mut cards = vec![card];
+    if reaction && card != Card::Militia {
+        cards.push(Card::Militia);
+    }
+    for &c in Card::PRINTED {
+        if cards.len() == 10 {
+            break;
+        }
+        if c.is_kingdom()
+            && c.info().set == crate::cards::Set::Base
+            && c != avoid
+            && !cards.contains(&c)
+        {
+            cards.push(c);
+        }
+    }
+    Kingdom::new(2, &cards).map_err(|e| anyhow!("{e}"))
+}
+
+/// The printed card a data card reprints (its `reprint_of`).
+pub fn reprint_of(dc: &DataCard) -> Option<Card> {
+    dc.reprint_of
+}
+
+/// A strategy name as the strategy language reads it (letters, digits,
+/// spaces).
+fn spelled(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_alphanumeric() || c == ' ' { c } else { ' ' })
+        .collect()
+}
+
+/// Check every reprint of `cards`: the printed card and its data copy, in
+/// the same kingdom with the same bots and seeds, must give the same game,
+/// game for game.
+pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Result<Vec<Verified>> {
+    let mut out = Vec::new();
+    for dc in cards {
+        let Some(printed) = reprint_of(dc) else { continue };
+        let reaction = dc.info.types.has(crate::cards::Types::REACTION);
+        // The printed card's run (no data card bound).
+        let text = verify_bot(printed.name(), Some(printed), reaction);
+        let lineup = lineup_of(&text, "verify")?;
+        let k = verify_kingdom(printed, reaction, printed)?;
+        let a = play_records(&k, &lineup, printed, games, seed, threads)?;
+        // The data card's run.
+        let binding = data::bind(std::slice::from_ref(dc))?;
+        let d = binding.cards()[0];
+        let text = verify_bot(&spelled(&dc.name), None, reaction);
+        let lineup = lineup_of(&text, "verify")?;
+        let k = verify_kingdom(d, reaction, printed)?;
+        let b = play_records(&k, &lineup, d, games, seed, threads)?;
+        drop(binding);
+        let first_difference = a.iter().zip(&b).find(|(x, y)| !same_game(x, y)).map(|(x, y)| {
+            format!(
+                "game {}: printed VP {:?} turns {:?} bought {:?} played {:?}; data VP {:?} turns {:?} bought {:?} played {:?}",
+                x.index,
+                &x.outcome.vp[..2],
+                &x.outcome.turns[..2],
+                &x.bought[..2],
+                &x.plays[..2],
+                &y.outcome.vp[..2],
+                &y.outcome.turns[..2],
+                &y.bought[..2],
+                &y.plays[..2]
+            )
+        });
+        out.push(Verified {
+            data: dc.name.clone(),
+            printed,
+            games,
+            first_difference,
+        });
+    }
+    Ok(out)
+}
+
+fn same_game(a: &CardGame, b: &CardGame) -> bool {
+    a.index == b.index
+        && a.outcome == b.outcome
+        && a.bought == b.bought
+        && a.plays == b.plays
+        && a.owned == b.owned
+}
+
+/// A mirror of one strategy text (two seats).
+fn lineup_of(text: &str, label: &str) -> Result<Lineup> {
+    let st = crate::strategy::parse(text, label).map_err(|e| anyhow!("{e}"))?;
+    let info = crate::report::EntrantInfo {
+        name: st.name.clone(),
+        source: label.to_string(),
+        hash: format!("{:016x}", st.source_hash),
+    };
+    let l = crate::sim::lineup::Loaded::File(Box::new(st));
+    Ok(Lineup::from_entrants(vec![(info.clone(), l.clone()), (info, l)]))
+}
+
+/// Parse the built-in card files.
+pub fn builtin(which: (&str, &str)) -> Result<Vec<DataCard>> {
+    data::parse_cards(which.0, which.1).with_context(|| format!("built-in {}", which.0))
+}
+
+/// Every data card bound now (names), for messages.
+pub fn bound_names() -> Vec<&'static str> {
+    CardSet::data_bound().iter().map(|c| c.name()).collect()
+}
+
+// -------------------------------------------------------------------------
+// compare: variant A against variant B on common random numbers
+
+/// One compared measure: its means under A and B and the paired difference
+/// B − A with its 95% interval (from the per-game differences).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    pub measure: &'static str,
+    /// The bot (entrant name), or "all" for a game-level measure.
+    pub bot: String,
+    pub a: f64,
+    pub b: f64,
+    pub diff: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub games: u64,
+}
+
+/// The measures of a comparison, with what they mean (CSV and docs).
+pub const MEASURES: &[(&str, &str)] = &[
+    ("win_rate", "share of wins (ties split) of the bot"),
+    ("bought", "copies of the card the bot buys per game"),
+    ("played", "plays of the card by the bot per game"),
+    ("owned_at_end", "copies of the card in the bot's deck at the end"),
+    ("winner_has_card", "share of games whose winner (one of them) owns the card at the end"),
+    ("game_length", "rounds per game (the most turns any player took)"),
+];
+
+/// Mean and paired 95% interval of `b[i] − a[i]`.
+fn paired(measure: &'static str, bot: &str, a: &[f64], b: &[f64]) -> Compared {
+    let n = a.len().min(b.len());
+    let nf = n.max(1) as f64;
+    let ma = a.iter().take(n).sum::<f64>() / nf;
+    let mb = b.iter().take(n).sum::<f64>() / nf;
+    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
+    let md = d.iter().sum::<f64>() / nf;
+    let var = if n > 1 {
+        d.iter().map(|x| (x - md) * (x - md)).sum::<f64>() / (nf - 1.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / nf).sqrt();
+    Compared {
+        measure,
+        bot: bot.to_string(),
+        a: ma,
+        b: mb,
+        diff: md,
+        ci_low: md - half,
+        ci_high: md + half,
+        games: n as u64,
+    }
+}
+
+/// Per-entrant values of one game: the mean over the seats it holds.
+fn per_entrant(r: &CardGame, entrants: usize, f: impl Fn(&CardGame, usize) -> f64) -> Vec<f64> {
+    let n = r.outcome.players as usize;
+    let mut sum = vec![0.0; entrants];
+    let mut seats = vec![0u32; entrants];
+    for s in 0..n {
+        let e = r.order[s] as usize;
+        if e < entrants {
+            sum[e] += f(r, s);
+            seats[e] += 1;
+        }
+    }
+    sum.iter()
+        .zip(&seats)
+        .map(|(x, &k)| if k == 0 { 0.0 } else { x / k as f64 })
+        .collect()
+}
+
+/// Compare the runs of variant A and variant B (records of the same games,
+/// by index) for a field of `names`.
+pub fn compare_records(names: &[String], a: &[CardGame], b: &[CardGame]) -> Vec<Compared> {
+    let e = names.len();
+    let win = |r: &CardGame, s: usize| {
+        if r.outcome.won(s) {
+            1.0 / r.outcome.winner_count().max(1) as f64
+        } else {
+            0.0
+        }
+    };
+    let bought = |r: &CardGame, s: usize| r.bought[s] as f64;
+    let played = |r: &CardGame, s: usize| r.plays[s] as f64;
+    let owned = |r: &CardGame, s: usize| r.owned[s] as f64;
+    let mut out = Vec::new();
+    type SeatFn = fn(&CardGame, usize) -> f64;
+    let seat_measures: [(&'static str, SeatFn); 4] = [
+        ("win_rate", win),
+        ("bought", bought),
+        ("played", played),
+        ("owned_at_end", owned),
+    ];
+    for (m, f) in seat_measures {
+        let va: Vec<Vec<f64>> = a.iter().map(|r| per_entrant(r, e, f)).collect();
+        let vb: Vec<Vec<f64>> = b.iter().map(|r| per_entrant(r, e, f)).collect();
+        for (i, name) in names.iter().enumerate() {
+            let xa: Vec<f64> = va.iter().map(|v| v[i]).collect();
+            let xb: Vec<f64> = vb.iter().map(|v| v[i]).collect();
+            out.push(paired(m, name, &xa, &xb));
+        }
+        if m != "win_rate" {
+            let sa: Vec<f64> = va.iter().map(|v| v.iter().sum()).collect();
+            let sb: Vec<f64> = vb.iter().map(|v| v.iter().sum()).collect();
+            out.push(paired(m, "all", &sa, &sb));
+        }
+    }
+    let winner_has = |r: &CardGame| {
+        let n = r.outcome.players as usize;
+        f64::from((0..n).any(|s| r.outcome.won(s) && r.owned[s] > 0))
+    };
+    let length = |r: &CardGame| {
+        let n = r.outcome.players as usize;
+        r.outcome.turns[..n].iter().copied().max().unwrap_or(0) as f64
+    };
+    let wa: Vec<f64> = a.iter().map(winner_has).collect();
+    let wb: Vec<f64> = b.iter().map(winner_has).collect();
+    out.push(paired("winner_has_card", "all", &wa, &wb));
+    let la: Vec<f64> = a.iter().map(length).collect();
+    let lb: Vec<f64> = b.iter().map(length).collect();
+    out.push(paired("game_length", "all", &la, &lb));
+    out
+}
+
+/// The comparison as CSV (long format: one row per measure and bot).
+pub fn compare_csv(meta: &crate::report::Meta, rows: &[Compared]) -> Result<Vec<u8>> {
+    let mut out = meta.render().into_bytes();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["measure", "bot", "a", "b", "diff", "ci_low", "ci_high", "games"])?;
+    for r in rows {
+        w.write_record([
+            r.measure.to_string(),
+            r.bot.clone(),
+            format!("{:.6}", r.a),
+            format!("{:.6}", r.b),
+            format!("{:.6}", r.diff),
+            format!("{:.6}", r.ci_low),
+            format!("{:.6}", r.ci_high),
+            r.games.to_string(),
+        ])?;
+    }
+    out.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
+    Ok(out)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The comparison as a self-contained HTML section (a page of its own):
+/// per measure, the difference B − A with its interval, drawn on a common
+/// scale per measure.
+pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) -> String {
+    let mut h = String::new();
+    h.push_str("<!doctype html><html><head><meta charset=\"utf-8\"><title>");
+    h.push_str(&esc(title));
+    h.push_str("</title><style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:nth-child(2){text-align:left}.pos{color:#1a7f37}.neg{color:#c0392b}svg{vertical-align:middle}</style></head><body>");
+    h.push_str(&format!("<section id=\"compare\"><h1>{}</h1><p>", esc(title)));
+    for (k, v) in &meta.0 {
+        h.push_str(&format!("<b>{}</b>: {}<br>", esc(k), esc(v)));
+    }
+    h.push_str("</p><p>Every game is played twice, with variant A and with variant B, from the same seed and the same seats (common random numbers). <i>diff</i> is B − A; its 95% interval comes from the per-game differences, so it is much narrower than two independent runs would give. An interval that excludes 0 is a real change.</p>");
+    for (m, what) in MEASURES {
+        let rs: Vec<&Compared> = rows.iter().filter(|r| r.measure == *m).collect();
+        if rs.is_empty() {
+            continue;
+        }
+        let scale = rs
+            .iter()
+            .map(|r| r.ci_low.abs().max(r.ci_high.abs()))
+            .fold(1e-9, f64::max);
+        h.push_str(&format!(
+            "<h2>{}</h2><p>{}</p><table><tr><th>bot</th><th>A</th><th>B</th><th>diff (B − A)</th><th>95% interval</th><th></th></tr>",
+            esc(m),
+            esc(what)
+        ));
+        for r in rs {
+            let x = |v: f64| 150.0 + 140.0 * v / scale;
+            let cls = if r.ci_low > 0.0 {
+                "pos"
+            } else if r.ci_high < 0.0 {
+                "neg"
+            } else {
+                ""
+            };
+            h.push_str(&format!(
+                "<tr><td>{}</td><td>{:.4}</td><td>{:.4}</td><td class=\"{cls}\">{:+.4}</td><td>[{:+.4}, {:+.4}]</td><td><svg width=\"300\" height=\"14\"><line x1=\"150\" y1=\"0\" x2=\"150\" y2=\"14\" stroke=\"#999\"/><line x1=\"{:.1}\" y1=\"7\" x2=\"{:.1}\" y2=\"7\" stroke=\"#333\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#333\"/></svg></td></tr>",
+                esc(&r.bot),
+                r.a,
+                r.b,
+                r.diff,
+                r.ci_low,
+                r.ci_high,
+                x(r.ci_low),
+                x(r.ci_high),
+                x(r.diff)
+            ));
+        }
+        h.push_str("</table>");
+    }
+    h.push_str("</section></body></html>\n");
+    h
+}
+
+/// Variant B as a change of variant A: `field=value` for one card
+/// (`cost`, `cards`, `actions`, `buys`, `coins`, `value`, `vp`).
+pub fn modified(cards: &[DataCard], card: &str, field: &str, value: &str) -> Result<Vec<DataCard>> {
+    let key = crate::cards::normalize(card);
+    let Some(i) = cards
+        .iter()
+        .position(|c| crate::cards::normalize(&c.name) == key)
+    else {
+        let names: Vec<&str> = cards.iter().map(|c| c.name.as_str()).collect();
+        bail!(
+            "--b-set: no card '{card}' in the variant A files (their cards: {})",
+            names.join(", ")
+        );
+    };
+    let v: u8 = value
+        .trim()
+        .parse()
+        .map_err(|_| anyhow!("--b-set {card}:{field}={value}: the value is a whole number 0–20"))?;
+    let mut out = cards.to_vec();
+    out[i] = out[i].with_field(field, v)?;
+    Ok(out)
+}
