@@ -3093,7 +3093,10 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
     };
     match c {
         CardsCmd::List { files } => {
-            let cards = load(files, &[crate::playtest::REPRINTS, crate::playtest::EXAMPLES])?;
+            let cards = load(
+                files,
+                &[crate::playtest::REPRINTS, crate::playtest::EXAMPLES],
+            )?;
             for dc in &cards {
                 outln!("{}", data::describe(dc));
             }
@@ -3154,16 +3157,17 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
     if let Some(h) = &a.html {
         outputs.push(("--html", h));
     }
-    let mut inputs: Vec<(&str, &std::path::Path)> = a.a.iter().map(|p| ("--a", p.as_path())).collect();
+    let mut inputs: Vec<(&str, &std::path::Path)> =
+        a.a.iter().map(|p| ("--a", p.as_path())).collect();
     inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
     inputs.extend(specs.iter().map(|s| ("STRATEGY", std::path::Path::new(s))));
     crate::output::check_distinct(&inputs, &outputs)?;
     let cards_a = data::load_files(&a.a)?;
     let (cards_b, b_how) = match (&a.b_set, a.b.is_empty()) {
         (Some(set), _) => {
-            let (card, rest) = set
-                .rsplit_once(':')
-                .ok_or_else(|| anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE, e.g. \"Smithy Data:cost=5\""))?;
+            let (card, rest) = set.rsplit_once(':').ok_or_else(|| {
+                anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE, e.g. \"Smithy Data:cost=5\"")
+            })?;
             let (field, value) = rest
                 .split_once('=')
                 .ok_or_else(|| anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE"))?;
@@ -3174,19 +3178,36 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
         }
         (None, false) => (
             data::load_files(&a.b)?,
-            a.b.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            a.b.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         ),
         (None, true) => bail!("give variant B with --b FILE or --b-set CARD:FIELD=VALUE"),
     };
-    let key = |v: &[data::DataCard]| -> Vec<String> { v.iter().map(|c| crate::cards::normalize(&c.name)).collect() };
+    let key = |v: &[data::DataCard]| -> Vec<String> {
+        v.iter().map(|c| crate::cards::normalize(&c.name)).collect()
+    };
     if key(&cards_a) != key(&cards_b) {
         bail!(
             "variants A and B must define the same cards in the same order (A: {}; B: {})",
-            cards_a.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
-            cards_b.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+            cards_a
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            cards_b
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
-    if cards_a.iter().zip(&cards_b).all(|(x, y)| x.signature() == y.signature()) {
+    if cards_a
+        .iter()
+        .zip(&cards_b)
+        .all(|(x, y)| x.signature() == y.signature())
+    {
         eprintln!("warning: variants A and B define the same cards: every difference will be 0");
     }
     let threads = a.threads.map_or(0, |t| t as usize);
@@ -3236,13 +3257,20 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
     meta.push("card", &card_name);
     meta.push(
         "variant_a",
-        a.a.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        a.a.iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
     );
     meta.push("variant_b", &b_how);
     meta.push("variant_a_cards", src_a.join(" ; "));
     meta.push(
         "variant_b_cards",
-        cards_b.iter().map(|c| c.signature()).collect::<Vec<_>>().join(" ; "),
+        cards_b
+            .iter()
+            .map(|c| c.signature())
+            .collect::<Vec<_>>()
+            .join(" ; "),
     );
     meta.push("games_per_variant", a.games);
     outln!(
@@ -3252,10 +3280,19 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
     );
     outln!(
         "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
-        "measure", "bot", "A", "B", "B − A", "95% interval"
+        "measure",
+        "bot",
+        "A",
+        "B",
+        "B − A",
+        "95% interval"
     );
     for r in &rows {
-        let mark = if r.ci_low > 0.0 || r.ci_high < 0.0 { " *" } else { "" };
+        let mark = if r.ci_low > 0.0 || r.ci_high < 0.0 {
+            " *"
+        } else {
+            ""
+        };
         outln!(
             "{:<16} {:<28} {:>10.4} {:>10.4} {:>+10.4}  [{:+.4}, {:+.4}]{mark}",
             r.measure,

@@ -16,8 +16,14 @@ use std::sync::atomic::AtomicBool;
 
 /// The shipped card files, built in (`cards/` in the repository): the
 /// reprints `cards verify` checks, and invented examples.
-pub const REPRINTS: (&str, &str) = ("cards/reprints.toml", include_str!("../cards/reprints.toml"));
-pub const EXAMPLES: (&str, &str) = ("cards/examples.toml", include_str!("../cards/examples.toml"));
+pub const REPRINTS: (&str, &str) = (
+    "cards/reprints.toml",
+    include_str!("../cards/reprints.toml"),
+);
+pub const EXAMPLES: (&str, &str) = (
+    "cards/examples.toml",
+    include_str!("../cards/examples.toml"),
+);
 
 // -------------------------------------------------------------------------
 // Per-game records
@@ -94,7 +100,13 @@ impl GameHook for Records {
         a.extend(b);
         a
     }
-    fn play<B: Bots>(&self, acc: &mut Vec<CardGame>, g: &mut Game, bots: B, order: &[u8]) -> Outcome {
+    fn play<B: Bots>(
+        &self,
+        acc: &mut Vec<CardGame>,
+        g: &mut Game,
+        bots: B,
+        order: &[u8],
+    ) -> Outcome {
         let mut c = Counting {
             inner: bots,
             card: self.card,
@@ -147,7 +159,13 @@ pub fn play_records(
     let stop = AtomicBool::new(false);
     let pool = sim::pool(threads)?;
     let (r, mut recs) = pool.install(|| {
-        sim::run_hooked(&k, &cfg, |order| compiled.bots(order), &stop, &Records { card })
+        sim::run_hooked(
+            &k,
+            &cfg,
+            |order| compiled.bots(order),
+            &stop,
+            &Records { card },
+        )
     });
     if let Some((i, f)) = &r.stats.first_fault {
         bail!("game {i}: a bot gave an illegal answer: {f}");
@@ -184,11 +202,17 @@ pub fn verify_bot(card_name: &str, printed: Option<Card>, attacker: bool) -> Str
         s.push_str("    Militia if count(Militia) < 1\n");
     }
     s.push_str("    Silver\n");
-    const TRASH: &str = "    Curse\n    Estate if supply(Province) >= 5\n    Copper if total_money >= 7\n";
+    const TRASH: &str =
+        "    Curse\n    Estate if supply(Province) >= 5\n    Copper if total_money >= 7\n";
     const DISCARD: &str = "    Curse\n    Province\n    Duchy\n    Estate\n    Copper\n";
-    const TOPDECK: &str = "    Province\n    Duchy\n    Estate\n";
+    // Always matches a card in hand, so no default (some printed cards
+    // have their own) is ever reached.
+    const TOPDECK: &str =
+        "    Province\n    Duchy\n    Estate\n    Curse\n    Copper\n    Action\n    Treasure\n    Victory\n";
     let gain = format!("    Gold\n    Silver\n    {x}\n    Copper\n");
-    s.push_str(&format!("trash:\n{TRASH}discard:\n{DISCARD}topdeck:\n{TOPDECK}gain:\n{gain}"));
+    s.push_str(&format!(
+        "trash:\n{TRASH}discard:\n{DISCARD}topdeck:\n{TOPDECK}gain:\n{gain}"
+    ));
     if let Some(p) = printed {
         use crate::engine::Why;
         use crate::strategy::options::{Kind, Question, OPTIONS};
@@ -200,7 +224,25 @@ pub fn verify_bot(card_name: &str, printed: Option<Card>, attacker: bool) -> Str
                 s.push_str(&format!("{} {}: {yes}\n", p.name(), o.name));
             }
         }
-        for o in OPTIONS.iter().filter(|o| o.card == p && o.kind == Kind::List) {
+        // May-questions: "no", a data card's default answer.
+        for o in OPTIONS
+            .iter()
+            .filter(|o| o.card == p && o.kind == Kind::Bool)
+        {
+            if matches!(o.question, Question::YesNoOwn | Question::YesNoOther) {
+                s.push_str(&format!("{} {}: no\n", p.name(), o.name));
+            }
+        }
+        for o in OPTIONS
+            .iter()
+            .filter(|o| o.card == p && o.kind == Kind::List)
+        {
+            if o.question == Question::YesNoOwn {
+                // A list answering a may-question (Library's set_aside):
+                // an entry that never matches, i.e. always "no".
+                s.push_str(&format!("{} {}:\n    Curse\n", p.name(), o.name));
+                continue;
+            }
             let list = match o.question {
                 Question::Pick(Why::Trash) => TRASH.to_string(),
                 Question::Pick(Why::Discard) => DISCARD.to_string(),
@@ -233,7 +275,11 @@ fn verify_kingdom(card: Card, reaction: bool, avoid: Card) -> Result<Kingdom> {
             cards.push(c);
         }
     }
-    Kingdom::new(2, &cards).map_err(|e| anyhow!("{e}"))
+    // Shelters off in both runs: by the rule a Dark Ages card brings them
+    // (decided per game), and a data card belongs to no set.
+    Kingdom::new(2, &cards)
+        .map(|k| k.with_shelters(Some(false)))
+        .map_err(|e| anyhow!("{e}"))
 }
 
 /// The printed card a data card reprints (its `reprint_of`).
@@ -245,7 +291,13 @@ pub fn reprint_of(dc: &DataCard) -> Option<Card> {
 /// spaces).
 fn spelled(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_alphanumeric() || c == ' ' { c } else { ' ' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' {
+                c
+            } else {
+                ' '
+            }
+        })
         .collect()
 }
 
@@ -255,7 +307,9 @@ fn spelled(name: &str) -> String {
 pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Result<Vec<Verified>> {
     let mut out = Vec::new();
     for dc in cards {
-        let Some(printed) = reprint_of(dc) else { continue };
+        let Some(printed) = reprint_of(dc) else {
+            continue;
+        };
         let reaction = dc.info.types.has(crate::cards::Types::REACTION);
         // The printed card's run (no data card bound).
         let text = verify_bot(printed.name(), Some(printed), reaction);
@@ -311,7 +365,10 @@ fn lineup_of(text: &str, label: &str) -> Result<Lineup> {
         hash: format!("{:016x}", st.source_hash),
     };
     let l = crate::sim::lineup::Loaded::File(Box::new(st));
-    Ok(Lineup::from_entrants(vec![(info.clone(), l.clone()), (info, l)]))
+    Ok(Lineup::from_entrants(vec![
+        (info.clone(), l.clone()),
+        (info, l),
+    ]))
 }
 
 /// Parse the built-in card files.
@@ -347,9 +404,18 @@ pub const MEASURES: &[(&str, &str)] = &[
     ("win_rate", "share of wins (ties split) of the bot"),
     ("bought", "copies of the card the bot buys per game"),
     ("played", "plays of the card by the bot per game"),
-    ("owned_at_end", "copies of the card in the bot's deck at the end"),
-    ("winner_has_card", "share of games whose winner (one of them) owns the card at the end"),
-    ("game_length", "rounds per game (the most turns any player took)"),
+    (
+        "owned_at_end",
+        "copies of the card in the bot's deck at the end",
+    ),
+    (
+        "winner_has_card",
+        "share of games whose winner (one of them) owns the card at the end",
+    ),
+    (
+        "game_length",
+        "rounds per game (the most turns any player took)",
+    ),
 ];
 
 /// Mean and paired 95% interval of `b[i] − a[i]`.
@@ -453,7 +519,9 @@ pub fn compare_records(names: &[String], a: &[CardGame], b: &[CardGame]) -> Vec<
 pub fn compare_csv(meta: &crate::report::Meta, rows: &[Compared]) -> Result<Vec<u8>> {
     let mut out = meta.render().into_bytes();
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["measure", "bot", "a", "b", "diff", "ci_low", "ci_high", "games"])?;
+    w.write_record([
+        "measure", "bot", "a", "b", "diff", "ci_low", "ci_high", "games",
+    ])?;
     for r in rows {
         w.write_record([
             r.measure.to_string(),
@@ -485,7 +553,10 @@ pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) 
     h.push_str("<!doctype html><html><head><meta charset=\"utf-8\"><title>");
     h.push_str(&esc(title));
     h.push_str("</title><style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:nth-child(2){text-align:left}.pos{color:#1a7f37}.neg{color:#c0392b}svg{vertical-align:middle}</style></head><body>");
-    h.push_str(&format!("<section id=\"compare\"><h1>{}</h1><p>", esc(title)));
+    h.push_str(&format!(
+        "<section id=\"compare\"><h1>{}</h1><p>",
+        esc(title)
+    ));
     for (k, v) in &meta.0 {
         h.push_str(&format!("<b>{}</b>: {}<br>", esc(k), esc(v)));
     }

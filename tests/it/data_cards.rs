@@ -6,7 +6,7 @@
 
 use domsim::cards::data::{self, DataCard};
 use domsim::scenario::Scenario;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -93,6 +93,7 @@ scenarios! {
     improve_remodel => "primitive_improve_remodel.txt",
     improve_mine_to_hand => "primitive_improve_mine_to_hand.txt",
     improve_exactly_upgrade => "primitive_improve_exactly_upgrade.txt",
+    improve_exactly_refused => "primitive_improve_exactly_refused.txt",
     trash_self_feast => "primitive_trash_self_feast.txt",
     discard_for_cellar => "primitive_discard_for_cellar.txt",
     discard_for_coins_up_to => "primitive_discard_for_coins_up_to.txt",
@@ -112,4 +113,261 @@ scenarios! {
     band_of_misfits_data_card => "rules_band_of_misfits_data_card.txt",
     procession_data_card => "rules_procession_data_card.txt",
     masquerade_data_card => "rules_masquerade_data_card.txt",
+    draw_until_set_aside => "primitive_draw_until_set_aside.txt",
+    may_discard_deck => "primitive_may_discard_deck.txt",
+    play_action_twice => "primitive_play_action_twice.txt",
+    topdeck => "primitive_topdeck.txt",
+    may_trash_self => "primitive_may_trash_self.txt",
+    if_no_action_in_hand => "primitive_if_no_action_in_hand.txt",
+    reveal_until_cost => "primitive_reveal_until_cost.txt",
+}
+
+// -------------------------------------------------------------------------
+// The command line: bad card files, verify, compare, --cards.
+
+use super::cli::{domsim, entries, scratch, stderr, stdout};
+
+/// A card file with `text`, run with `sim --cards`: exit status 2, the
+/// message (with `needle`) on standard error, no output file.
+fn bad_card_file(name: &str, text: &str, needle: &str) {
+    let d = scratch(name);
+    let f = d.join("bad.toml");
+    std::fs::write(&f, text).unwrap();
+    let out = d.join("out.csv");
+    let o = domsim(&[
+        "sim",
+        "--cards",
+        f.to_str().unwrap(),
+        "-n",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+    assert!(
+        err.contains(needle),
+        "{name}: expected '{needle}' in: {err}"
+    );
+    assert!(!out.exists(), "{name}: an output was written");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+}
+
+#[test]
+fn bad_card_files_name_the_file_line_and_field() {
+    let card = |body: &str| {
+        format!("[[card]]\nname = \"Test Card\"\ncost = 3\ntypes = [\"Action\"]\n{body}\n")
+    };
+    bad_card_file("syntax", "[[card]\nname = 1\n", "bad.toml:1:");
+    bad_card_file("empty", "# nothing\n", "no [[card]] table");
+    bad_card_file(
+        "unknown field",
+        &card("cardz = 2"),
+        "bad.toml:5:9: unknown field 'cardz' (did you mean 'cards'?)",
+    );
+    bad_card_file(
+        "unknown primitive",
+        &card("effect = [{ do = \"gian\", up_to = 4 }]"),
+        "unknown primitive 'gian' (did you mean 'gain'?)",
+    );
+    bad_card_file(
+        "primitive field",
+        &card("effect = [{ do = \"gain\", upto = 4 }]"),
+        "'gain' has no field 'upto' (did you mean 'up_to'?)",
+    );
+    bad_card_file(
+        "unknown card",
+        &card("effect = [{ do = \"gain\", card = \"Silverr\" }]"),
+        "unknown card 'Silverr' (did you mean 'Silver'?)",
+    );
+    bad_card_file(
+        "unknown type",
+        "[[card]]\nname = \"X\"\ncost = 3\ntypes = [\"Acton\"]\n",
+        "bad.toml:4:9: field 'types': unknown type 'Acton' (did you mean 'Action'?)",
+    );
+    bad_card_file(
+        "printed name",
+        "[[card]]\nname = \"Smithy\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "'Smithy' is the printed card Smithy",
+    );
+    bad_card_file(
+        "parenthesis",
+        "[[card]]\nname = \"Smithy (v2)\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "cannot be part of a card name",
+    );
+    bad_card_file(
+        "attack without type",
+        &card("effect = [{ do = \"others_gain\", card = \"Curse\" }]"),
+        "needs the Attack type",
+    );
+    bad_card_file(
+        "cost range",
+        "[[card]]\nname = \"X\"\ncost = 99\ntypes = [\"Action\"]\n",
+        "bad.toml:3:8: field 'cost': 99 is outside 0..=16",
+    );
+    bad_card_file(
+        "twice",
+        &format!("{}{}", card(""), card("")),
+        "card 'Test Card' is defined twice",
+    );
+    bad_card_file(
+        "missing",
+        "[[card]]\nname = \"X\"\ntypes = [\"Action\"]\n",
+        "[[card]] needs the field 'cost'",
+    );
+    bad_card_file(
+        "reaction without block",
+        "[[card]]\nname = \"X\"\ncost = 2\ntypes = [\"Action\", \"Reaction\"]\n",
+        "a Reaction needs `reaction = \"block_attack\"`",
+    );
+    let many: String = (0..15)
+        .map(|i| {
+            format!("[[card]]\nname = \"Card {i}\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\n")
+        })
+        .collect();
+    bad_card_file("fifteen", &many, "at most 14 can be loaded at once");
+}
+
+#[test]
+fn a_missing_card_file_and_cards_on_salem_exit_2() {
+    let o = domsim(&["sim", "--cards", "/nonexistent/x.toml", "-n", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/x.toml"), "{}", stderr(&o));
+    let o = domsim(&["cards", "verify", "--cards", "cards/reprints.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("takes its card files as arguments"));
+}
+
+#[test]
+fn cards_verify_says_every_reprint_is_identical() {
+    let o = domsim(&["cards", "verify", "-n", "300"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let last = out.lines().last().unwrap_or("");
+    let (same, all) = last
+        .strip_suffix(" identical")
+        .and_then(|s| s.split_once('/'))
+        .unwrap_or_else(|| panic!("last line: {last}"));
+    assert_eq!(same, all, "{out}");
+    assert!(all.parse::<usize>().unwrap() >= 15, "{out}");
+}
+
+/// A reprint that is not exact is caught: Smithy with +2 Cards.
+#[test]
+fn cards_verify_catches_a_wrong_reprint() {
+    let d = scratch("wrong reprint");
+    let f = d.join("wrong.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Smithy Two\"\nreprint_of = \"Smithy\"\ncost = 4\ntypes = [\"Action\"]\ncards = 2\n",
+    )
+    .unwrap();
+    let o = domsim(&["cards", "verify", "-n", "200", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0/1 identical"), "{}", stdout(&o));
+}
+
+/// A data card plays in `sim` like a printed card: named in --kingdom and
+/// in a strategy file, and in the output's metadata.
+#[test]
+fn sim_with_a_data_card_in_kingdom_and_strategy() {
+    let d = scratch("sim data card");
+    let st = d.join("hex.dom");
+    std::fs::write(
+        &st,
+        "name: Hex Peddler money\nbuy:\n    Province if total_money >= 16\n    Gold\n    Hex Peddler if count(Hex Peddler) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let out = d.join("out.csv");
+    let o = domsim(&[
+        "sim",
+        "--cards",
+        &root().join("cards/examples.toml").display().to_string(),
+        "--kingdom",
+        "Hex Peddler",
+        "--fill",
+        st.to_str().unwrap(),
+        "builtin:big-money",
+        "-n",
+        "400",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.contains("Hex Peddler $4 Action-Attack"), "{csv}");
+    assert!(csv.contains("Hex Peddler money"), "{csv}");
+    assert!(entries(&d).len() == 2, "{:?}", entries(&d));
+}
+
+/// compare: the same variant twice gives zero differences with zero-width
+/// intervals (common random numbers); a real change shows up.
+#[test]
+fn compare_pairs_the_games() {
+    let d = scratch("compare");
+    let st = d.join("smithy.dom");
+    std::fs::write(
+        &st,
+        "name: Smithy Data BM\nbuy:\n    Province if total_money >= 16\n    Gold\n    Smithy Data if count(Smithy Data) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let cards = d.join("s.toml");
+    std::fs::write(
+        &cards,
+        "[[card]]\nname = \"Smithy Data\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n",
+    )
+    .unwrap();
+    let csv = d.join("c.csv");
+    let html = d.join("c.html");
+    let run = |bset: &str| {
+        domsim(&[
+            "compare",
+            "--a",
+            cards.to_str().unwrap(),
+            "--b-set",
+            bset,
+            st.to_str().unwrap(),
+            "builtin:big-money",
+            "--kingdom",
+            "Smithy Data",
+            "--fill",
+            "-n",
+            "2000",
+            "-o",
+            csv.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ])
+    };
+    let o = run("Smithy Data:cost=4");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .collect();
+    assert!(rows.len() >= 10, "{text}");
+    for r in &rows {
+        let f: Vec<&str> = r.split(',').collect();
+        assert_eq!(&f[4..7], &["0.000000", "0.000000", "0.000000"], "{r}");
+    }
+    let o = run("Smithy Data:cards=1");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let win = text
+        .lines()
+        .find(|l| l.starts_with("win_rate,Smithy Data BM,"))
+        .unwrap();
+    let f: Vec<f64> = win.split(',').skip(2).map(|x| x.parse().unwrap()).collect();
+    assert!(f[3] < 0.0 && f[4] < 0.0, "a weaker Smithy wins less: {win}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<section id=\"compare\">") && page.contains("win_rate"));
+    // Bad variant B: unknown field, unknown card.
+    let o = run("Smithy Data:cots=5");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did you mean 'cost'"), "{}", stderr(&o));
+    let o = run("Smithy:cost=5");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no card 'Smithy'"), "{}", stderr(&o));
 }

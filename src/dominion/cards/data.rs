@@ -19,7 +19,7 @@
 
 use super::table::{bind_data_slot, data_row_index, DATA_ARENA, DATA_SLOTS, FIRST_DATA};
 use super::{Card, CardInfo, CardSet, Hooks, PileRule, Set, Types};
-use crate::engine::{Bots, Choose, Dest, Event, Game, PlayCtx, Why};
+use crate::engine::{Bots, Choose, Dest, Event, Game, PlayCtx, Why, YesNo};
 use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -105,8 +105,23 @@ pub enum Op {
     /// Discard up to `max` cards of `filter` from hand, one at a time; then
     /// `each` per card discarded (Cellar: +1 Card each).
     DiscardFor { filter: Types, max: u8, each: Bonus },
-    /// Draw until N cards in hand.
-    DrawUntil(u8),
+    /// Draw until N cards in hand; with `set_aside`, each Action drawn may
+    /// be set aside (a yes/no question) and is discarded at the end
+    /// (Library).
+    DrawUntil { hand: u8, set_aside: bool },
+    /// You may put your deck into your discard pile (Chancellor).
+    MayDiscardDeck,
+    /// Play an Action card from your hand `times` times (Throne Room).
+    PlayAction { times: u8 },
+    /// Put a card from your hand onto your deck (Courtyard).
+    Topdeck,
+    /// You may trash this card from play; if you do, `then` (Mining Village).
+    MayTrashSelf { then: Bonus },
+    /// Reveal your hand; if it has no Action card, `then` (Shanty Town).
+    IfNoActionInHand { then: Bonus },
+    /// Reveal cards until one costing $N or more: it goes to hand, the
+    /// others are discarded (Sage).
+    RevealUntilCost(u8),
     /// Reveal cards until N Treasures are revealed: they go to hand, the
     /// others are discarded (Adventurer).
     RevealTreasures(u8),
@@ -456,12 +471,105 @@ fn run<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, ops: &[Op], from: u16, to
                 }
                 each.apply(g, b, p, n);
             }
-            Op::DrawUntil(n) => {
-                while (g.players[p as usize].hand.len() as u8) < n {
-                    if g.draw(b, p, 1) == 0 {
+            Op::DrawUntil { hand, set_aside } => {
+                if !set_aside {
+                    while (g.players[p as usize].hand.len() as u8) < hand {
+                        if g.draw(b, p, 1) == 0 {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                let start = g.players[p as usize].aside.len();
+                while (g.players[p as usize].hand.len() as u8) < hand {
+                    let Some(c) = g.take_top(b, p) else { break };
+                    if c.is_action() {
+                        let q = YesNo {
+                            player: p,
+                            by: ctx.card,
+                            card: Some(c),
+                            target: p,
+                        };
+                        // Drawn, then maybe set aside: it waits aside while
+                        // the question is asked, so the hand count is honest.
+                        g.players[p as usize].aside.push(c);
+                        if g.ask_yes_no(b, q) {
+                            continue;
+                        }
+                        let pl = &mut g.players[p as usize];
+                        pl.aside.pop();
+                        pl.hand.push(c);
+                    } else {
+                        g.players[p as usize].hand.push(c);
+                    }
+                    b.event(g, Event::Draw { player: p, card: c });
+                }
+                g.discard_aside(b, p, start);
+            }
+            Op::MayDiscardDeck => {
+                let q = YesNo {
+                    player: p,
+                    by: ctx.card,
+                    card: None,
+                    target: p,
+                };
+                if g.ask_yes_no(b, q) {
+                    let pl = &mut g.players[p as usize];
+                    let (deck, discard) = (&mut pl.deck, &mut pl.discard);
+                    discard.extend_from(deck.as_slice());
+                    deck.clear();
+                }
+            }
+            Op::PlayAction { times } => {
+                let legal = g.hand_kinds(p, CardSet::actions());
+                if let Some(c) = g.pick(b, p, Why::PlayTarget, by, legal, false) {
+                    g.play_multiplied(b, p, c, times);
+                }
+            }
+            Op::Topdeck => {
+                let legal = g.hand_kinds(p, CardSet::all());
+                if let Some(c) = g.pick(b, p, Why::Topdeck, by, legal, false) {
+                    g.topdeck_from_hand(b, p, c);
+                }
+            }
+            Op::MayTrashSelf { then } => {
+                let pl = g.player(p);
+                if ctx.uid == u16::MAX || !pl.play_uid[..pl.play.len()].contains(&ctx.uid) {
+                    continue;
+                }
+                let q = YesNo {
+                    player: p,
+                    by: ctx.card,
+                    card: Some(ctx.card),
+                    target: p,
+                };
+                if g.ask_yes_no(b, q) && g.trash_from_play(b, p, ctx.uid) {
+                    then.apply(g, b, p, 1);
+                }
+            }
+            Op::IfNoActionInHand { then } => {
+                for k in 0..g.players[p as usize].hand.len() {
+                    let c = g.players[p as usize].hand.get(k).unwrap_or(Card::Copper);
+                    b.event(g, Event::Reveal { player: p, card: c });
+                }
+                if g.hand_kinds(p, CardSet::actions()).is_empty() {
+                    then.apply(g, b, p, 1);
+                }
+            }
+            Op::RevealUntilCost(n) => {
+                let start = g.players[p as usize].aside.len();
+                while let Some(c) = g.take_top(b, p) {
+                    g.players[p as usize].aside.push(c);
+                    b.event(g, Event::Reveal { player: p, card: c });
+                    if g.cost(c) >= n {
+                        let pl = &mut g.players[p as usize];
+                        let i = pl.aside.len() - 1;
+                        pl.aside.remove(i);
+                        pl.hand.push(c);
                         break;
                     }
                 }
+                g.discard_aside(b, p, start);
             }
             Op::RevealTreasures(want) => {
                 let start = g.players[p as usize].aside.len();
@@ -653,7 +761,13 @@ pub const PRIMITIVES: &[(&str, &[&str], &str)] = &[
     ("improve", &["plus", "exactly_plus", "types", "gain_types", "to"], "trash a card (of `types`) from hand, gain a card (of `gain_types`) costing up to $`plus` more (or exactly $`exactly_plus` more)"),
     ("trash_self", &[], "trash this card from play (if it is still there)"),
     ("discard_for", &["up_to", "types", "each"], "discard any number (up to N) of cards (of `types`), `each` a bonus per card discarded"),
-    ("draw_until", &["hand"], "draw until you have N cards in hand"),
+    ("draw_until", &["hand", "set_aside_actions"], "draw until you have N cards in hand; `set_aside_actions = true`: you may set aside each Action drawn (a yes/no question), discarded at the end"),
+    ("may_discard_deck", &[], "you may put your deck into your discard pile (a yes/no question)"),
+    ("play_action", &["times"], "play an Action card from your hand N times (default 2)"),
+    ("topdeck", &[], "put a card from your hand onto your deck"),
+    ("may_trash_self", &["then"], "you may trash this card from play (a yes/no question); if you do, the `then` bonus"),
+    ("if_no_action_in_hand", &["then"], "reveal your hand; if it has no Action card, the `then` bonus"),
+    ("reveal_until_cost", &["at_least"], "reveal cards until one costing $N or more: it goes to hand, the rest are discarded"),
     ("reveal_until_treasures", &["count"], "reveal until N Treasures: they go to hand, the rest are discarded"),
     ("reveal_top", &["count", "take"], "reveal the top N cards: those of the `take` types go to hand, the rest are discarded"),
     ("others_draw", &["cards"], "each other player draws N cards"),
@@ -667,8 +781,21 @@ pub const PRIMITIVES: &[(&str, &[&str], &str)] = &[
 ];
 
 const TOP_FIELDS: &[&str] = &[
-    "name", "cost", "types", "pile", "cards", "actions", "buys", "coins", "value", "vp", "vp_per",
-    "effect", "on_gain", "reaction", "reprint_of",
+    "name",
+    "cost",
+    "types",
+    "pile",
+    "cards",
+    "actions",
+    "buys",
+    "coins",
+    "value",
+    "vp",
+    "vp_per",
+    "effect",
+    "on_gain",
+    "reaction",
+    "reprint_of",
 ];
 
 type Sp<T> = toml::Spanned<T>;
@@ -690,7 +817,10 @@ pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
         let file = path.display().to_string();
         let text = crate::output::read_input(path, "card file")?;
         for c in parse_cards(&file, &text)? {
-            if let Some(prev) = out.iter().find(|p| super::normalize(&p.name) == super::normalize(&c.name)) {
+            if let Some(prev) = out
+                .iter()
+                .find(|p| super::normalize(&p.name) == super::normalize(&c.name))
+            {
                 bail!(
                     "{}: card '{}' is defined twice (first at {})",
                     c.origin,
@@ -767,7 +897,10 @@ fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
         )),
         other => Err(cx.err(
             v.span(),
-            format!("field '{field}': expected a whole number, found {}", other.type_str()),
+            format!(
+                "field '{field}': expected a whole number, found {}",
+                other.type_str()
+            ),
         )),
     }
 }
@@ -776,7 +909,10 @@ fn string<'v>(cx: &Cx, v: &'v Sp<toml::Value>, field: &str) -> Result<&'v str> {
     v.get_ref().as_str().ok_or_else(|| {
         cx.err(
             v.span(),
-            format!("field '{field}': expected a string, found {}", v.get_ref().type_str()),
+            format!(
+                "field '{field}': expected a string, found {}",
+                v.get_ref().type_str()
+            ),
         )
     })
 }
@@ -791,7 +927,10 @@ fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
         .find(|c| super::normalize(c.name()) == super::normalize(s) && !c.is(Types::PILE))
         .ok_or_else(|| {
             let sug = suggest(s, Card::PRINTED.iter().map(|c| c.name()));
-            cx.err(v.span(), format!("field '{field}': unknown card '{s}'{sug}"))
+            cx.err(
+                v.span(),
+                format!("field '{field}': unknown card '{s}'{sug}"),
+            )
         })
 }
 
@@ -811,7 +950,10 @@ fn type_list(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Types> {
         other => {
             return Err(cx.err(
                 v.span(),
-                format!("field '{field}': expected a list of types, found {}", other.type_str()),
+                format!(
+                    "field '{field}': expected a list of types, found {}",
+                    other.type_str()
+                ),
             ))
         }
     };
@@ -919,7 +1061,9 @@ fn bonus(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Bonus> {
                 let sug = suggest(k, ["cards", "actions", "buys", "coins"].into_iter());
                 return Err(cx.err(
                     v.span(),
-                    format!("field '{field}': unknown bonus '{k}'{sug} (cards, actions, buys, coins)"),
+                    format!(
+                        "field '{field}': unknown bonus '{k}'{sug} (cards, actions, buys, coins)"
+                    ),
                 ));
             }
         }
@@ -986,7 +1130,11 @@ impl Compiler<'_, '_> {
                 let sug = suggest(k, fields.iter().copied());
                 return Err(here(format!(
                     "'{kind}' has no field '{k}'{sug} (its fields: {})",
-                    if fields.is_empty() { "none".to_string() } else { fields.join(", ") }
+                    if fields.is_empty() {
+                        "none".to_string()
+                    } else {
+                        fields.join(", ")
+                    }
                 )));
             }
         }
@@ -1001,7 +1149,9 @@ impl Compiler<'_, '_> {
             if c.attack {
                 Ok(())
             } else {
-                Err(here(format!("'{kind}' is an Attack effect: the card needs the Attack type")))
+                Err(here(format!(
+                    "'{kind}' is an Attack effect: the card needs the Attack type"
+                )))
             }
         };
         Ok(match kind.as_str() {
@@ -1013,15 +1163,23 @@ impl Compiler<'_, '_> {
                     coins: n_of("coins", 20)?.unwrap_or(0),
                 };
                 if b.is_zero() {
-                    return Err(here("'plus' needs one of cards, actions, buys, coins".into()));
+                    return Err(here(
+                        "'plus' needs one of cards, actions, buys, coins".into(),
+                    ));
                 }
                 Op::Plus(b)
             }
             "gain" => {
                 let to = dest(cx, &t)?;
                 if let Some(c) = t.get("card") {
-                    if t.contains_key("up_to") || t.contains_key("exactly") || t.contains_key("types") {
-                        return Err(here("'gain' takes either a `card` or a cost (`up_to`/`exactly`), not both".into()));
+                    if t.contains_key("up_to")
+                        || t.contains_key("exactly")
+                        || t.contains_key("types")
+                    {
+                        return Err(here(
+                            "'gain' takes either a `card` or a cost (`up_to`/`exactly`), not both"
+                                .into(),
+                        ));
                     }
                     Op::GainCard {
                         card: card_name(cx, c, "card")?,
@@ -1032,15 +1190,25 @@ impl Compiler<'_, '_> {
                     let cost = match (n_of("up_to", 16)?, n_of("exactly", 16)?) {
                         (Some(n), None) => CostRule::UpTo(n),
                         (None, Some(n)) => CostRule::Exactly(n),
-                        _ => return Err(here("'gain' needs exactly one of `up_to`, `exactly` or `card`".into())),
+                        _ => {
+                            return Err(here(
+                                "'gain' needs exactly one of `up_to`, `exactly` or `card`".into(),
+                            ))
+                        }
                     };
                     Op::Gain { filter, cost, to }
                 }
             }
             "trash" => {
                 if let Some(c) = t.get("card") {
-                    if t.contains_key("up_to") || t.contains_key("exactly") || t.contains_key("each") {
-                        return Err(here("'trash' takes either a `card` (with `then`) or a count (with `each`)".into()));
+                    if t.contains_key("up_to")
+                        || t.contains_key("exactly")
+                        || t.contains_key("each")
+                    {
+                        return Err(here(
+                            "'trash' takes either a `card` (with `then`) or a count (with `each`)"
+                                .into(),
+                        ));
                     }
                     let then = match t.get("then") {
                         Some(v) => bonus(cx, v, "then")?,
@@ -1057,7 +1225,11 @@ impl Compiler<'_, '_> {
                     let (max, exactly) = match (n_of("up_to", 20)?, n_of("exactly", 20)?) {
                         (Some(n), None) => (n, false),
                         (None, Some(n)) => (n, true),
-                        _ => return Err(here("'trash' needs exactly one of `up_to`, `exactly` or `card`".into())),
+                        _ => {
+                            return Err(here(
+                                "'trash' needs exactly one of `up_to`, `exactly` or `card`".into(),
+                            ))
+                        }
                     };
                     let each = match t.get("each") {
                         Some(v) => bonus(cx, v, "each")?,
@@ -1075,7 +1247,11 @@ impl Compiler<'_, '_> {
                 let (plus, exactly) = match (n_of("plus", 16)?, n_of("exactly_plus", 16)?) {
                     (Some(n), None) => (n, false),
                     (None, Some(n)) => (n, true),
-                    _ => return Err(here("'improve' needs exactly one of `plus` or `exactly_plus`".into())),
+                    _ => {
+                        return Err(here(
+                            "'improve' needs exactly one of `plus` or `exactly_plus`".into(),
+                        ))
+                    }
                 };
                 Op::Improve {
                     filter: filter_of(cx, &t, "types")?,
@@ -1089,7 +1265,11 @@ impl Compiler<'_, '_> {
             "discard_for" => {
                 let each = match t.get("each") {
                     Some(v) => bonus(cx, v, "each")?,
-                    None => return Err(here("'discard_for' needs `each`, e.g. each = { cards = 1 }".into())),
+                    None => {
+                        return Err(here(
+                            "'discard_for' needs `each`, e.g. each = { cards = 1 }".into(),
+                        ))
+                    }
                 };
                 Op::DiscardFor {
                     filter: filter_of(cx, &t, "types")?,
@@ -1097,7 +1277,39 @@ impl Compiler<'_, '_> {
                     each,
                 }
             }
-            "draw_until" => Op::DrawUntil(need("hand", 20)?),
+            "draw_until" => {
+                let set_aside = match t.get("set_aside_actions") {
+                    None => false,
+                    Some(v) => v.get_ref().as_bool().ok_or_else(|| {
+                        here("field 'set_aside_actions': expected true or false".into())
+                    })?,
+                };
+                Op::DrawUntil {
+                    hand: need("hand", 20)?,
+                    set_aside,
+                }
+            }
+            "may_discard_deck" => Op::MayDiscardDeck,
+            "play_action" => Op::PlayAction {
+                times: n_of("times", 4)?.unwrap_or(2).max(1),
+            },
+            "topdeck" => Op::Topdeck,
+            "may_trash_self" | "if_no_action_in_hand" => {
+                let then = match t.get("then") {
+                    Some(v) => bonus(cx, v, "then")?,
+                    None => {
+                        return Err(here(format!(
+                            "'{kind}' needs `then`, e.g. then = {{ coins = 2 }}"
+                        )))
+                    }
+                };
+                if kind == "may_trash_self" {
+                    Op::MayTrashSelf { then }
+                } else {
+                    Op::IfNoActionInHand { then }
+                }
+            }
+            "reveal_until_cost" => Op::RevealUntilCost(need("at_least", 16)?),
             "reveal_until_treasures" => Op::RevealTreasures(need("count", 10)?.max(1)),
             "reveal_top" => Op::RevealTake {
                 n: need("count", 10)?,
@@ -1107,7 +1319,9 @@ impl Compiler<'_, '_> {
             "others_gain" => {
                 attack(self)?;
                 let Some(c) = t.get("card") else {
-                    return Err(here("'others_gain' needs `card`, e.g. card = \"Curse\"".into()));
+                    return Err(here(
+                        "'others_gain' needs `card`, e.g. card = \"Curse\"".into(),
+                    ));
                 };
                 Op::VictimsGain(card_name(cx, c, "card")?)
             }
@@ -1123,9 +1337,10 @@ impl Compiler<'_, '_> {
                 attack(self)?;
                 let gain = match t.get("gain") {
                     None => false,
-                    Some(v) => v.get_ref().as_bool().ok_or_else(|| {
-                        here("field 'gain': expected true or false".into())
-                    })?,
+                    Some(v) => v
+                        .get_ref()
+                        .as_bool()
+                        .ok_or_else(|| here("field 'gain': expected true or false".into()))?,
                 };
                 Op::VictimsTrashTreasure {
                     reveal: need("reveal", 5)?.max(1),
@@ -1137,7 +1352,9 @@ impl Compiler<'_, '_> {
             "choose" => {
                 let pick = n_of("pick", 2)?.unwrap_or(1).max(1);
                 let Some(opts) = t.get("options") else {
-                    return Err(here("'choose' needs `options = [ [effects…], [effects…] ]`".into()));
+                    return Err(here(
+                        "'choose' needs `options = [ [effects…], [effects…] ]`".into(),
+                    ));
                 };
                 let Some(arr) = opts.get_ref().as_array() else {
                     return Err(here("'options' is a list of effect lists".into()));
@@ -1230,17 +1447,30 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     let cost = int(cx, need("cost")?, "cost", 16)?;
     let types_v = need("types")?;
     let types = type_list(cx, types_v, "types")?;
-    if !types.has(Types(Types::ACTION.0 | Types::TREASURE.0 | Types::VICTORY.0 | Types::CURSE.0)) {
+    if !types.has(Types(
+        Types::ACTION.0 | Types::TREASURE.0 | Types::VICTORY.0 | Types::CURSE.0,
+    )) {
         return Err(cx.err(
             types_v.span(),
             "field 'types': a card needs Action, Treasure, Victory or Curse",
         ));
     }
     let get = |k: &str, max: i64| -> Result<u8> {
-        t.get(k).map(|v| int(cx, v, k, max)).transpose().map(|x| x.unwrap_or(0))
+        t.get(k)
+            .map(|v| int(cx, v, k, max))
+            .transpose()
+            .map(|x| x.unwrap_or(0))
     };
-    let (cards, actions, buys, coins) = (get("cards", 20)?, get("actions", 20)?, get("buys", 20)?, get("coins", 20)?);
-    if (cards | actions | buys | coins) != 0 && !types.has(Types::ACTION) && !types.has(Types::TREASURE) {
+    let (cards, actions, buys, coins) = (
+        get("cards", 20)?,
+        get("actions", 20)?,
+        get("buys", 20)?,
+        get("coins", 20)?,
+    );
+    if (cards | actions | buys | coins) != 0
+        && !types.has(Types::ACTION)
+        && !types.has(Types::TREASURE)
+    {
         return Err(cx.err(
             span.clone(),
             "+cards/actions/buys/coins need the Action or Treasure type (only played cards give them)",
@@ -1254,7 +1484,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     }
     let value = get("value", 20)?;
     if value != 0 && !types.has(Types::TREASURE) {
-        return Err(cx.err(t["value"].span(), "field 'value': only a Treasure has a value"));
+        return Err(cx.err(
+            t["value"].span(),
+            "field 'value': only a Treasure has a value",
+        ));
     }
     let vp = match t.get("vp") {
         None => 0i8,
@@ -1267,10 +1500,16 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         None => None,
         Some(v) => {
             if !types.has(Types::VICTORY) {
-                return Err(cx.err(v.span(), "field 'vp_per': only a Victory card counts VP by a rule"));
+                return Err(cx.err(
+                    v.span(),
+                    "field 'vp_per': only a Victory card counts VP by a rule",
+                ));
             }
             let Some(tab) = v.get_ref().as_table() else {
-                return Err(cx.err(v.span(), "field 'vp_per': expected { per = 10 } or { per = 1, card = \"Duchy\" }"));
+                return Err(cx.err(
+                    v.span(),
+                    "field 'vp_per': expected { per = 10 } or { per = 1, card = \"Duchy\" }",
+                ));
             };
             let mut per = None;
             let mut of = None;
@@ -1281,7 +1520,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
                     "card" => of = Some(card_name(cx, &xs, "vp_per.card")?),
                     _ => {
                         let sug = suggest(k, ["per", "card"].into_iter());
-                        return Err(cx.err(v.span(), format!("field 'vp_per': unknown field '{k}'{sug}")));
+                        return Err(cx.err(
+                            v.span(),
+                            format!("field 'vp_per': unknown field '{k}'{sug}"),
+                        ));
                     }
                 }
             }
@@ -1312,7 +1554,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         }
     };
     if types.has(Types::REACTION) && !blocks_attacks {
-        return Err(cx.err(types_v.span(), "a Reaction needs `reaction = \"block_attack\"`"));
+        return Err(cx.err(
+            types_v.span(),
+            "a Reaction needs `reaction = \"block_attack\"`",
+        ));
     }
     let reprint_of = match t.get("reprint_of") {
         None => None,
@@ -1330,7 +1575,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         None => Vec::new(),
         Some(v) => {
             if !types.has(Types::ACTION) && !types.has(Types::TREASURE) {
-                return Err(cx.err(v.span(), "field 'effect': only an Action or a Treasure is played"));
+                return Err(cx.err(
+                    v.span(),
+                    "field 'effect': only an Action or a Treasure is played",
+                ));
             }
             comp.list(v, "effect")?
         }
@@ -1358,6 +1606,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
                 matches!(
                     op,
                     Op::TrashSelf
+                        | Op::MayTrashSelf { .. }
                         | Op::VictimsGain(_)
                         | Op::VictimsDiscardDownTo(_)
                         | Op::VictimsTopdeck(_)
@@ -1370,7 +1619,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         }
     };
     if types.has(Types::ATTACK) && !comp.uses_attack {
-        return Err(cx.err(types_v.span(), "an Attack card needs an `others_…` Attack effect"));
+        return Err(cx.err(
+            types_v.span(),
+            "an Attack card needs an `others_…` Attack effect",
+        ));
     }
     // Assemble: [main][option bodies (already in comp.ops)][on_gain], with
     // the option ranges shifted past the main effect.

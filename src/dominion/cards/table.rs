@@ -567,7 +567,10 @@ pub fn bind_data_slot(slot: usize, info: Option<CardInfo>) -> Result<(), &'stati
     let row_info = data_row(Card::ALL[id]).unwrap_or(&TABLE[id]);
     DENSE_TYPES[id].store(row_info.types.0, Ordering::Relaxed);
     DENSE_COST[id].store(row_info.cost as u16, Ordering::Relaxed);
-    DENSE_MONEY[id].store(row_info.value as u16 + row_info.coins as u16, Ordering::Relaxed);
+    DENSE_MONEY[id].store(
+        row_info.value as u16 + row_info.coins as u16,
+        Ordering::Relaxed,
+    );
     let mut words = [0u64; N_DYN];
     let mut costs = [0u64; 17];
     for s in 0..DATA_SLOTS {
@@ -1015,9 +1018,7 @@ impl CardSet {
     #[inline(always)]
     pub fn cost_at_most(x: usize) -> CardSet {
         let x = x.min(16);
-        CardSet(
-            Self::P_COST_AT_MOST[x].0 | (DATA_COST[x].load(Ordering::Relaxed) as u128) << 64,
-        )
+        CardSet(Self::P_COST_AT_MOST[x].0 | (DATA_COST[x].load(Ordering::Relaxed) as u128) << 64)
     }
     /// Every data card bound now.
     #[inline]
