@@ -310,18 +310,13 @@ pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Resu
         let Some(printed) = reprint_of(dc) else {
             continue;
         };
-        let reaction = dc.info.types.has(crate::cards::Types::REACTION);
         // The printed card's run (no data card bound).
-        let text = verify_bot(printed.name(), Some(printed), reaction);
-        let lineup = lineup_of(&text, "verify")?;
-        let k = verify_kingdom(printed, reaction, printed)?;
+        let (k, lineup) = verify_setup(dc, None)?;
         let a = play_records(&k, &lineup, printed, games, seed, threads)?;
         // The data card's run.
         let binding = data::bind(std::slice::from_ref(dc))?;
         let d = binding.cards()[0];
-        let text = verify_bot(&spelled(&dc.name), None, reaction);
-        let lineup = lineup_of(&text, "verify")?;
-        let k = verify_kingdom(d, reaction, printed)?;
+        let (k, lineup) = verify_setup(dc, Some(d))?;
         let b = play_records(&k, &lineup, d, games, seed, threads)?;
         drop(binding);
         let first_difference = a.iter().zip(&b).find(|(x, y)| !same_game(x, y)).map(|(x, y)| {
@@ -346,6 +341,19 @@ pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Resu
         });
     }
     Ok(out)
+}
+
+/// The kingdom and the bots of a verify run of reprint `dc`: the printed
+/// card's (`bound` None), or the data card's once bound to `bound` (also
+/// the benchmark `benches/data_cards.rs`: the same game, printed or data).
+pub fn verify_setup(dc: &DataCard, bound: Option<Card>) -> Result<(Kingdom, Lineup)> {
+    let printed = reprint_of(dc).ok_or_else(|| anyhow!("{} reprints no card", dc.name))?;
+    let reaction = dc.info.types.has(crate::cards::Types::REACTION);
+    let (card, text) = match bound {
+        None => (printed, verify_bot(printed.name(), Some(printed), reaction)),
+        Some(d) => (d, verify_bot(&spelled(&dc.name), None, reaction)),
+    };
+    Ok((verify_kingdom(card, reaction, printed)?, lineup_of(&text, "verify")?))
 }
 
 fn same_game(a: &CardGame, b: &CardGame) -> bool {

@@ -220,3 +220,66 @@ fn new_salem_games_allocate_nothing() {
         );
     }
 }
+
+/// Data cards (`--cards`): games whose kingdom holds ten data cards — an
+/// Attack, a Reaction, trashers, a Throne Room, choose-one, a Treasure with
+/// an on-gain effect, a may-question — bought and played by a strategy file,
+/// allocate nothing: the programs are read in place.
+#[test]
+fn data_card_games_do_not_allocate() {
+    use domsim::cards::data;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let all = data::load_files(&[
+        root.join("cards/reprints.toml"),
+        root.join("cards/examples.toml"),
+    ])
+    .unwrap();
+    let names = [
+        "Witch Data",
+        "Moat Data",
+        "Chapel Data",
+        "Throne Room Data",
+        "Steward Data",
+        "Library Data",
+        "Tally Stick",
+        "Mining Village Data",
+        "Remodel Data",
+        "Gardens Data",
+    ];
+    let chosen: Vec<_> = names
+        .iter()
+        .map(|n| all.iter().find(|c| c.name == *n).unwrap().clone())
+        .collect();
+    let _binding = data::bind(&chosen).unwrap();
+    let k = Kingdom::from_names(2, &names).unwrap();
+    let text = "name: data buyer\n\
+        buy:\n    Province if total_money >= 16\n    Gold\n    Witch Data if count(Witch Data) < 1\n    \
+        Throne Room Data if count(Throne Room Data) < 1\n    Chapel Data if count(Chapel Data) < 1\n    \
+        Steward Data if count(Steward Data) < 1\n    Library Data if count(Library Data) < 1\n    \
+        Mining Village Data if count(Mining Village Data) < 1\n    Remodel Data if count(Remodel Data) < 1\n    \
+        Moat Data if count(Moat Data) < 1\n    Tally Stick if count(Tally Stick) < 1\n    Gardens Data if count(Gardens Data) < 1\n    Silver\n\
+        trash:\n    Curse\n    Estate\n    Copper if total_money > 6\n";
+    let c = domsim::strategy::parse(text, "data.dom")
+        .unwrap()
+        .compile(&k)
+        .unwrap()
+        .0;
+    let seats = [&c, &c];
+    let mut played = [0u32; 2];
+    let n = allocations_in_games(
+        &k,
+        500,
+        |_| domsim::strategy::StrategyBots::new(&seats),
+        |_| (),
+    );
+    assert_eq!(n, 0, "{n} allocations in data-card games");
+    // The cards were really bought: one more game, then the decks.
+    let mut g = domsim::engine::Game::new(&k, 42, 7);
+    let o = g.play_game(&mut domsim::strategy::StrategyBots::new(&seats));
+    assert!(!o.capped);
+    for (i, n) in ["Witch Data", "Throne Room Data"].iter().enumerate() {
+        let card = domsim::Card::from_name(n).unwrap();
+        played[i] = (0..2).map(|p| g.players[p].owns(card) as u32).sum();
+    }
+    assert!(played.iter().all(|&x| x > 0), "{played:?}");
+}
