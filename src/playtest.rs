@@ -245,7 +245,9 @@ pub fn verify_bot(card_name: &str, printed: Option<Card>, attacker: bool) -> Str
             }
             let list = match o.question {
                 Question::Pick(Why::Trash) => TRASH.to_string(),
-                Question::Pick(Why::Discard) => DISCARD.to_string(),
+                // Storeroom's second round asks `DiscardForCoin`; a data
+                // `discard_for` asks `Discard` every round: the same list.
+                Question::Pick(Why::Discard | Why::DiscardForCoin) => DISCARD.to_string(),
                 Question::Pick(Why::Topdeck) => TOPDECK.to_string(),
                 Question::Pick(Why::Gain) => gain.clone(),
                 _ => continue,

@@ -257,3 +257,48 @@ fn questions_reference_is_generated_and_complete() {
         "listed in QUESTIONS but never asked: {never:?}"
     );
 }
+
+/// docs/DESIGNING_CARDS.md documents every primitive of the card-file
+/// vocabulary (`PRIMITIVES`) with every one of its fields, and claims
+/// "exact" only for printed cards that cards/reprints.toml reprints (the
+/// reprints `domsim cards verify` checks), with the right count.
+#[test]
+fn designing_cards_documents_the_vocabulary_and_the_reprints() {
+    use domsim::cards::data::{self, PRIMITIVES};
+    let doc = std::fs::read_to_string(root().join("docs/DESIGNING_CARDS.md")).unwrap();
+    for (name, fields, _) in PRIMITIVES {
+        let head = format!("\n### `{name}`\n");
+        let start = doc
+            .find(&head)
+            .unwrap_or_else(|| panic!("DESIGNING_CARDS.md has no section {head:?}"));
+        let body = &doc[start + head.len()..];
+        let body = &body[..body.find("\n### ").unwrap_or(body.len())];
+        for f in *fields {
+            assert!(
+                body.contains(&format!("`{f}`")),
+                "DESIGNING_CARDS.md: the section of `{name}` does not mention its field `{f}`"
+            );
+        }
+    }
+    let reprints = data::load_files(&[root().join("cards/reprints.toml")]).unwrap();
+    let reprinted: Vec<&str> = reprints
+        .iter()
+        .filter_map(|c| c.reprint_of.map(|p| p.name()))
+        .collect();
+    let claimed: Vec<&str> = doc
+        .lines()
+        .filter(|l| l.trim_end().ends_with("| exact (verified: in cards/reprints.toml) |"))
+        .filter_map(|l| l.split('|').nth(1).map(str::trim))
+        .collect();
+    for c in &claimed {
+        assert!(reprinted.contains(c), "DESIGNING_CARDS.md claims {c} exact, but cards/reprints.toml does not reprint it");
+    }
+    for c in &reprinted {
+        assert!(claimed.contains(c), "cards/reprints.toml reprints {c}, but DESIGNING_CARDS.md does not list it as exact");
+    }
+    let n = reprinted.len();
+    assert!(
+        doc.contains(&format!("`{n}/{n} identical`")) && doc.contains(&format!("**{n}**")),
+        "DESIGNING_CARDS.md should say `{n}/{n} identical` and count **{n}** exact cards"
+    );
+}
