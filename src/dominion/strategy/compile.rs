@@ -610,6 +610,29 @@ mod tests {
         }
     }
 
+    /// The table side (compile, route, options, rules) never reaches into
+    /// the question modules: they read the table, not the other way round.
+    #[test]
+    fn the_table_modules_do_not_import_the_question_modules() {
+        let needle = ["questions", "::"].concat();
+        for (file, src) in [
+            ("compile.rs", include_str!("compile.rs")),
+            ("route.rs", include_str!("route.rs")),
+            ("options.rs", include_str!("options.rs")),
+            ("rules.rs", include_str!("rules.rs")),
+            ("eval.rs", include_str!("eval.rs")),
+        ] {
+            for (i, line) in src.lines().enumerate() {
+                let code = line.trim_start();
+                assert!(
+                    code.starts_with("//") || !code.contains(&needle),
+                    "{file}:{}: {line}",
+                    i + 1
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_card_rule_is_the_last_resort_of_its_pick_in_every_game() {
         let slot = why_index(Why::Topdeck).unwrap();

@@ -4,8 +4,10 @@
 //! [`OPTIONS`]: the option's name as written in a strategy file
 //! (`<Card> <option>:`), which engine question it answers, what kind of value
 //! it takes, and where the answer comes from when the file does not say
-//! (`fallback`). A later card set adds its options by adding rows here; the
-//! parser, compiler, evaluator and documentation checks all read this table.
+//! (`fallback`, ending if need be with a card's own built-in [`Src::Rule`]).
+//! A later card set adds its options by adding rows here; the parser,
+//! compiler, evaluator and documentation checks all read this table, and a
+//! card's default is written here once.
 
 use super::ast::{Fun, ListKind, Var};
 use super::rules::Rule as R;
@@ -934,7 +936,8 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[Builtin, Rule(R::ScavengerTopdeck)],
         doc: "the card from your discard pile to put onto your deck",
-        default_doc: "Gold, an Action card, Silver, then the junk rule",
+        default_doc: "Gold, an Action card, Silver, then the most expensive card that is not junk \
+                      (Curse, Ruins, Victory-only), junk last",
     },
     OptionSpec {
         card: Card::Squire,
