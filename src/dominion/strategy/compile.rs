@@ -470,7 +470,7 @@ pub(crate) fn compile(
                 Src::Rule(r) => Some(Route::Default(r)),
                 Src::Builtin => match builtin.lists.iter().find(|l| l.key == Key::Opt(i as u16)) {
                     Some(l) => Some(Route::List(cx.list(&l.entries, false)?, Rule::Engine)),
-                    // Intrigue: built-in conditions too.
+                    // A built-in condition (a yes/no or a mode).
                     None => match builtin.values.iter().find(|v| v.key == Key::Opt(i as u16)) {
                         Some(v) => Some(Route::Value(cx.code(&v.expr, v.pos)?)),
                         None => None,
