@@ -1,13 +1,13 @@
-//! Writes the sample playtest report: Big Money vs Smithy Big Money on the
-//! rulebook's "First Game" kingdom.
+//! Writes the sample playtest report: Big Money vs Smithy Big Money (the
+//! shipped strategy files) on the rulebook's "First Game" kingdom.
 //!
 //! `cargo run --release --example sample_report -- [GAMES] [OUT.html] [OUT.csv]`
 //! (defaults: 20000 games, results/sample_report.html, results/sample_stats.csv).
 
 use domsim::engine::Kingdom;
-use domsim::stats::demo::{DemoBot, DemoBots};
 use domsim::stats::{csv::write_csv, html, playtest};
-use std::path::PathBuf;
+use domsim::strategy::{self, Compiled, StrategyBots};
+use std::path::{Path, PathBuf};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,11 +30,19 @@ fn main() -> anyhow::Result<()> {
         ],
     )
     .expect("the First Game kingdom is valid");
-    let bots = [DemoBot::BigMoney, DemoBot::SmithyBigMoney];
-    let names: Vec<String> = bots.iter().map(|b| b.name().to_string()).collect();
+    // The shipped strategy files (run from the repository root).
+    let bots = ["big_money.dom", "smithy_big_money.dom"]
+        .map(|f| -> anyhow::Result<Compiled> {
+            let st = strategy::load(&Path::new("strategies").join(f))?;
+            Ok(st.compile(&k)?.0)
+        })
+        .into_iter()
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
     let t = std::time::Instant::now();
     let st = playtest(&k, &names, games, 1, 0, |seats| {
-        DemoBots::new(seats.iter().map(|&s| bots[s]))
+        let seats: Vec<&Compiled> = seats.iter().map(|&s| &bots[s]).collect();
+        StrategyBots::new(&seats)
     });
     let secs = t.elapsed().as_secs_f64();
     // A toy 2×2 matrix from this run, to show the heat map.
@@ -46,7 +54,7 @@ fn main() -> anyhow::Result<()> {
     let opts = html::ReportOptions {
         title: Some("First Game: Big Money vs Smithy Big Money".into()),
         note: Some(format!(
-            "cargo run --release --example sample_report -- {games}   (seed 1; built-in hand-coded bots)"
+            "cargo run --release --example sample_report -- {games}   (seed 1; strategies/big_money.dom vs strategies/smithy_big_money.dom)"
         )),
         matrix: Some((&matrix, &names)),
     };

@@ -31,7 +31,6 @@
 //!   (stored in units of 1/[`SCORE_UNIT`]).
 
 pub mod csv;
-pub mod demo;
 pub mod html;
 
 use crate::cards::{Card, CardSet};

@@ -245,6 +245,23 @@ fn swindler_gift_never_comes_from_the_buy_list() {
     assert_eq!(pick(&own, &g, p), Some(Card::Market));
 }
 
+/// Masquerade's pass has one rule, the engine's documented default: a
+/// strategy without a `Masquerade pass` list answers as the engine does,
+/// by current cost (RULES §7: Bridge lowers every cost this turn). With
+/// three Bridges Silver and Pawn both cost $0: the tie goes to the lower
+/// id, Silver (by printed cost Pawn would be passed).
+#[test]
+fn masquerade_pass_default_is_the_engine_rule_by_current_cost() {
+    let mut g = game("p0.hand: Pawn, Silver");
+    g.turn.cost_reduction = 3;
+    let pass = q(Why::Pass, Card::Masquerade, &hand_kinds(&g, 0), false);
+    assert_eq!(pass.default_answer(&g), Some(Card::Silver));
+    assert_eq!(pick(BUY, &g, pass), Some(Card::Silver));
+    g.turn.cost_reduction = 0;
+    assert_eq!(pass.default_answer(&g), Some(Card::Pawn));
+    assert_eq!(pick(BUY, &g, pass), Some(Card::Pawn));
+}
+
 #[test]
 fn masquerade_pass_and_trash() {
     let g = game("p0.hand: Curse, Silver, Estate");

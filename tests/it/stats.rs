@@ -4,11 +4,11 @@
 use domsim::bots::{BigMoney, RandomBots};
 use domsim::cards::Card;
 use domsim::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo};
-use domsim::stats::demo::{DemoBot, DemoBots};
 use domsim::stats::{
     self, csv::write_csv_to, html, playtest, playtest_range, playtest_sequential, run_sequential,
     seat_strategies, PlaytestStats, Recorder, Sequential, TURNS,
 };
+use domsim::strategy::{self as strat, Compiled, StrategyBots};
 
 fn first_game() -> Kingdom {
     domsim::sim::presets::Preset::find("First Game")
@@ -16,14 +16,29 @@ fn first_game() -> Kingdom {
         .expect("First Game preset")
 }
 
-const BOTS: [DemoBot; 2] = [DemoBot::BigMoney, DemoBot::SmithyBigMoney];
-
-fn names() -> Vec<String> {
-    BOTS.iter().map(|b| b.name().to_string()).collect()
+/// The two bots of these tests, the shipped strategy files Big Money and
+/// Smithy Big Money, compiled for the First Game kingdom.
+fn bots() -> &'static [Compiled; 2] {
+    static BOTS: std::sync::OnceLock<[Compiled; 2]> = std::sync::OnceLock::new();
+    BOTS.get_or_init(|| {
+        let k = first_game();
+        ["big_money.dom", "smithy_big_money.dom"].map(|f| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("strategies")
+                .join(f);
+            let st = strat::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            st.compile(&k).unwrap_or_else(|e| panic!("{e}")).0
+        })
+    })
 }
 
-fn make(seats: &[usize]) -> DemoBots {
-    DemoBots::new(seats.iter().map(|&s| BOTS[s]))
+fn names() -> Vec<String> {
+    bots().iter().map(|b| b.name.clone()).collect()
+}
+
+fn make(seats: &[usize]) -> StrategyBots<'static> {
+    let seats: Vec<&Compiled> = seats.iter().map(|&s| &bots()[s]).collect();
+    StrategyBots::new(&seats)
 }
 
 fn run(games: u64, seed: u64, threads: usize) -> PlaytestStats {
@@ -428,7 +443,7 @@ fn csv_has_every_statistic_in_long_format() {
     let money1: Vec<_> = stat(&rows, "turn_money").filter(|r| &r[3] == "1").collect();
     assert_eq!(money1.len(), 2);
     for r in money1 {
-        let s = if &r[1] == "BigMoney" { 0 } else { 1 };
+        let s = if r[1] == names()[0] { 0 } else { 1 };
         let v: f64 = r[6].parse().unwrap();
         assert!((v - st.strategies[s].turns[0].money_avg()).abs() < 1e-6);
     }

@@ -1008,7 +1008,7 @@ fn cards_of(t: Types) -> CardSet {
         s = s.or(CardSet::victories());
     }
     if t.has(Types::CURSE) {
-        s = s.or(CardSet::of_type(Types::CURSE));
+        s = s.or(CardSet::of_types(Types::CURSE));
     }
     if t.has(Types::ATTACK) {
         s = s.or(CardSet::attacks());

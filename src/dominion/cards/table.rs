@@ -1020,6 +1020,17 @@ impl CardSet {
         let x = x.min(16);
         CardSet(Self::P_COST_AT_MOST[x].0 | (DATA_COST[x].load(Ordering::Relaxed) as u128) << 64)
     }
+    /// Every card having any of the types `t`, the data cards bound now
+    /// included (`of_type` is the printed cards' compile-time mask).
+    pub fn of_types(t: Types) -> CardSet {
+        let mut s = CardSet::of_type(t);
+        for i in FIRST_DATA..Card::COUNT {
+            if Types(DENSE_TYPES[i].load(Ordering::Relaxed)).has(t) {
+                s.insert(Card::ALL[i]);
+            }
+        }
+        s
+    }
     /// Every data card bound now.
     #[inline]
     pub fn data_bound() -> CardSet {

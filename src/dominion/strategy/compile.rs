@@ -1,13 +1,19 @@
 //! Compile a [`Strategy`] against a [`Kingdom`]: flat arrays of entries and
 //! condition bytecode (reverse Polish, evaluated on a fixed-size stack), and
-//! routing tables that map each engine question to the list or condition
-//! that answers it. Nothing here runs during a game.
+//! the routing table ([`super::route`]) that maps each engine question to
+//! the list, condition, modes or rule that answers it, following the option
+//! table's fallback chains. Nothing here runs during a game; the modules of
+//! [`super::questions`] read what it builds (and are not imported here).
 
 use super::ast::*;
 use super::options::{Kind, Question, Src, BUILTIN, OPTIONS};
 use super::parse::parse_file;
+use super::route::{slot_of, why_index, Routes, Row, CHOOSE, N_SLOTS};
+pub(crate) use super::route::{Code, Route};
+use super::rules::Rule;
 use super::{Strategy, StrategyError};
 use crate::cards::{Card, CardSet};
+use crate::engine::decision::{QuestionKind, QUESTIONS};
 use crate::engine::{Kingdom, Why};
 use std::collections::HashMap;
 
@@ -27,13 +33,6 @@ pub(crate) enum Op {
     Neg,
     Not,
     Bin(BinOp),
-}
-
-/// A range of bytecode (`len == 0`: always true).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Code {
-    pub start: u32,
-    pub len: u32,
 }
 
 /// A compiled condition: the common shapes get a fast path. Kept small
@@ -154,42 +153,12 @@ fn is_cmp(op: BinOp) -> bool {
     )
 }
 
-/// How a question is answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Route {
-    /// The engine's documented default.
-    Engine,
-    /// Answer none (buy nothing).
-    Nothing,
-    /// The first applicable entry of a list.
-    List(u16),
-    /// A condition (yes/no) or a number (choose).
-    Value(Code),
-    /// No `play` list: Actions giving +Actions first, then the most expensive.
-    DefaultPlay,
-    /// No `treasures` list: play every Treasure.
-    AllTreasures,
-    /// The most expensive legal card costing at least this much.
-    Costliest(u8),
-    /// Reveal a Reaction: per-Reaction `reveal` options.
-    React,
-}
-
 /// Evaluation stack size; deeper expressions are rejected at compile time.
 pub(crate) const STACK: usize = 64;
-/// Slots of the routing table, indexed by the `Why` discriminant. Kinds of
-/// question this module does not know (added by later card sets) keep the
-/// `Engine` route: the engine's documented default answers them.
-pub(crate) const N_WHY: usize = 16;
 
-/// Slot of a `Why` in the routing table (`None` if beyond the table).
-#[inline]
-pub(crate) fn why_index(w: Why) -> Option<usize> {
-    let i = w as usize;
-    (i < N_WHY).then_some(i)
-}
-
-const WHYS: [Why; 9] = [
+/// The picks with a general route (the others keep the engine default in
+/// rows without a card option).
+const WHYS: [Why; 10] = [
     Why::PlayAction,
     Why::PlayTreasure,
     Why::Buy,
@@ -199,6 +168,7 @@ const WHYS: [Why; 9] = [
     Why::Topdeck,
     Why::PlayTarget,
     Why::React,
+    Why::TrashTrigger,
 ];
 
 /// A strategy compiled for one kingdom. Immutable; share it between threads.
@@ -212,30 +182,20 @@ pub struct Compiled {
     pub(crate) entry_at: Vec<String>,
     /// Ranges into `entries`.
     pub(crate) lists: Vec<(u32, u32)>,
-    /// Indexed by `by` card id + 1 (0: no card, a turn-phase question).
-    pub(crate) pick: Vec<[Route; N_WHY]>,
-    /// Yes/no about the asker's own card (or no card), by card id.
-    pub(crate) yes_own: Vec<Route>,
-    /// Yes/no about another player's card, by card id.
-    pub(crate) yes_other: Vec<Route>,
-    /// Reveal a Reaction, by Reaction card id.
-    pub(crate) react: Vec<Route>,
-    /// Choose one of n, by card id.
-    pub(crate) choose: Vec<Route>,
+    /// Every kind of question, by asking card.
+    pub(crate) routes: Routes,
+    /// Mode conditions of the `Route::Modes` routes: (option number,
+    /// condition), in the order they are tried.
+    pub(crate) mode_list: Vec<(u8, Code)>,
+    /// Cards asking two "choose one" questions in a row (Count): their modes
+    /// are numbered across both (the second's option m is mode n + m).
+    pub(crate) two_choices: CardSet,
     pub(crate) safe_ending: bool,
     pub(crate) penultimate_province: bool,
     /// Either safety rule is on.
     pub(crate) guarded: bool,
     /// Treasures of this game whose play has an effect (play order matters).
     pub(crate) effect_treasures: CardSet,
-    // ---- Intrigue (see `super::intrigue`)
-    /// Picks whose `Why` is not in the main table (Name, Pass, Order), by
-    /// card id.
-    pub(crate) pick_x: Vec<[Route; super::intrigue::N_WHY_X]>,
-    /// Mode conditions of a `Choose`, by card id: range into `mode_list`.
-    pub(crate) modes: Vec<(u32, u32)>,
-    /// (option number, condition), in the order they are tried.
-    pub(crate) mode_list: Vec<(u8, Code)>,
 }
 
 struct Ctx<'a> {
@@ -274,7 +234,7 @@ impl Ctx<'_> {
     fn subj(&self, s: Subject) -> Subj {
         match s {
             Subject::Card(c) => Subj::Card(c),
-            Subject::Type(t) => Subj::Mask(CardSet::of_type(t).and(self.k.in_game)),
+            Subject::Type(t) => Subj::Mask(CardSet::of_types(t).and(self.k.in_game)),
             Subject::Terminal => Subj::Mask(CardSet::terminal().and(self.k.in_game)),
         }
     }
@@ -388,7 +348,6 @@ pub(crate) fn compile(
         .iter()
         .filter(|c| c.info().effect)
         .collect();
-    let n = Card::COUNT;
     let mut cx = Ctx {
         st,
         k,
@@ -398,18 +357,13 @@ pub(crate) fn compile(
             entries: Vec::new(),
             entry_at: Vec::new(),
             lists: Vec::new(),
-            pick: vec![[Route::Engine; N_WHY]; n + 1],
-            yes_own: vec![Route::Engine; n],
-            yes_other: vec![Route::Engine; n],
-            react: vec![Route::Engine; n],
-            choose: vec![Route::Engine; n],
+            routes: Routes::new([Route::ENGINE; N_SLOTS]),
+            mode_list: Vec::new(),
+            two_choices: two_choices(),
             safe_ending: st.safe_ending,
             penultimate_province: st.penultimate_province,
             guarded: st.safe_ending || st.penultimate_province,
             effect_treasures,
-            pick_x: vec![[Route::Engine; super::intrigue::N_WHY_X]; n],
-            modes: vec![(0, 0); n],
-            mode_list: Vec::new(),
         },
         warnings: Vec::new(),
     };
@@ -429,7 +383,7 @@ pub(crate) fn compile(
             }
         }
         let id = cx.list(&l.entries, true)?;
-        lists.insert(l.key, Route::List(id));
+        lists.insert(l.key, Route::List(id, Rule::Engine));
     }
     for v in &st.values {
         if let Key::Opt(i) = v.key {
@@ -463,34 +417,46 @@ pub(crate) fn compile(
 
     // Turn-phase and card-less questions, and cards without an option for
     // the question: the general chains.
-    let mut generic = [Route::Engine; N_WHY];
+    let mut generic: Row = [Route::ENGINE; N_SLOTS];
     for why in WHYS {
         let Some(w) = why_index(why) else { continue };
         generic[w] = match why {
             Why::Buy => general(&lists, ListKind::Buy).unwrap_or(Route::Nothing),
             Why::Gain => general(&lists, ListKind::Gain)
                 .or(general(&lists, ListKind::Buy))
-                .unwrap_or(Route::Engine),
+                .unwrap_or(Route::ENGINE),
             Why::PlayAction => general(&lists, ListKind::Play).unwrap_or(Route::DefaultPlay),
             Why::PlayTreasure => {
                 general(&lists, ListKind::Treasures).unwrap_or(Route::AllTreasures)
             }
-            Why::Trash => general(&lists, ListKind::Trash).unwrap_or(Route::Engine),
-            Why::Discard => general(&lists, ListKind::Discard).unwrap_or(Route::Engine),
-            Why::Topdeck => general(&lists, ListKind::Topdeck).unwrap_or(Route::Engine),
-            Why::PlayTarget => general(&lists, ListKind::Play).unwrap_or(Route::Engine),
+            Why::Trash => general(&lists, ListKind::Trash).unwrap_or(Route::ENGINE),
+            Why::Discard => general(&lists, ListKind::Discard).unwrap_or(Route::ENGINE),
+            Why::Topdeck => general(&lists, ListKind::Topdeck).unwrap_or(Route::ENGINE),
+            Why::PlayTarget => general(&lists, ListKind::Play).unwrap_or(Route::ENGINE),
             Why::React => Route::React,
-            _ => Route::Engine,
+            Why::TrashTrigger => Route::TrashOrder,
+            _ => Route::ENGINE,
         };
     }
-    for row in cx.out.pick.iter_mut() {
-        *row = generic;
-    }
+    cx.out.routes = Routes::new(generic);
 
     // Per-card options.
     let mut modes = Vec::new();
     for (i, spec) in OPTIONS.iter().enumerate() {
+        let Some(slot) = slot_of(spec.question) else {
+            continue;
+        };
+        // A card's own rule is the last resort of its pick, in every game
+        // (a list that matches nothing, or no list).
+        let rule = match spec.fallback.last() {
+            Some(&Src::Rule(r)) => r,
+            _ => Rule::Engine,
+        };
         if !k.in_game.contains(spec.card) {
+            if rule != Rule::Engine {
+                let r = cx.out.routes.get(Some(spec.card), slot).with_rule(rule);
+                cx.out.routes.set(spec.card, slot, r);
+            }
             continue;
         }
         let mut route = lists.get(&Key::Opt(i as u16)).copied();
@@ -501,9 +467,10 @@ pub(crate) fn compile(
             route = match *src {
                 Src::General(l) => general(&lists, l),
                 Src::Costliest(m) => Some(Route::Costliest(m)),
+                Src::Rule(r) => Some(Route::Default(r)),
                 Src::Builtin => match builtin.lists.iter().find(|l| l.key == Key::Opt(i as u16)) {
-                    Some(l) => Some(Route::List(cx.list(&l.entries, false)?)),
-                    // Intrigue: built-in conditions too.
+                    Some(l) => Some(Route::List(cx.list(&l.entries, false)?, Rule::Engine)),
+                    // A built-in condition (a yes/no or a mode).
                     None => match builtin.values.iter().find(|v| v.key == Key::Opt(i as u16)) {
                         Some(v) => Some(Route::Value(cx.code(&v.expr, v.pos)?)),
                         None => None,
@@ -511,34 +478,68 @@ pub(crate) fn compile(
                 },
             };
         }
-        let route = route.unwrap_or(Route::Engine);
-        let c = spec.card as usize;
-        match spec.question {
-            Question::Pick(w) => {
-                if let Some(wi) = why_index(w) {
-                    cx.out.pick[c + 1][wi] = route;
-                } else if let Some(wi) = super::intrigue::why_index_x(w) {
-                    cx.out.pick_x[c][wi] = route;
-                }
-            }
-            Question::Mode(m) => {
-                let own = lists.contains_key(&Key::Opt(i as u16));
-                modes.push((spec.card, m, route, own));
-            }
-            Question::YesNoOwn => cx.out.yes_own[c] = route,
-            Question::YesNoOther => cx.out.yes_other[c] = route,
-            Question::React => cx.out.react[c] = route,
-            Question::Choose => cx.out.choose[c] = route,
-        }
+        let route = route.unwrap_or(Route::ENGINE).with_rule(rule);
         debug_assert!(
-            spec.kind == Kind::List || matches!(route, Route::Value(_) | Route::Engine),
+            spec.kind == Kind::List || matches!(route, Route::Value(_) | Route::ENGINE),
             "option {} {}",
             spec.card,
             spec.name
         );
+        if let Question::Mode(m) = spec.question {
+            let own = lists.contains_key(&Key::Opt(i as u16));
+            modes.push((spec.card, m, route, own));
+        } else {
+            cx.out.routes.set(spec.card, slot, route);
+        }
     }
-    super::intrigue::finish_modes(&mut cx.out, &modes);
+    finish_modes(&mut cx.out, &modes);
     Ok((cx.out, cx.warnings))
+}
+
+/// The "choose one" route of each card with mode options: the file's own
+/// mode conditions if it sets any, else the built-in ones, in table order
+/// (`Route::Modes`; it replaces a `Choose` number route of the same card).
+fn finish_modes(out: &mut Compiled, modes: &[(Card, u8, Route, bool)]) {
+    let mut i = 0;
+    while i < modes.len() {
+        let card = modes[i].0;
+        let j = modes[i..]
+            .iter()
+            .position(|m| m.0 != card)
+            .map_or(modes.len(), |k| i + k);
+        let group = &modes[i..j];
+        let own = group.iter().any(|m| m.3);
+        let start = out.mode_list.len() as u32;
+        for &(_, m, route, is_own) in group {
+            if is_own != own {
+                continue;
+            }
+            if let Route::Value(code) = route {
+                out.mode_list.push((m, code));
+            }
+        }
+        let n = out.mode_list.len() as u32 - start;
+        if n > 0 {
+            out.routes.set(card, CHOOSE, Route::Modes(start, n));
+        }
+        i = j;
+    }
+}
+
+/// Cards that ask two "choose one" questions in a row (the reference table
+/// lists them twice).
+fn two_choices() -> CardSet {
+    let mut seen = CardSet::EMPTY;
+    let mut twice = CardSet::EMPTY;
+    for q in QUESTIONS {
+        if matches!(q.kind, QuestionKind::Choose(_)) {
+            if seen.contains(q.card) {
+                twice.insert(q.card);
+            }
+            seen.insert(q.card);
+        }
+    }
+    twice
 }
 
 /// Compile a lone expression (for [`super::evaluate`]).
@@ -594,7 +595,70 @@ mod tests {
                 Question::Mode(_) => assert_eq!(a.kind, Kind::Bool),
                 Question::YesNoOwn | Question::YesNoOther => {}
             }
+            // A built-in rule answers picks, and only as the last resort.
+            for (j, src) in a.fallback.iter().enumerate() {
+                if let Src::Rule(_) = src {
+                    assert!(
+                        matches!(a.question, Question::Pick(_)),
+                        "{} {}",
+                        a.card,
+                        a.name
+                    );
+                    assert_eq!(j + 1, a.fallback.len(), "{} {}", a.card, a.name);
+                }
+            }
         }
+    }
+
+    /// The table side (compile, route, options, rules) never reaches into
+    /// the question modules: they read the table, not the other way round.
+    #[test]
+    fn the_table_modules_do_not_import_the_question_modules() {
+        let needle = ["questions", "::"].concat();
+        for (file, src) in [
+            ("compile.rs", include_str!("compile.rs")),
+            ("route.rs", include_str!("route.rs")),
+            ("options.rs", include_str!("options.rs")),
+            ("rules.rs", include_str!("rules.rs")),
+            ("eval.rs", include_str!("eval.rs")),
+        ] {
+            for (i, line) in src.lines().enumerate() {
+                let code = line.trim_start();
+                assert!(
+                    code.starts_with("//") || !code.contains(&needle),
+                    "{file}:{}: {line}",
+                    i + 1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_card_rule_is_the_last_resort_of_its_pick_in_every_game() {
+        let slot = why_index(Why::Topdeck).unwrap();
+        // Scavenger in the game: its built-in list, then its rule.
+        let sc = Kingdom::with_piles(2, &[Card::Scavenger, Card::Courtyard]).unwrap();
+        let st = crate::strategy::parse("buy: Silver", "t.dom").unwrap();
+        let (c, _) = compile(&st, &sc).unwrap();
+        assert!(matches!(
+            c.routes.get(Some(Card::Scavenger), slot),
+            Route::List(_, Rule::ScavengerTopdeck)
+        ));
+        assert_eq!(
+            c.routes.get(Some(Card::Courtyard), slot),
+            Route::Default(Rule::CourtyardTopdeck)
+        );
+        // Not in the game: the general route, with the card's rule.
+        let st = crate::strategy::parse("buy: Silver\ntopdeck: Gold", "t.dom").unwrap();
+        let (c, _) = compile(&st, &k()).unwrap();
+        assert!(matches!(
+            c.routes.get(Some(Card::Courtyard), slot),
+            Route::List(_, Rule::CourtyardTopdeck)
+        ));
+        assert!(matches!(
+            c.routes.get(None, slot),
+            Route::List(_, Rule::Engine)
+        ));
     }
 
     #[test]
@@ -631,28 +695,28 @@ mod tests {
         let st = crate::strategy::parse("buy: Silver\ntrash: Estate", "t.dom").unwrap();
         let (c, _) = compile(&st, &k()).unwrap();
         let t = why_index(Why::Trash).unwrap();
-        let general_trash = c.pick[0][t];
-        assert!(matches!(general_trash, Route::List(_)));
+        let general_trash = c.routes.get(None, t);
+        assert!(matches!(general_trash, Route::List(..)));
         // Chapel's option is absent: the general trash list answers.
-        assert_eq!(c.pick[Card::Chapel as usize + 1][t], general_trash);
+        assert_eq!(c.routes.get(Some(Card::Chapel), t), general_trash);
         // Gains fall back to the buy list; treasures to "play all".
-        let buy = c.pick[0][why_index(Why::Buy).unwrap()];
-        assert_eq!(c.pick[0][why_index(Why::Gain).unwrap()], buy);
+        let buy = c.routes.get(None, why_index(Why::Buy).unwrap());
+        assert_eq!(c.routes.get(None, why_index(Why::Gain).unwrap()), buy);
         assert_eq!(
-            c.pick[0][why_index(Why::PlayTreasure).unwrap()],
+            c.routes.get(None, why_index(Why::PlayTreasure).unwrap()),
             Route::AllTreasures
         );
         assert_eq!(
-            c.pick[0][why_index(Why::PlayAction).unwrap()],
+            c.routes.get(None, why_index(Why::PlayAction).unwrap()),
             Route::DefaultPlay
         );
         // Without a trash list, Chapel uses its built-in list.
         let st = crate::strategy::parse("buy: Silver", "t.dom").unwrap();
         let (c, _) = compile(&st, &k()).unwrap();
         assert!(matches!(
-            c.pick[Card::Chapel as usize + 1][t],
-            Route::List(_)
+            c.routes.get(Some(Card::Chapel), t),
+            Route::List(..)
         ));
-        assert_eq!(c.pick[0][t], Route::Engine);
+        assert_eq!(c.routes.get(None, t), Route::ENGINE);
     }
 }

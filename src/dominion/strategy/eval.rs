@@ -1,20 +1,12 @@
-//! Evaluation: answering the engine's questions from a [`Compiled`]
-//! strategy. Nothing here allocates: conditions run on a fixed-size stack,
-//! lists are ranges of a flat entry array, routing is a table lookup.
+//! Evaluation of a [`Compiled`] strategy: conditions, list scans and the
+//! safety rules, which the question modules ([`super::questions`]) use to
+//! answer the engine. Nothing here allocates: conditions run on a
+//! fixed-size stack, lists are ranges of a flat entry array.
 
 use super::ast::{BinOp, Fun, Var};
-use super::compile::{
-    why_index, CEntry, Code, Compiled, Cond, Op, Route, Slot, Subj, Target, N_WHY, STACK,
-};
+use super::compile::{CEntry, Code, Compiled, Cond, Op, Slot, Subj, Target, STACK};
 use crate::cards::{Card, CardSet};
-use crate::engine::decision::best_by;
-use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
-
-/// The legal card with the highest current cost (ties: lowest id).
-#[inline]
-fn best_by_cost(g: &Game, s: CardSet) -> Option<Card> {
-    best_by(s, |c| g.cost(c) as i32)
-}
+use crate::engine::{Game, Pick};
 
 /// Count of `s` in a zone.
 #[inline]
@@ -225,7 +217,7 @@ impl Compiled {
     }
 
     /// Whether some entry of a yes/no list matches `card`.
-    fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
+    pub(crate) fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
         for e in self.entries(list) {
             let hit = e.target == Target::Nothing || e.mask.contains(card);
             if hit && self.holds(e.cond, g, me) {
@@ -458,234 +450,6 @@ fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
             Subj::Mask(_) => 0,
         },
     }
-}
-
-/// The bots of one game: seat `i` is played by `seats[i]`.
-#[derive(Clone, Copy)]
-pub struct StrategyBots<'a> {
-    seats: [&'a Compiled; MAX_PLAYERS],
-    /// Each seat's turn-phase routes (`by == None`: play a Treasure, buy),
-    /// one load away. (Copies of the tables saved that load but cost ~400
-    /// instructions per game to build.)
-    turn: [&'a [Route; N_WHY]; MAX_PLAYERS],
-    /// Treasures with an effect in any seat's game (play order matters).
-    effect_treasures: CardSet,
-    /// Dark Ages: bit per seat, set between Count's first and second choice.
-    count_second: u8,
-}
-
-impl<'a> StrategyBots<'a> {
-    /// Seat `i` is played by `seats[i]`. Panics if `seats` is empty or has
-    /// more than [`MAX_PLAYERS`] entries.
-    pub fn new(seats: &[&'a Compiled]) -> Self {
-        assert!(
-            !seats.is_empty() && seats.len() <= MAX_PLAYERS,
-            "1 to {MAX_PLAYERS} strategies"
-        );
-        let seats: [&'a Compiled; MAX_PLAYERS] =
-            std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0]));
-        StrategyBots {
-            seats,
-            turn: std::array::from_fn(|i| &seats[i].pick[0]),
-            effect_treasures: seats
-                .iter()
-                .fold(CardSet::EMPTY, |m, s| m.or(s.effect_treasures)),
-            count_second: 0,
-        }
-    }
-
-    #[inline]
-    fn seat(&self, p: u8) -> &'a Compiled {
-        self.seats[p as usize % MAX_PLAYERS]
-    }
-
-    /// Why this bot answers `q` as it does: the list entry that decides
-    /// (`file:line:col`), or which default applies.
-    pub fn explain(&self, g: &Game, q: &Pick) -> String {
-        let s = self.seat(q.player);
-        let Some(w) = why_index(q.why) else {
-            return "built-in rule for this question".into();
-        };
-        let route = match q.by {
-            None => self.turn[q.player as usize % MAX_PLAYERS][w],
-            Some(c) => s.pick[c as usize + 1][w],
-        };
-        match route {
-            Route::List(l) => {
-                let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
-                match s.deciding_entry(l, g, q, safety) {
-                    Some(i) => format!("entry at {}", s.entry_at[i]),
-                    None if q.optional => "no entry applies: none".into(),
-                    None => "no entry applies: the engine's default".into(),
-                }
-            }
-            Route::AllTreasures => "no treasures: list: every Treasure".into(),
-            Route::DefaultPlay => "no play: list: +Actions first, then the most expensive".into(),
-            _ => "no list for this question: the documented default".into(),
-        }
-    }
-}
-
-impl Bots for StrategyBots<'_> {
-    /// A seat whose treasure route is "play all" plays its whole hand of
-    /// effect-less Treasures in one engine pass (the engine only asks when no
-    /// Treasure in hand has a play effect).
-    #[inline(always)]
-    fn play_all_treasures(&mut self, _g: &Game, player: u8) -> bool {
-        let w = why_index(Why::PlayTreasure);
-        w.is_some_and(|w| {
-            matches!(
-                self.turn[player as usize % MAX_PLAYERS][w],
-                Route::AllTreasures
-            )
-        })
-    }
-
-    #[inline(always)]
-    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        let s = self.seat(q.player);
-        let Some(w) = why_index(q.why) else {
-            return super::intrigue::pick_x(s, g, q);
-        };
-        let route = match q.by {
-            None => self.turn[q.player as usize % MAX_PLAYERS][w],
-            Some(c) => s.pick[c as usize + 1][w],
-        };
-        // Branches rather than a jump table: the two frequent routes first
-        // (an indirect jump mispredicts often in this alternating stream).
-        if matches!(route, Route::AllTreasures) {
-            if q.legal.and(self.effect_treasures).is_empty() {
-                // Order cannot matter: the cheapest id is as good as any.
-                return q.legal.first();
-            }
-            return engine_default(g, q);
-        }
-        if let Route::List(l) = route {
-            return list_route(s, l, g, q);
-        }
-        other_route(s, route, g, q)
-    }
-
-    #[inline]
-    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
-        let s = self.seat(q.player);
-        let by = q.by as usize;
-        let route = if q.target == q.player || q.card.is_none() {
-            s.yes_own[by]
-        } else {
-            s.yes_other[by]
-        };
-        match route {
-            Route::Value(code) => s.eval(code, g, q.player) != 0,
-            Route::List(l) => match q.card {
-                Some(c) => s.matches(l, g, q.player, c),
-                None => q.default_answer(g),
-            },
-            _ => q.default_answer(g),
-        }
-    }
-
-    #[inline]
-    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
-        let s = self.seat(q.player);
-        if q.by == Card::Count {
-            let bit = 1u8 << (q.player % 8);
-            let second = self.count_second & bit != 0;
-            self.count_second ^= bit;
-            return super::dark_ages::count_choice(s, g, q, second);
-        }
-        if let Some(a) = super::intrigue::choose_mode(s, g, q) {
-            return a;
-        }
-        match s.choose[q.by as usize] {
-            Route::Value(code) => {
-                let v = s.eval(code, g, q.player);
-                if (0..q.n as i32).contains(&v) {
-                    v as u8
-                } else {
-                    0
-                }
-            }
-            _ => q.default_answer(g),
-        }
-    }
-}
-
-/// A list answers (buy, play, trash...): its first applicable entry, else
-/// none or the engine default.
-#[inline(never)]
-pub(crate) fn list_route(s: &Compiled, l: u16, g: &Game, q: &Pick) -> Option<Card> {
-    // No end-game safety check on a gain chosen for another player (Swindler).
-    let safety = matches!(q.why, Why::Buy | Why::Gain) && q.target == q.player;
-    match s.scan(l, g, q, safety) {
-        Some(c) => Some(c),
-        None if q.optional => None,
-        None => super::intrigue::default_pick(g, q),
-    }
-}
-
-/// The less frequent routes, out of line.
-#[inline(never)]
-fn other_route(s: &Compiled, route: Route, g: &Game, q: &Pick) -> Option<Card> {
-    let ans = match route {
-        Route::DefaultPlay => default_play(g, q),
-        Route::Costliest(min) => costliest(g, q, min),
-        Route::React => return react(s, g, q),
-        // Dark Ages: the order of on-trash abilities, Market Square.
-        Route::Engine if q.why == Why::TrashTrigger => {
-            return super::dark_ages::trash_trigger(s, g, q)
-        }
-        Route::Nothing if q.optional => return None,
-        Route::List(_) | Route::AllTreasures | Route::Nothing | Route::Engine | Route::Value(_) => {
-            return super::intrigue::default_pick(g, q)
-        }
-    };
-    match ans {
-        Some(c) => Some(c),
-        None if q.optional => None,
-        None => super::intrigue::default_pick(g, q),
-    }
-}
-
-#[inline(never)]
-fn engine_default(g: &Game, q: &Pick) -> Option<Card> {
-    q.default_answer(g)
-}
-
-/// No `play` list: Actions giving +Actions first, then the most expensive.
-#[inline(never)]
-fn default_play(g: &Game, q: &Pick) -> Option<Card> {
-    let villages: CardSet = q.legal.iter().filter(|c| c.info().actions > 0).collect();
-    let from = if villages.is_empty() {
-        q.legal
-    } else {
-        villages
-    };
-    best_by_cost(g, from)
-}
-
-/// The most expensive legal card costing at least `min`.
-#[inline(never)]
-fn costliest(g: &Game, q: &Pick, min: u8) -> Option<Card> {
-    let ok: CardSet = q.legal.iter().filter(|&c| g.cost(c) >= min).collect();
-    best_by_cost(g, ok)
-}
-
-/// Reveal which Reaction? Each legal Reaction in id order: its `reveal`
-/// condition, or yes by default.
-#[inline(never)]
-fn react(s: &Compiled, g: &Game, q: &Pick) -> Option<Card> {
-    for c in q.legal.iter() {
-        match s.react[c as usize] {
-            Route::Value(code) => {
-                if s.eval(code, g, q.player) != 0 {
-                    return Some(c);
-                }
-            }
-            _ => return Some(c),
-        }
-    }
-    None
 }
 
 #[cfg(test)]

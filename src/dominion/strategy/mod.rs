@@ -13,9 +13,16 @@
 //! Pipeline: [`parse`]/[`load`] (text → [`Strategy`], with `extends`
 //! resolved and card names already turned into card ids) →
 //! [`Strategy::compile`] against a [`Kingdom`] (→ [`Compiled`]: flat arrays of
-//! entries and condition bytecode, per-question routing tables, warnings for
-//! cards not in the kingdom) → [`StrategyBots`] answering the engine's
-//! questions without allocating.
+//! entries and condition bytecode, one routing table over every kind of
+//! question, warnings for cards not in the kingdom) → [`StrategyBots`]
+//! answering the engine's questions without allocating, one module per kind
+//! of question (`questions/`: picks, yes/no, choose one, reactions, on-trash
+//! order).
+//!
+//! Where an answer comes from when a file does not say is written once, in
+//! the option table ([`options::OPTIONS`]: each row's fallback chain, ending
+//! if need be with a built-in [`rules::Rule`]); the rest gets the engine's
+//! documented default.
 //!
 //! Why a custom line-based language rather than TOML/YAML: a strategy is a few
 //! priority lists whose entries carry conditions; in TOML each entry would be
@@ -29,16 +36,17 @@
 
 mod ast;
 mod compile;
-mod dark_ages;
 mod eval;
-mod intrigue;
 pub mod lint;
 pub mod options;
 mod parse;
+mod questions;
+mod route;
+pub mod rules;
 
 pub use ast::{Entry, Expr, ListKind, Pos, Subject};
 pub use compile::Compiled;
-pub use eval::StrategyBots;
+pub use questions::StrategyBots;
 
 use crate::cards::Card;
 use crate::engine::{Game, Kingdom};

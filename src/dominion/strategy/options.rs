@@ -4,10 +4,13 @@
 //! [`OPTIONS`]: the option's name as written in a strategy file
 //! (`<Card> <option>:`), which engine question it answers, what kind of value
 //! it takes, and where the answer comes from when the file does not say
-//! (`fallback`). A later card set adds its options by adding rows here; the
-//! parser, compiler, evaluator and documentation checks all read this table.
+//! (`fallback`, ending if need be with a card's own built-in [`Src::Rule`]).
+//! A later card set adds its options by adding rows here; the parser,
+//! compiler, evaluator and documentation checks all read this table, and a
+//! card's default is written here once.
 
 use super::ast::{Fun, ListKind, Var};
+use super::rules::Rule as R;
 use crate::cards::Card;
 use crate::engine::Why;
 
@@ -26,7 +29,7 @@ pub enum Question {
     Choose,
     /// One mode of a [`crate::engine::Choose`] (the option number): chosen
     /// when its condition holds. A card's modes are tried in table order;
-    /// see `super::intrigue`.
+    /// see `super::questions::choose`.
     Mode(u8),
 }
 
@@ -52,6 +55,11 @@ pub enum Src {
     /// The most expensive legal card costing at least this much (else none
     /// if the question is optional).
     Costliest(u8),
+    /// A built-in rule written in Rust (a pick's smarter default,
+    /// [`super::rules`]). Always last: it also answers a mandatory pick when
+    /// the list chosen before it matches nothing (without it, the engine's
+    /// documented default does).
+    Rule(R),
 }
 
 /// One row of the option table.
@@ -258,7 +266,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "topdeck",
         question: Question::Pick(Why::Topdeck),
         kind: Kind::List,
-        fallback: &[],
+        fallback: &[Rule(R::CourtyardTopdeck)],
         doc: "the card from hand to put on your deck",
         default_doc: "an Action you cannot play any more (no actions left); else the most \
                       valuable non-junk card whose removal keeps the hand's money at the same \
@@ -926,9 +934,10 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "topdeck",
         question: Question::Pick(Why::Topdeck),
         kind: Kind::List,
-        fallback: &[Builtin],
+        fallback: &[Builtin, Rule(R::ScavengerTopdeck)],
         doc: "the card from your discard pile to put onto your deck",
-        default_doc: "Gold, an Action card, Silver, then the junk rule",
+        default_doc: "Gold, an Action card, Silver, then the most expensive card that is not junk \
+                      (Curse, Ruins, Victory-only), junk last",
     },
     OptionSpec {
         card: Card::Squire,
