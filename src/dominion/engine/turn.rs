@@ -269,14 +269,20 @@ impl Game {
     fn play_all_treasures<B: Bots>(&mut self, b: &mut B, p: u8) {
         let first = self.players[p as usize].play.len();
         let pl = &mut self.players[p as usize];
-        let (coins, coppers) = pl.hand.partition_out(
+        let mut coins = pl.hand.partition_out(
             &mut pl.play,
             &mut pl.play_uid,
             &mut self.next_uid,
             &crate::cards::IS_TREASURE,
             &crate::cards::VALUE,
         );
-        self.turn.coins += coins + coppers * self.turn.copper_bonus as u16;
+        let bonus = self.turn.copper_bonus as u16;
+        if bonus != 0 {
+            // Coppersmith: each Copper just played is worth `bonus` more.
+            let played = &pl.play.as_slice()[first..];
+            coins += bonus * played.iter().filter(|&&c| c == Card::Copper).count() as u16;
+        }
+        self.turn.coins += coins;
         for i in first..self.players[p as usize].play.len() {
             let c = self.players[p as usize].play.as_slice()[i];
             b.event(self, Event::Play { player: p, card: c });

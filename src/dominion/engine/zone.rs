@@ -146,7 +146,9 @@ impl CardVec {
     /// without a branch per card: the others stay here in order, the moved
     /// ones are appended in order, each with the next id from `*uid`
     /// written to `out_uid` at its position. Returns the sum of `value[c]`
-    /// over the moved cards and how many of them are Copper. Every card is written to both places and the two ends
+    /// over the moved cards (how many of them are Copper, which only
+    /// Coppersmith needs, the caller counts in `out` when it must: that
+    /// test cost every card of every hand a compare and an add). Every card is written to both places and the two ends
     /// advance by 0 or 1, so a random hand costs no mispredicted branch
     /// (the stray writes land past the ends, in unused capacity).
     #[inline(always)]
@@ -157,12 +159,11 @@ impl CardVec {
         uid: &mut u16,
         moves: &[bool; Card::COUNT],
         value: &[u8; Card::COUNT],
-    ) -> (u16, u16) {
+    ) -> u16 {
         let n = self.len as usize;
         let mut kept = 0usize;
         let mut o = out.len as usize;
         let mut coins = 0u16;
-        let mut coppers = 0u16;
         let mut id = *uid;
         for i in 0..n {
             let c = self.cards[i];
@@ -174,12 +175,11 @@ impl CardVec {
             kept += 1 - m;
             id = id.wrapping_add(m as u16);
             coins += value[c as usize] as u16 * m as u16;
-            coppers += (m != 0 && c == Card::Copper) as u16;
         }
         self.len = kept as u16;
         out.len = o as u16;
         *uid = id;
-        (coins, coppers)
+        coins
     }
 
     /// Append every card of `other`, in order (what `extend_from` does for a
@@ -264,17 +264,15 @@ mod tests {
         let mut uids = [0u16; MAX_CARDS];
         uids[0] = 7;
         let mut next = 40u16;
-        let (coins, coppers) =
-            hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
         assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
         assert_eq!(play.as_slice(), &[Village, Copper, Gold, Copper, Silver]);
         assert_eq!(&uids[..5], &[7, 40, 41, 42, 43]);
         assert_eq!(next, 44);
-        assert_eq!((coins, coppers), (1 + 3 + 1 + 2, 2));
+        assert_eq!(coins, 1 + 3 + 1 + 2);
         // Nothing to move: both zones unchanged, no id used.
-        let (coins, coppers) =
-            hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
-        assert_eq!((coins, coppers, next), (0, 0, 44));
+        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        assert_eq!((coins, next), (0, 44));
         assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
         assert_eq!(play.len(), 5);
     }
