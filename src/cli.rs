@@ -41,6 +41,15 @@ pub struct Cli {
     /// docs/DESIGNING_CARDS.md). At most 14 data cards at once.
     #[arg(long = "cards", global = true, value_name = "FILE")]
     pub cards: Vec<PathBuf>,
+    /// Load only these cards of the --cards files (comma-separated names),
+    /// e.g. two cards of cards/reprints.toml.
+    #[arg(
+        long = "cards-only",
+        global = true,
+        value_name = "NAMES",
+        requires = "cards"
+    )]
+    pub cards_only: Option<String>,
 }
 
 /// How the kingdom is chosen (default: the base "First Game" preset).
@@ -671,7 +680,16 @@ pub fn run() -> Result<ExitCode> {
         ) {
             bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b");
         }
-        let cards = crate::cards::data::load_files(&cli.cards)?;
+        let mut cards = crate::cards::data::load_files(&cli.cards)?;
+        if let Some(only) = &cli.cards_only {
+            cards = crate::cards::data::select(cards, only)?;
+        } else if cards.len() > crate::cards::DATA_SLOTS {
+            bail!(
+                "the card files define {} cards; at most {} can be loaded at once: choose some with --cards-only \"A,B\"",
+                cards.len(),
+                crate::cards::DATA_SLOTS
+            );
+        }
         Some(crate::cards::data::bind(&cards)?)
     };
     match cli.cmd {

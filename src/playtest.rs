@@ -355,7 +355,10 @@ pub fn verify_setup(dc: &DataCard, bound: Option<Card>) -> Result<(Kingdom, Line
         None => (printed, verify_bot(printed.name(), Some(printed), reaction)),
         Some(d) => (d, verify_bot(&spelled(&dc.name), None, reaction)),
     };
-    Ok((verify_kingdom(card, reaction, printed)?, lineup_of(&text, "verify")?))
+    Ok((
+        verify_kingdom(card, reaction, printed)?,
+        lineup_of(&text, "verify")?,
+    ))
 }
 
 fn same_game(a: &CardGame, b: &CardGame) -> bool {

@@ -371,3 +371,82 @@ fn compare_pairs_the_games() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no card 'Smithy'"), "{}", stderr(&o));
 }
+
+/// A data card's own strategy options (`Chapel Data trash:`): checked like
+/// a printed card's, and they answer its questions over the general lists.
+#[test]
+fn data_card_options_in_strategy_files() {
+    let d = scratch("data options");
+    let reprints = root().join("cards/reprints.toml").display().to_string();
+    let bot = |name: &str, extra: &str| {
+        let f = d.join(name);
+        std::fs::write(
+            &f,
+            format!("name: {name}\nbuy:\n    Province if total_money >= 16\n    Gold\n    Chapel Data if count(Chapel Data) < 1\n    Silver\n{extra}"),
+        )
+        .unwrap();
+        f.display().to_string()
+    };
+    let typo = bot("typo.dom", "Chapel Data trsh:\n    Estate\n");
+    let o = domsim(&[
+        "check",
+        &typo,
+        "--cards",
+        &reprints,
+        "--cards-only",
+        "Chapel Data",
+        "--kingdom",
+        "Chapel Data",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Chapel Data has no option 'trsh' (did you mean 'trash'?)"),
+        "{}",
+        stderr(&o)
+    );
+    // Without --cards-only, 41 cards are too many for the 14 slots.
+    let o = domsim(&[
+        "check",
+        &typo,
+        "--cards",
+        &reprints,
+        "--kingdom",
+        "Chapel Data",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--cards-only"), "{}", stderr(&o));
+    // The option decides: with a trash list the Chapel trashes, without one
+    // (and no general `trash:` list) it trashes nothing, so the games differ.
+    let run = |f: &str| {
+        let out = d.join("o.csv");
+        let o = domsim(&[
+            "sim",
+            f,
+            "builtin:big-money",
+            "--cards",
+            &reprints,
+            "--cards-only",
+            "Chapel Data",
+            "--kingdom",
+            "Chapel Data",
+            "--fill",
+            "-n",
+            "1000",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(".dom,"))
+            .map(|l| l.split(',').skip(3).take(5).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    let with = run(&bot(
+        "with.dom",
+        "Chapel Data trash:\n    Estate\n    Copper if total_money > 5\n",
+    ));
+    let without = run(&bot("without.dom", ""));
+    assert_ne!(with, without);
+}

@@ -287,14 +287,23 @@ fn designing_cards_documents_the_vocabulary_and_the_reprints() {
         .collect();
     let claimed: Vec<&str> = doc
         .lines()
-        .filter(|l| l.trim_end().ends_with("| exact (verified: in cards/reprints.toml) |"))
+        .filter(|l| {
+            l.trim_end()
+                .ends_with("| exact (verified: in cards/reprints.toml) |")
+        })
         .filter_map(|l| l.split('|').nth(1).map(str::trim))
         .collect();
     for c in &claimed {
-        assert!(reprinted.contains(c), "DESIGNING_CARDS.md claims {c} exact, but cards/reprints.toml does not reprint it");
+        assert!(
+            reprinted.contains(c),
+            "DESIGNING_CARDS.md claims {c} exact, but cards/reprints.toml does not reprint it"
+        );
     }
     for c in &reprinted {
-        assert!(claimed.contains(c), "cards/reprints.toml reprints {c}, but DESIGNING_CARDS.md does not list it as exact");
+        assert!(
+            claimed.contains(c),
+            "cards/reprints.toml reprints {c}, but DESIGNING_CARDS.md does not list it as exact"
+        );
     }
     let n = reprinted.len();
     assert!(

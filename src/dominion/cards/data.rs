@@ -1755,3 +1755,27 @@ pub fn bound_signatures() -> Vec<String> {
 
 /// The cards of the binding that lives now (for run keys and metadata).
 static BOUND: Mutex<Vec<DataCard>> = Mutex::new(Vec::new());
+
+/// The cards of `cards` named in `names` (comma-separated), in that order;
+/// an unknown name is an error with a suggestion.
+pub fn select(cards: Vec<DataCard>, names: &str) -> Result<Vec<DataCard>> {
+    let mut out = Vec::new();
+    for n in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let key = super::normalize(n);
+        match cards.iter().find(|c| super::normalize(&c.name) == key) {
+            Some(c) => {
+                if !out.iter().any(|o: &DataCard| o.name == c.name) {
+                    out.push(c.clone());
+                }
+            }
+            None => {
+                let sug = suggest(n, cards.iter().map(|c| c.name.as_str()));
+                bail!("--cards-only: no card '{n}' in the card files{sug}");
+            }
+        }
+    }
+    if out.is_empty() {
+        bail!("--cards-only names no card");
+    }
+    Ok(out)
+}

@@ -1024,8 +1024,8 @@ impl CardSet {
     /// included (`of_type` is the printed cards' compile-time mask).
     pub fn of_types(t: Types) -> CardSet {
         let mut s = CardSet::of_type(t);
-        for i in FIRST_DATA..Card::COUNT {
-            if Types(DENSE_TYPES[i].load(Ordering::Relaxed)).has(t) {
+        for (i, ty) in DENSE_TYPES.iter().enumerate().skip(FIRST_DATA) {
+            if Types(ty.load(Ordering::Relaxed)).has(t) {
                 s.insert(Card::ALL[i]);
             }
         }

@@ -144,6 +144,9 @@ pub enum Key {
     List(ListKind),
     /// Index into [`super::options::OPTIONS`].
     Opt(u16),
+    /// An option of a data card (`--cards`): the card's slot and an index
+    /// into [`super::options::DATA_OPTIONS`].
+    Data(crate::cards::Card, u8),
 }
 
 /// A list section.

@@ -493,6 +493,14 @@ pub(crate) fn compile(
         }
     }
     finish_modes(&mut cx.out, &modes);
+    // Data cards' own options: over the general lists of their row.
+    for (key, route) in &lists {
+        if let Key::Data(card, i) = *key {
+            if let Some(slot) = slot_of(super::options::DATA_OPTIONS[i as usize].1) {
+                cx.out.routes.set(card, slot, *route);
+            }
+        }
+    }
     Ok((cx.out, cx.warnings))
 }
 

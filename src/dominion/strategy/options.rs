@@ -1342,3 +1342,59 @@ pub fn header_words() -> impl Iterator<Item = &'static str> {
         .copied()
         .chain(ListKind::ALL.iter().map(|l| l.name()))
 }
+
+/// The options every data card (`--cards`) has, whichever questions it
+/// asks: `<Data card> <option>:` answers that card's questions of this kind
+/// (docs/DESIGNING_CARDS.md). Without one, the general lists answer.
+pub static DATA_OPTIONS: &[(&str, Question, Kind, &str)] = &[
+    (
+        "trash",
+        Question::Pick(Why::Trash),
+        Kind::List,
+        "cards to trash",
+    ),
+    (
+        "discard",
+        Question::Pick(Why::Discard),
+        Kind::List,
+        "cards to discard",
+    ),
+    (
+        "gain",
+        Question::Pick(Why::Gain),
+        Kind::List,
+        "cards to gain",
+    ),
+    (
+        "topdeck",
+        Question::Pick(Why::Topdeck),
+        Kind::List,
+        "cards to put onto the deck",
+    ),
+    (
+        "play",
+        Question::Pick(Why::PlayTarget),
+        Kind::List,
+        "the Action to play (`play_action`)",
+    ),
+    (
+        "may",
+        Question::YesNoOwn,
+        Kind::Bool,
+        "the answer to its yes/no questions (`may_…`, Library's set-aside)",
+    ),
+    (
+        "choose",
+        Question::Choose,
+        Kind::Int,
+        "the option of its `choose` (0-based; a pair's index for `pick = 2`)",
+    ),
+];
+
+/// The index of data-card option `name` in [`DATA_OPTIONS`].
+pub fn find_data_option(name: &str) -> Option<usize> {
+    let key = crate::cards::normalize(name);
+    DATA_OPTIONS
+        .iter()
+        .position(|(n, ..)| crate::cards::normalize(n) == key)
+}

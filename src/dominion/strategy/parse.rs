@@ -669,6 +669,22 @@ fn head(ln: Line, at: usize, key: &str) -> R<Head> {
     if let Some(sp) = k.rfind(char::is_whitespace) {
         let (cname, oname) = (k[..sp].trim(), k[sp..].trim());
         match Card::from_name(cname) {
+            Some(card) if card.is_data() => {
+                if let Some(i) = options::find_data_option(oname) {
+                    return Ok(Head::Key(Key::Data(card, i as u8)));
+                }
+                let names: Vec<&str> = options::DATA_OPTIONS.iter().map(|o| o.0).collect();
+                let at_opt = at + (key.len() - key.trim_start().len()) + sp + 1;
+                return Err(ln.err(
+                    at_opt,
+                    oname.chars().count(),
+                    format!(
+                        "{card} has no option '{oname}'{} (a data card's options: {})",
+                        did_you_mean(nearest(oname, names.iter().copied())),
+                        names.join(", ")
+                    ),
+                ));
+            }
             Some(card) => {
                 if let Some(i) = options::find_option(card, oname) {
                     return Ok(Head::Key(Key::Opt(i as u16)));
@@ -798,6 +814,7 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                 let kind = match k {
                     Key::List(_) => Kind::List,
                     Key::Opt(i) => OPTIONS[i as usize].kind,
+                    Key::Data(_, i) => options::DATA_OPTIONS[i as usize].2,
                 };
                 let pos = ln.pos(indent);
                 match kind {
