@@ -450,3 +450,68 @@ fn data_card_options_in_strategy_files() {
     let without = run(&bot("without.dom", ""));
     assert_ne!(with, without);
 }
+
+/// `--cards` on the other verbs: `scenario` (a data card in the notation),
+/// `log` (a game printed with the data card's name) and `matrix`.
+#[test]
+fn cards_option_on_scenario_log_and_matrix() {
+    let d = scratch("other verbs");
+    let cards = d.join("c.toml");
+    std::fs::write(
+        &cards,
+        "[[card]]\nname = \"Smithy Data\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n",
+    )
+    .unwrap();
+    let c = cards.to_str().unwrap();
+    let sc = d.join("s.txt");
+    std::fs::write(
+        &sc,
+        "players: 2\nstrict: yes\nkingdom: Smithy Data\np0.hand: Smithy Data\np0.deck: Copper*3, Gold\ndo: play Smithy Data\nexpect p0.hand: Copper*3\nexpect p0.deck: Gold\n",
+    )
+    .unwrap();
+    let o = domsim(&["scenario", "--cards", c, sc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // Without the card file the name is unknown: exit 2.
+    let o = domsim(&["scenario", sc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let st = d.join("b.dom");
+    std::fs::write(
+        &st,
+        "name: SD\nbuy:\n    Province if total_money >= 16\n    Gold\n    Smithy Data if count(Smithy Data) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let s = st.to_str().unwrap();
+    let o = domsim(&[
+        "log",
+        "--cards",
+        c,
+        s,
+        "builtin:big-money",
+        "--kingdom",
+        "Smithy Data",
+        "--fill",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("plays Smithy Data"), "{}", stdout(&o));
+    let out = d.join("m.csv");
+    let o = domsim(&[
+        "matrix",
+        "--cards",
+        c,
+        s,
+        "builtin:big-money",
+        "--kingdom",
+        "Smithy Data",
+        "--fill",
+        "-n",
+        "200",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("data_cards: Smithy Data"));
+}
