@@ -120,6 +120,9 @@ scenarios! {
     may_trash_self => "primitive_may_trash_self.txt",
     if_no_action_in_hand => "primitive_if_no_action_in_hand.txt",
     reveal_until_cost => "primitive_reveal_until_cost.txt",
+    on_trash_gain => "primitive_on_trash_gain.txt",
+    on_trash_choose => "primitive_on_trash_choose.txt",
+    on_trash_gain_attack => "primitive_on_trash_gain_attack.txt",
 }
 
 // -------------------------------------------------------------------------

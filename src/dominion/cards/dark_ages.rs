@@ -805,6 +805,8 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
         Card::SirVander => {
             g.gain(b, o, Card::Gold, Dest::Discard);
         }
+        // Cards from card files: their `on_trash` program.
+        _ if as_card.is_data() => super::data::on_trash(g, b, o, as_card),
         _ => {}
     }
 }

@@ -174,6 +174,8 @@ pub struct Program {
     main: u16,
     /// The on-gain effect: `ops[on_gain.0..on_gain.0 + on_gain.1]`.
     on_gain: (u16, u16),
+    /// The on-trash effect, likewise.
+    on_trash: (u16, u16),
     vp: Option<VpRule>,
     blocks_attacks: bool,
 }
@@ -226,7 +228,7 @@ impl DataCard {
         let i = &self.info;
         let p = &self.program;
         format!(
-            "{} ${} {:?} +{}c +{}a +{}b +${} value {} vp {} vp_per {:?} block {} ops {:?} main {} on_gain {:?}",
+            "{} ${} {:?} +{}c +{}a +{}b +${} value {} vp {} vp_per {:?} block {} ops {:?} main {} on_gain {:?} on_trash {:?}",
             self.name,
             i.cost,
             i.types,
@@ -240,7 +242,8 @@ impl DataCard {
             p.blocks_attacks,
             p.ops,
             p.main,
-            p.on_gain
+            p.on_gain,
+            p.on_trash
         )
     }
 }
@@ -341,6 +344,23 @@ pub fn play<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     if let Some(prog) = program(c) {
         let (start, len) = prog.on_gain;
+        if len > 0 {
+            let ctx = PlayCtx {
+                player: p,
+                card: c,
+                uid: u16::MAX,
+                immune: 0,
+            };
+            run(g, b, ctx, &prog.ops, start, start + len);
+        }
+    }
+}
+
+/// Run a data card's on-trash effect for its owner (the engine's trigger
+/// mechanism calls this after the trash, in the owner's chosen order).
+pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+    if let Some(prog) = program(c) {
+        let (start, len) = prog.on_trash;
         if len > 0 {
             let ctx = PlayCtx {
                 player: p,
@@ -794,6 +814,7 @@ const TOP_FIELDS: &[&str] = &[
     "vp_per",
     "effect",
     "on_gain",
+    "on_trash",
     "reaction",
     "reprint_of",
 ];
@@ -1598,26 +1619,33 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         );
         (cards, actions, buys) = (0, 0, 0);
     }
-    let on_gain = match t.get("on_gain") {
-        None => Vec::new(),
-        Some(v) => {
-            let body = comp.list(v, "on_gain")?;
-            if body.iter().any(|op| {
-                matches!(
-                    op,
-                    Op::TrashSelf
-                        | Op::MayTrashSelf { .. }
-                        | Op::VictimsGain(_)
-                        | Op::VictimsDiscardDownTo(_)
-                        | Op::VictimsTopdeck(_)
-                        | Op::VictimsTrashTreasure { .. }
-                )
-            }) {
-                return Err(cx.err(v.span(), "field 'on_gain': trash_self and Attack effects only work when the card is played"));
+    let side = |comp: &mut Compiler, field: &str| -> Result<Vec<Op>> {
+        match t.get(field) {
+            None => Ok(Vec::new()),
+            Some(v) => {
+                let body = comp.list(v, field)?;
+                if body.iter().any(|op| {
+                    matches!(
+                        op,
+                        Op::TrashSelf
+                            | Op::MayTrashSelf { .. }
+                            | Op::VictimsGain(_)
+                            | Op::VictimsDiscardDownTo(_)
+                            | Op::VictimsTopdeck(_)
+                            | Op::VictimsTrashTreasure { .. }
+                    )
+                }) {
+                    return Err(cx.err(
+                        v.span(),
+                        format!("field '{field}': trash_self, may_trash_self and Attack effects only work when the card is played"),
+                    ));
+                }
+                Ok(body)
             }
-            body
         }
     };
+    let on_trash = side(&mut comp, "on_trash")?;
+    let on_gain = side(&mut comp, "on_gain")?;
     if types.has(Types::ATTACK) && !comp.uses_attack {
         return Err(cx.err(
             types_v.span(),
@@ -1654,6 +1682,17 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         }
         other => other,
     }));
+    let ot_start = ops.len() as u16;
+    let ot_len = on_trash.len() as u16;
+    ops.extend(on_trash.into_iter().map(|op| match op {
+        Op::Choose { n, pick, mut opts } => {
+            for o in opts.iter_mut().take(n as usize) {
+                o.0 += shift;
+            }
+            Op::Choose { n, pick, opts }
+        }
+        other => other,
+    }));
     // Options compiled while reading on_gain were appended to comp.ops
     // after those of the main effect: they are in `bodies`, already copied.
     if ops.len() > u16::MAX as usize / 2 {
@@ -1666,6 +1705,9 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     }
     if vp_rule.is_some() {
         hooks = Hooks(hooks.0 | Hooks::VP_RULE.0);
+    }
+    if ot_len > 0 {
+        hooks = Hooks(hooks.0 | Hooks::ON_TRASH.0);
     }
     let info = CardInfo {
         name: "",
@@ -1691,6 +1733,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
             ops,
             main: shift,
             on_gain: (og_start, og_len),
+            on_trash: (ot_start, ot_len),
             vp: vp_rule,
             blocks_attacks,
         },
@@ -1737,6 +1780,13 @@ pub fn describe(dc: &DataCard) -> String {
         let (a, n) = p.on_gain;
         s.push_str(&format!(
             "\n    on gain: {:?}",
+            &p.ops[a as usize..(a + n) as usize]
+        ));
+    }
+    if p.on_trash.1 > 0 {
+        let (a, n) = p.on_trash;
+        s.push_str(&format!(
+            "\n    on trash: {:?}",
             &p.ops[a as usize..(a + n) as usize]
         ));
     }
