@@ -20,38 +20,22 @@ fn pair(c: &mut Criterion, printed: &str) {
         .clone();
     let mut grp = c.benchmark_group("data_cards");
     grp.throughput(Throughput::Elements(1));
-    // The printed card.
-    {
-        let (k, lineup) = playtest::verify_setup(&dc, None).unwrap();
+    // The printed card, then its reprint (bound for its own run).
+    for data in [false, true] {
+        let binding = data.then(|| data::bind(std::slice::from_ref(&dc)).unwrap());
+        let bound = binding.as_ref().map(|b| b.cards()[0]);
+        let (k, lineup) = playtest::verify_setup(&dc, bound).unwrap();
         let k = lineup.kingdom_for(&k);
         let compiled = lineup.compile(&k).unwrap();
         let mut g = Game::new(&k, 1, 0);
         let mut i = 0u64;
-        grp.bench_function(format!("{printed}_printed"), |b| {
+        let name = format!("{printed}_{}", if data { "data" } else { "printed" });
+        grp.bench_function(name, |b| {
             b.iter(|| {
                 g.reset(&k, 1, i);
                 let order = [(i % 2) as u8, 1 - (i % 2) as u8];
                 i += 1;
-                let o = g.play_game(&mut compiled.bots(&order));
-                black_box(o)
-            })
-        });
-    }
-    // Its reprint, bound for the rest of this function.
-    {
-        let binding = data::bind(std::slice::from_ref(&dc)).unwrap();
-        let (k, lineup) = playtest::verify_setup(&dc, Some(binding.cards()[0])).unwrap();
-        let k = lineup.kingdom_for(&k);
-        let compiled = lineup.compile(&k).unwrap();
-        let mut g = Game::new(&k, 1, 0);
-        let mut i = 0u64;
-        grp.bench_function(format!("{printed}_data"), |b| {
-            b.iter(|| {
-                g.reset(&k, 1, i);
-                let order = [(i % 2) as u8, 1 - (i % 2) as u8];
-                i += 1;
-                let o = g.play_game(&mut compiled.bots(&order));
-                black_box(o)
+                black_box(g.play_game(&mut compiled.bots(&order)))
             })
         });
     }

@@ -7,7 +7,7 @@
 //! one small record per game; nothing here runs inside a game.
 
 use crate::cards::data::{self, DataCard};
-use crate::cards::{Card, CardSet};
+use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Outcome, Pick, YesNo, MAX_PLAYERS};
 use crate::sim::lineup::Lineup;
 use crate::sim::{self, GameHook, RunConfig};
@@ -284,11 +284,6 @@ fn verify_kingdom(card: Card, reaction: bool, avoid: Card) -> Result<Kingdom> {
         .map_err(|e| anyhow!("{e}"))
 }
 
-/// The printed card a data card reprints (its `reprint_of`).
-pub fn reprint_of(dc: &DataCard) -> Option<Card> {
-    dc.reprint_of
-}
-
 /// A strategy name as the strategy language reads it (letters, digits,
 /// spaces).
 fn spelled(name: &str) -> String {
@@ -309,7 +304,7 @@ fn spelled(name: &str) -> String {
 pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Result<Vec<Verified>> {
     let mut out = Vec::new();
     for dc in cards {
-        let Some(printed) = reprint_of(dc) else {
+        let Some(printed) = dc.reprint_of else {
             continue;
         };
         // The printed card's run (no data card bound).
@@ -349,7 +344,9 @@ pub fn verify(cards: &[DataCard], games: u64, seed: u64, threads: usize) -> Resu
 /// card's (`bound` None), or the data card's once bound to `bound` (also
 /// the benchmark `benches/data_cards.rs`: the same game, printed or data).
 pub fn verify_setup(dc: &DataCard, bound: Option<Card>) -> Result<(Kingdom, Lineup)> {
-    let printed = reprint_of(dc).ok_or_else(|| anyhow!("{} reprints no card", dc.name))?;
+    let printed = dc
+        .reprint_of
+        .ok_or_else(|| anyhow!("{} reprints no card", dc.name))?;
     let reaction = dc.info.types.has(crate::cards::Types::REACTION);
     let (card, text) = match bound {
         None => (printed, verify_bot(printed.name(), Some(printed), reaction)),
@@ -387,11 +384,6 @@ fn lineup_of(text: &str, label: &str) -> Result<Lineup> {
 /// Parse the built-in card files.
 pub fn builtin(which: (&str, &str)) -> Result<Vec<DataCard>> {
     data::parse_cards(which.0, which.1).with_context(|| format!("built-in {}", which.0))
-}
-
-/// Every data card bound now (names), for messages.
-pub fn bound_names() -> Vec<&'static str> {
-    CardSet::data_bound().iter().map(|c| c.name()).collect()
 }
 
 // -------------------------------------------------------------------------

@@ -5,7 +5,6 @@
 //! the A/B comparison.
 
 use domsim::cards::data::{self, DataCard};
-use domsim::scenario::Scenario;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
@@ -47,18 +46,7 @@ fn run_file(name: &str) {
         })
         .collect();
     let _binding = data::bind(&chosen).unwrap();
-    let sc = Scenario::parse(&text).unwrap_or_else(|e| panic!("{name}:{e}"));
-    let r = sc.run().unwrap_or_else(|e| panic!("{name}:{e}"));
-    let mut problems = r.failures.clone();
-    problems.extend(r.mismatches.iter().cloned());
-    if r.unused_answers > 0 {
-        problems.push(format!(
-            "{} scripted answers never asked for",
-            r.unused_answers
-        ));
-    }
-    assert!(r.checked > 0, "{name}: no expectation checked");
-    assert!(problems.is_empty(), "{name}:\n  {}", problems.join("\n  "));
+    super::scenarios::check_scenario(name, &text);
 }
 
 macro_rules! scenarios {

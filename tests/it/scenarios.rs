@@ -11,7 +11,13 @@ fn run_file(name: &str) {
         .join("tests/scenarios")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let sc = Scenario::parse(&text).unwrap_or_else(|e| panic!("{name}:{e}"));
+    check_scenario(name, &text);
+}
+
+/// Run scenario `text` (named `name` in messages): every expectation holds,
+/// no scripted answer is left over, and at least one expectation is checked.
+pub fn check_scenario(name: &str, text: &str) {
+    let sc = Scenario::parse(text).unwrap_or_else(|e| panic!("{name}:{e}"));
     let r = sc.run().unwrap_or_else(|e| panic!("{name}:{e}"));
     let mut problems = r.failures.clone();
     problems.extend(r.mismatches.iter().cloned());

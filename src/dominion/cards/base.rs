@@ -10,10 +10,15 @@ use crate::engine::{Bots, Dest, Event, Game, PlayCtx, Why, YesNo};
 /// Adventurer: reveal until 2 Treasures; those go to hand, the rest are
 /// discarded. Revealed cards wait aside, out of any shuffle.
 pub fn adventurer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    let p = ctx.player;
+    reveal_until_treasures(g, b, ctx.player, 2);
+}
+
+/// Reveal cards until `want` Treasures are revealed: they go to hand, the
+/// others are discarded (Adventurer; data cards' `reveal_until_treasures`).
+pub fn reveal_until_treasures<B: Bots>(g: &mut Game, b: &mut B, p: u8, want: u8) {
     let start = g.players[p as usize].aside.len();
     let mut found = 0;
-    while found < 2 {
+    while found < want {
         let Some(c) = g.take_top(b, p) else { break };
         g.players[p as usize].aside.push(c);
         b.event(g, Event::Reveal { player: p, card: c });
@@ -39,11 +44,16 @@ pub fn adventurer<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Bureaucrat: gain a Silver onto your deck; each victim puts a Victory card
 /// from hand onto his deck, or reveals a hand with none.
 pub fn bureaucrat<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    let p = ctx.player;
-    g.gain(b, p, Card::Silver, Dest::DeckTop);
+    g.gain(b, ctx.player, Card::Silver, Dest::DeckTop);
+    victims_topdeck(g, b, ctx, CardSet::victories());
+}
+
+/// Each victim of `ctx` puts a card of `filter` from hand onto his deck, or
+/// reveals a hand with none (Bureaucrat; data cards' `others_topdeck`).
+pub fn victims_topdeck<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, filter: CardSet) {
     for v in g.victims(ctx) {
-        let legal = g.hand_kinds(v, CardSet::victories());
-        match g.pick(b, v, Why::Topdeck, Some(Card::Bureaucrat), legal, false) {
+        let legal = g.hand_kinds(v, filter);
+        match g.pick(b, v, Why::Topdeck, Some(ctx.card), legal, false) {
             Some(c) => {
                 b.event(g, Event::Reveal { player: v, card: c });
                 g.topdeck_from_hand(b, v, c);
@@ -78,10 +88,16 @@ pub fn cellar<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Chancellor (+$2 from the table): you may put your deck into your discard
 /// pile, as a block, unseen.
 pub fn chancellor<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    may_discard_deck(g, b, ctx);
+}
+
+/// `ctx.player` may put his deck into his discard pile, as a block, unseen
+/// (a yes/no asked by `ctx.card`: Chancellor, data cards' `may_discard_deck`).
+pub fn may_discard_deck<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
     let q = YesNo {
         player: p,
-        by: Card::Chancellor,
+        by: ctx.card,
         card: None,
         target: p,
     };
@@ -143,14 +159,22 @@ pub fn gain_up_to<B: Bots>(
 /// Library: draw to 7 cards in hand; each Action drawn may be set aside;
 /// set-aside cards are discarded at the end (and missed any shuffle).
 pub fn library<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    draw_until_setting_aside(g, b, ctx, 7);
+}
+
+/// Draw until `hand` cards in hand; each Action drawn may be set aside (a
+/// yes/no asked by `ctx.card`), and the set-aside cards are discarded at the
+/// end, having missed any shuffle (Library; data cards' `draw_until` with
+/// `set_aside_actions`).
+pub fn draw_until_setting_aside<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, hand: u8) {
     let p = ctx.player;
     let start = g.players[p as usize].aside.len();
-    while g.players[p as usize].hand.len() < 7 {
+    while g.players[p as usize].hand.len() < hand as usize {
         let Some(c) = g.take_top(b, p) else { break };
         if c.is_action() {
             let q = YesNo {
                 player: p,
-                by: Card::Library,
+                by: ctx.card,
                 card: Some(c),
                 target: p,
             };
@@ -173,10 +197,16 @@ pub fn library<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 
 /// Militia (+$2 from the table): each victim discards down to 3 cards.
 pub fn militia<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    victims_discard_down_to(g, b, ctx, 3);
+}
+
+/// Each victim of `ctx` discards down to `n` cards in hand (Militia; data
+/// cards' `others_discard_down_to`).
+pub fn victims_discard_down_to<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, n: u8) {
     for v in g.victims(ctx) {
-        while g.players[v as usize].hand.len() > 3 {
+        while g.players[v as usize].hand.len() > n as usize {
             let legal = g.hand_kinds(v, CardSet::all());
-            let Some(c) = g.pick(b, v, Why::Discard, Some(Card::Militia), legal, false) else {
+            let Some(c) = g.pick(b, v, Why::Discard, Some(ctx.card), legal, false) else {
                 break;
             };
             g.discard_from_hand(b, v, c);
@@ -252,13 +282,27 @@ pub fn spy<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Treasure for him to trash; he discards the rest. Then you gain any of the
 /// Treasures trashed by this play.
 pub fn thief<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    victims_trash_treasure(g, b, ctx, 2, true);
+}
+
+/// Each victim of `ctx` reveals his top `reveal` cards; `ctx.player` chooses
+/// one revealed Treasure for him to trash; he discards the rest. With
+/// `gain`, `ctx.player` then gains any of the Treasures trashed by this play
+/// (Thief; data cards' `others_trash_treasure`).
+pub fn victims_trash_treasure<B: Bots>(
+    g: &mut Game,
+    b: &mut B,
+    ctx: PlayCtx,
+    reveal: u8,
+    gain: bool,
+) {
     let p = ctx.player;
     // At most one Treasure trashed per victim.
     let mut stolen: [Option<Card>; crate::engine::MAX_PLAYERS] = [None; crate::engine::MAX_PLAYERS];
     let mut k = 0;
     for v in g.victims(ctx) {
         let start = g.players[v as usize].aside.len();
-        for _ in 0..2 {
+        for _ in 0..reveal {
             let Some(c) = g.take_top(b, v) else { break };
             g.players[v as usize].aside.push(c);
             b.event(g, Event::Reveal { player: v, card: c });
@@ -272,7 +316,7 @@ pub fn thief<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         let q = crate::engine::Pick {
             player: p,
             why: Why::Trash,
-            by: Some(Card::Thief),
+            by: Some(ctx.card),
             legal,
             optional: false,
             target: v,
@@ -284,10 +328,13 @@ pub fn thief<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         }
         g.discard_aside(b, v, start);
     }
+    if !gain {
+        return;
+    }
     // Gain any number of this play's trashed Treasures.
     loop {
         let legal: CardSet = stolen[..k].iter().flatten().copied().collect();
-        let Some(c) = g.pick(b, p, Why::Gain, Some(Card::Thief), legal, true) else {
+        let Some(c) = g.pick(b, p, Why::Gain, Some(ctx.card), legal, true) else {
             break;
         };
         if let Some(slot) = stolen[..k].iter_mut().find(|s| **s == Some(c)) {

@@ -497,12 +497,17 @@ pub fn rogue<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Sage (+1 Action): reveal until a card costing $3 or more; it goes to hand,
 /// the others are discarded.
 pub fn sage<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
-    let p = ctx.player;
+    reveal_until_cost(g, b, ctx.player, 3);
+}
+
+/// Reveal cards until one costs `n` or more (current cost): it goes to hand,
+/// the others are discarded (Sage; data cards' `reveal_until_cost`).
+pub fn reveal_until_cost<B: Bots>(g: &mut Game, b: &mut B, p: u8, n: u8) {
     let start = g.players[p as usize].aside.len();
     while let Some(c) = g.take_top(b, p) {
         g.players[p as usize].aside.push(c);
         b.event(g, Event::Reveal { player: p, card: c });
-        if g.cost(c) >= 3 {
+        if g.cost(c) >= n {
             let i = g.players[p as usize].aside.len() - 1;
             aside_to_hand(g, p, i);
             break;

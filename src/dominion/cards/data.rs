@@ -378,11 +378,6 @@ pub fn blocks_attacks(c: Card) -> bool {
     program(c).is_some_and(|p| p.blocks_attacks)
 }
 
-/// Whether data card `c` has an on-gain effect.
-pub fn has_on_gain(c: Card) -> bool {
-    program(c).is_some_and(|p| p.on_gain.1 > 0)
-}
-
 /// VP of one copy of data card `c` for an owner of `owned` (`total` cards).
 pub fn vp_of_counts(c: Card, owned: &[u8; Card::COUNT], total: u16) -> i16 {
     let fixed = c.info().vp as i16;
@@ -492,54 +487,17 @@ fn run<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, ops: &[Op], from: u16, to
                 each.apply(g, b, p, n);
             }
             Op::DrawUntil { hand, set_aside } => {
-                if !set_aside {
-                    while (g.players[p as usize].hand.len() as u8) < hand {
-                        if g.draw(b, p, 1) == 0 {
-                            break;
-                        }
-                    }
+                if set_aside {
+                    super::base::draw_until_setting_aside(g, b, ctx, hand);
                     continue;
                 }
-                let start = g.players[p as usize].aside.len();
                 while (g.players[p as usize].hand.len() as u8) < hand {
-                    let Some(c) = g.take_top(b, p) else { break };
-                    if c.is_action() {
-                        let q = YesNo {
-                            player: p,
-                            by: ctx.card,
-                            card: Some(c),
-                            target: p,
-                        };
-                        // Drawn, then maybe set aside: it waits aside while
-                        // the question is asked, so the hand count is honest.
-                        g.players[p as usize].aside.push(c);
-                        if g.ask_yes_no(b, q) {
-                            continue;
-                        }
-                        let pl = &mut g.players[p as usize];
-                        pl.aside.pop();
-                        pl.hand.push(c);
-                    } else {
-                        g.players[p as usize].hand.push(c);
+                    if g.draw(b, p, 1) == 0 {
+                        break;
                     }
-                    b.event(g, Event::Draw { player: p, card: c });
-                }
-                g.discard_aside(b, p, start);
-            }
-            Op::MayDiscardDeck => {
-                let q = YesNo {
-                    player: p,
-                    by: ctx.card,
-                    card: None,
-                    target: p,
-                };
-                if g.ask_yes_no(b, q) {
-                    let pl = &mut g.players[p as usize];
-                    let (deck, discard) = (&mut pl.deck, &mut pl.discard);
-                    discard.extend_from(deck.as_slice());
-                    deck.clear();
                 }
             }
+            Op::MayDiscardDeck => super::base::may_discard_deck(g, b, ctx),
             Op::PlayAction { times } => {
                 let legal = g.hand_kinds(p, CardSet::actions());
                 if let Some(c) = g.pick(b, p, Why::PlayTarget, by, legal, false) {
@@ -576,35 +534,8 @@ fn run<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, ops: &[Op], from: u16, to
                     then.apply(g, b, p, 1);
                 }
             }
-            Op::RevealUntilCost(n) => {
-                let start = g.players[p as usize].aside.len();
-                while let Some(c) = g.take_top(b, p) {
-                    g.players[p as usize].aside.push(c);
-                    b.event(g, Event::Reveal { player: p, card: c });
-                    if g.cost(c) >= n {
-                        let pl = &mut g.players[p as usize];
-                        let i = pl.aside.len() - 1;
-                        pl.aside.remove(i);
-                        pl.hand.push(c);
-                        break;
-                    }
-                }
-                g.discard_aside(b, p, start);
-            }
-            Op::RevealTreasures(want) => {
-                let start = g.players[p as usize].aside.len();
-                let mut found = 0;
-                while found < want {
-                    let Some(c) = g.take_top(b, p) else { break };
-                    g.players[p as usize].aside.push(c);
-                    b.event(g, Event::Reveal { player: p, card: c });
-                    if c.is_treasure() {
-                        found += 1;
-                    }
-                }
-                to_hand_from_aside(g, p, start, CardSet::treasures());
-                g.discard_aside(b, p, start);
-            }
+            Op::RevealUntilCost(n) => super::dark_ages::reveal_until_cost(g, b, p, n),
+            Op::RevealTreasures(want) => super::base::reveal_until_treasures(g, b, p, want),
             Op::RevealTake { n, take } => {
                 let start = g.reveal_top(b, p, n);
                 to_hand_from_aside(g, p, start, cards_of(take));
@@ -620,37 +551,12 @@ fn run<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, ops: &[Op], from: u16, to
                     g.gain(b, v, card, Dest::Discard);
                 }
             }
-            Op::VictimsDiscardDownTo(n) => {
-                for v in g.victims(ctx) {
-                    while g.players[v as usize].hand.len() > n as usize {
-                        let legal = g.hand_kinds(v, CardSet::all());
-                        let Some(c) = g.pick(b, v, Why::Discard, by, legal, false) else {
-                            break;
-                        };
-                        g.discard_from_hand(b, v, c);
-                    }
-                }
-            }
+            Op::VictimsDiscardDownTo(n) => super::base::victims_discard_down_to(g, b, ctx, n),
             Op::VictimsTopdeck(filter) => {
-                let filter = cards_of(filter);
-                for v in g.victims(ctx) {
-                    let legal = g.hand_kinds(v, filter);
-                    match g.pick(b, v, Why::Topdeck, by, legal, false) {
-                        Some(c) => {
-                            b.event(g, Event::Reveal { player: v, card: c });
-                            g.topdeck_from_hand(b, v, c);
-                        }
-                        None => {
-                            for k in 0..g.players[v as usize].hand.len() {
-                                let c = g.players[v as usize].hand.get(k).unwrap_or(Card::Copper);
-                                b.event(g, Event::Reveal { player: v, card: c });
-                            }
-                        }
-                    }
-                }
+                super::base::victims_topdeck(g, b, ctx, cards_of(filter));
             }
             Op::VictimsTrashTreasure { reveal, gain } => {
-                victims_trash_treasure(g, b, ctx, reveal, gain);
+                super::base::victims_trash_treasure(g, b, ctx, reveal, gain);
             }
             Op::CostReduction(n) => {
                 g.turn.cost_reduction = g.turn.cost_reduction.saturating_add(n);
@@ -717,55 +623,6 @@ fn to_hand_from_aside(g: &mut Game, p: u8, start: usize, take: CardSet) {
         } else {
             i += 1;
         }
-    }
-}
-
-fn victims_trash_treasure<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx, reveal: u8, gain: bool) {
-    let p = ctx.player;
-    let mut stolen: [Option<Card>; crate::engine::MAX_PLAYERS] = [None; crate::engine::MAX_PLAYERS];
-    let mut k = 0;
-    for v in g.victims(ctx) {
-        let start = g.players[v as usize].aside.len();
-        for _ in 0..reveal {
-            let Some(c) = g.take_top(b, v) else { break };
-            g.players[v as usize].aside.push(c);
-            b.event(g, Event::Reveal { player: v, card: c });
-        }
-        let mut legal = CardSet::EMPTY;
-        for c in g.players[v as usize].aside.as_slice()[start..].iter() {
-            if c.is_treasure() {
-                legal.insert(*c);
-            }
-        }
-        let q = crate::engine::Pick {
-            player: p,
-            why: Why::Trash,
-            by: Some(ctx.card),
-            legal,
-            optional: false,
-            target: v,
-        };
-        if let Some(t) = g.ask(b, q) {
-            g.trash_from_aside(b, v, t);
-            if k < stolen.len() {
-                stolen[k] = Some(t);
-                k += 1;
-            }
-        }
-        g.discard_aside(b, v, start);
-    }
-    if !gain {
-        return;
-    }
-    loop {
-        let legal: CardSet = stolen[..k].iter().flatten().copied().collect();
-        let Some(c) = g.pick(b, p, Why::Gain, Some(ctx.card), legal, true) else {
-            break;
-        };
-        if let Some(slot) = stolen[..k].iter_mut().find(|s| **s == Some(c)) {
-            *slot = None;
-        }
-        g.gain_from_trash(b, p, c, Dest::Discard);
     }
 }
 
@@ -1654,47 +1511,26 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     }
     // Assemble: [main][option bodies (already in comp.ops)][on_gain], with
     // the option ranges shifted past the main effect.
+    // Every `choose` recorded its option ranges relative to `comp.ops` (the
+    // option bodies), which sit right after the main effect: shift them.
     let shift = main.len() as u16;
-    let mut ops: Vec<Op> = main
-        .into_iter()
-        .map(|op| match op {
-            Op::Choose { n, pick, mut opts } => {
-                for o in opts.iter_mut().take(n as usize) {
-                    o.0 += shift;
-                }
-                Op::Choose { n, pick, opts }
+    let shifted = |op: Op| match op {
+        Op::Choose { n, pick, mut opts } => {
+            for o in opts.iter_mut().take(n as usize) {
+                o.0 += shift;
             }
-            other => other,
-        })
-        .collect();
-    let bodies = std::mem::take(&mut comp.ops);
-    ops.extend(bodies);
+            Op::Choose { n, pick, opts }
+        }
+        other => other,
+    };
+    let mut ops: Vec<Op> = main.into_iter().map(shifted).collect();
+    ops.append(&mut comp.ops);
     let og_start = ops.len() as u16;
     let og_len = on_gain.len() as u16;
-    // Choose inside on_gain: its option ranges were recorded relative to
-    // comp.ops too (shift them the same way).
-    ops.extend(on_gain.into_iter().map(|op| match op {
-        Op::Choose { n, pick, mut opts } => {
-            for o in opts.iter_mut().take(n as usize) {
-                o.0 += shift;
-            }
-            Op::Choose { n, pick, opts }
-        }
-        other => other,
-    }));
+    ops.extend(on_gain.into_iter().map(shifted));
     let ot_start = ops.len() as u16;
     let ot_len = on_trash.len() as u16;
-    ops.extend(on_trash.into_iter().map(|op| match op {
-        Op::Choose { n, pick, mut opts } => {
-            for o in opts.iter_mut().take(n as usize) {
-                o.0 += shift;
-            }
-            Op::Choose { n, pick, opts }
-        }
-        other => other,
-    }));
-    // Options compiled while reading on_gain were appended to comp.ops
-    // after those of the main effect: they are in `bodies`, already copied.
+    ops.extend(on_trash.into_iter().map(shifted));
     if ops.len() > u16::MAX as usize / 2 {
         return Err(cx.err(span, "this card's effect is too long"));
     }
