@@ -181,8 +181,10 @@ fn docs_are_linked_and_self_contained() {
     assert!(help.contains("docs/RULES.md"), "{help}");
 }
 
-/// docs/QUESTIONS.md is generated from `QUESTIONS` (the one reference of the
-/// yes/no and choose-one questions), and that table is complete: random
+/// docs/QUESTIONS.md is generated from the `QUESTIONS` lists beside the
+/// cards' handlers (the one reference of the yes/no and choose-one
+/// questions; each set's list holds only that set's cards), and that
+/// table is complete: random
 /// games over every card of every set, with a bot that records each
 /// question, ask nothing the table does not list (same card, same kind,
 /// same number of options), and every listed question is asked.
@@ -190,7 +192,7 @@ fn docs_are_linked_and_self_contained() {
 fn questions_reference_is_generated_and_complete() {
     use domsim::bots::RandomBots;
     use domsim::cards::Set;
-    use domsim::engine::decision::{questions_markdown, QuestionKind, QUESTIONS};
+    use domsim::engine::decision::{questions, questions_markdown, QuestionKind};
     use domsim::engine::{Bots, Choose, Game, Kingdom, Pick, YesNo};
     use std::collections::BTreeSet;
 
@@ -223,8 +225,15 @@ fn questions_reference_is_generated_and_complete() {
             self.inner.choose(g, q)
         }
     }
-    let listed: BTreeSet<(String, String)> = QUESTIONS
-        .iter()
+    for (set, list) in [Set::Base, Set::Intrigue, Set::DarkAges]
+        .into_iter()
+        .zip(domsim::cards::QUESTIONS)
+    {
+        for q in list {
+            assert_eq!(q.card.info().set, set, "{} listed with {set:?}", q.card);
+        }
+    }
+    let listed: BTreeSet<(String, String)> = questions()
         .map(|q| {
             let kind = match q.kind {
                 QuestionKind::YesNo => "yes/no".to_string(),

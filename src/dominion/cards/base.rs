@@ -5,6 +5,7 @@
 //! held (`ctx.immune`), before these run.
 
 use crate::cards::{Card, CardSet};
+use crate::engine::decision::{is_junk, QuestionDoc};
 use crate::engine::{Bots, Dest, Event, Game, PlayCtx, Why, YesNo};
 
 /// Adventurer: reveal until 2 Treasures; those go to hand, the rest are
@@ -371,4 +372,38 @@ pub fn workshop<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         CardSet::all(),
         Dest::Discard,
     );
+}
+
+// ---- Questions and default answers
+
+/// The yes/no questions of the base cards (docs/QUESTIONS.md).
+pub const QUESTIONS: &[QuestionDoc] = &[
+    QuestionDoc::yes_no(Card::Chancellor, "put your deck into your discard pile", "yes"),
+    QuestionDoc::yes_no(
+        Card::Library,
+        "set aside the drawn Action card",
+        "yes if you have no Actions left, else no",
+    ),
+    QuestionDoc::yes_no(
+        Card::Spy,
+        "discard the revealed card (asked of the Spy's player, for each player's top card)",
+        "for another player's card: yes unless it is a Curse or Victory-only card; for your own: yes if it is one",
+    ),
+];
+
+/// The default answers of [`QUESTIONS`].
+pub fn default_yes_no(g: &Game, q: &YesNo) -> bool {
+    match q.by {
+        Card::Chancellor => true,
+        Card::Library => g.turn.actions == 0,
+        Card::Spy => {
+            let junk = q.card.is_some_and(is_junk);
+            if q.target == q.player {
+                junk
+            } else {
+                !junk
+            }
+        }
+        _ => false,
+    }
 }

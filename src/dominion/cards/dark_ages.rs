@@ -13,7 +13,8 @@
 
 use super::base::gain_up_to;
 use crate::cards::{Card, CardSet, Types};
-use crate::engine::{Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo};
+use crate::engine::decision::{is_junk, QuestionDoc};
+use crate::engine::{Bots, Choose, Dest, Event, Game, Phase, Pick, PlayCtx, Why, YesNo};
 
 fn yes_no<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, card: Option<Card>) -> bool {
     g.ask_yes_no(
@@ -574,7 +575,7 @@ pub fn storeroom<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 }
 
 /// Urchin (+1 Card +1 Action): each victim discards down to 4. (Its
-/// "when you play another Attack" ability is `Game::urchin_window`.)
+/// "when you play another Attack" ability is [`urchin_when_attack_played`].)
 pub fn urchin<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     discard_down_to(g, b, ctx, 4);
 }
@@ -810,8 +811,6 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
         Card::SirVander => {
             g.gain(b, o, Card::Gold, Dest::Discard);
         }
-        // Cards from card files: their `on_trash` program.
-        _ if as_card.is_data() => super::data::on_trash(g, b, o, as_card),
         _ => {}
     }
 }
@@ -861,9 +860,147 @@ pub fn urchin_when_attack_played<B: Bots>(
     }
 }
 
-/// Hermit (instance `uid`), discarded from play in a turn without a
-/// purchase: trash it and gain a Madman.
-pub fn hermit_discarded_from_play<B: Bots>(g: &mut Game, b: &mut B, p: u8, uid: u16) {
+/// Hermit (instance `uid`), discarded from play: in a turn without a
+/// purchase (RULES §4.3, [SIM] 12), trash it and gain a Madman instead. True
+/// if it did (the card left play); false: it is discarded as usual.
+pub fn hermit_discarded_from_play<B: Bots>(g: &mut Game, b: &mut B, p: u8, uid: u16) -> bool {
+    if g.turn.phase == Phase::Bought {
+        return false;
+    }
     g.trash_from_play(b, p, uid);
     g.gain_non_supply(b, p, Card::Madman, Dest::Discard);
+    true
+}
+
+/// Market Square, in the hand of `o` after cards of his were trashed: discard
+/// it to gain a Gold.
+pub fn market_square_react<B: Bots>(g: &mut Game, b: &mut B, o: u8) {
+    if g.discard_from_hand(b, o, Card::MarketSquare) {
+        g.gain(b, o, Card::Gold, Dest::Discard);
+    }
+}
+
+/// Band of Misfits, played: the card it is played as — an Action in the
+/// Supply (a visible top card) costing less than Band of Misfits now, chosen
+/// by its player (RULES §11, CARDS §3). None: nothing eligible (it does
+/// nothing). The engine keeps the choice for later plays of the same
+/// instance (Throne Room), even after it left play.
+pub fn band_of_misfits_identity<B: Bots>(g: &mut Game, b: &mut B, p: u8) -> Option<Card> {
+    let cost = g.cost(Card::BandOfMisfits);
+    if cost == 0 {
+        return None;
+    }
+    let legal = g
+        .gainable_up_to(CardSet::actions(), cost as u16 - 1)
+        .minus(CardSet::one(Card::BandOfMisfits));
+    g.pick(b, p, Why::Copy, Some(Card::BandOfMisfits), legal, false)
+}
+
+// ---- Questions and default answers
+
+/// The yes/no and choose-one questions of the Dark Ages cards
+/// (docs/QUESTIONS.md).
+pub const QUESTIONS: &[QuestionDoc] = &[
+    QuestionDoc::yes_no(
+        Card::Catacombs,
+        "put the 3 looked-at cards into your hand (no: discard them, +3 Cards)",
+        "yes",
+    ),
+    QuestionDoc::yes_no(Card::Cultist, "play a Cultist from your hand", "yes"),
+    QuestionDoc::yes_no(
+        Card::Hovel,
+        "trash Hovel when you buy a Victory card",
+        "yes",
+    ),
+    QuestionDoc::yes_no(
+        Card::Scavenger,
+        "put your deck into your discard pile",
+        "yes",
+    ),
+    QuestionDoc::yes_no(
+        Card::Survivors,
+        "discard both looked-at cards (no: put them back in any order)",
+        "yes",
+    ),
+    QuestionDoc::yes_no(
+        Card::Urchin,
+        "trash Urchin to gain a Mercenary (another Attack played)",
+        "no",
+    ),
+    QuestionDoc::yes_no(
+        Card::Ironmonger,
+        "discard the revealed card",
+        "yes for a Curse, Ruins or Victory-only card, else no",
+    ),
+    QuestionDoc::yes_no(
+        Card::Hermit,
+        "trash the card from your hand rather than from your discard pile (both hold one)",
+        "no",
+    ),
+    QuestionDoc::choose(
+        Card::Count,
+        "first choice",
+        &[
+            "discard 2 cards",
+            "put a card from hand onto your deck",
+            "gain a Copper",
+        ],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::Count,
+        "second choice",
+        &["+$3", "trash your hand", "gain a Duchy"],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::Squire,
+        "one of three",
+        &["+2 Actions", "+2 Buys", "gain a Silver"],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::Graverobber,
+        "one of two",
+        &[
+            "gain a $3-$6 card from the trash onto your deck",
+            "trash an Action from hand, gain a card costing up to $3 more",
+        ],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::HuntingGrounds,
+        "when trashed",
+        &["gain a Duchy", "gain 3 Estates"],
+        "0",
+    ),
+];
+
+/// The Dark Ages cards' own default picks (`Some(answer)`); None: the
+/// engine's shape rule applies ([`Pick::default_answer`]).
+///   - optional `Trash` by Death Cart: a Ruins or Necropolis from hand rather
+///     than the Death Cart itself (none if there is neither);
+///   - `Name` by Rebuild: Province when it may be named.
+pub fn default_pick(_g: &Game, q: &Pick, by: Card) -> Option<Option<Card>> {
+    Some(match (q.optional, q.why, by) {
+        (true, Why::Trash, Card::DeathCart) => q
+            .legal
+            .and(CardSet::RUINS.or(CardSet::one(Card::Necropolis)))
+            .first(),
+        (false, Why::Name, Card::Rebuild) if q.legal.contains(Card::Province) => {
+            Some(Card::Province)
+        }
+        _ => return None,
+    })
+}
+
+/// The default answers of the yes/no questions in [`QUESTIONS`] (yes = the
+/// "may" is done).
+pub fn default_yes_no(_g: &Game, q: &YesNo) -> bool {
+    match q.by {
+        Card::Catacombs | Card::Cultist | Card::Hovel | Card::Scavenger | Card::Survivors => true,
+        Card::Ironmonger => q.card.is_some_and(|c| c.is(Types::RUINS) || is_junk(c)),
+        // Urchin: keep it; Hermit: trash from the discard pile.
+        _ => false,
+    }
 }

@@ -340,27 +340,24 @@ pub fn play<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
 }
 
-/// Run a data card's on-gain effect for the player who gained it.
-pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
-    if let Some(prog) = program(c) {
-        let (start, len) = prog.on_gain;
-        if len > 0 {
-            let ctx = PlayCtx {
-                player: p,
-                card: c,
-                uid: u16::MAX,
-                immune: 0,
-            };
-            run(g, b, ctx, &prog.ops, start, start + len);
-        }
-    }
+/// Which of a data card's triggered programs to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trigger {
+    /// "When you gain this" (`on_gain`), for the player who gained it.
+    Gain,
+    /// "When you trash this" (`on_trash`), for its owner, after the trash,
+    /// in the owner's chosen order (the engine's trigger mechanism).
+    Trash,
 }
 
-/// Run a data card's on-trash effect for its owner (the engine's trigger
-/// mechanism calls this after the trash, in the owner's chosen order).
-pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
+/// Run data card `c`'s `on_gain` or `on_trash` program for player `p`
+/// (nothing if the card has none).
+pub fn on_event<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card, t: Trigger) {
     if let Some(prog) = program(c) {
-        let (start, len) = prog.on_trash;
+        let (start, len) = match t {
+            Trigger::Gain => prog.on_gain,
+            Trigger::Trash => prog.on_trash,
+        };
         if len > 0 {
             let ctx = PlayCtx {
                 player: p,
@@ -1537,13 +1534,16 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     let effect = shift > 0;
     let mut hooks = Hooks::NONE;
     if blocks_attacks {
-        hooks = Hooks(hooks.0 | Hooks::ATTACK_REACTION.0);
+        hooks = hooks.or(Hooks::ATTACK_REACTION);
     }
     if vp_rule.is_some() {
-        hooks = Hooks(hooks.0 | Hooks::VP_RULE.0);
+        hooks = hooks.or(Hooks::VP_RULE);
     }
     if ot_len > 0 {
-        hooks = Hooks(hooks.0 | Hooks::ON_TRASH.0);
+        hooks = hooks.or(Hooks::ON_TRASH);
+    }
+    if og_len > 0 {
+        hooks = hooks.or(Hooks::ON_GAIN);
     }
     let info = CardInfo {
         name: "",

@@ -13,6 +13,7 @@
 
 use crate::cards::base::gain_up_to;
 use crate::cards::{Card, CardSet};
+use crate::engine::decision::{best_by, junk_cards, junk_key, QuestionDoc};
 use crate::engine::{
     Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo, MAX_PLAYERS, PAWN_PAIRS,
 };
@@ -496,6 +497,123 @@ pub fn wishing_well<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
                 card: top,
             },
         );
+    }
+}
+
+// ---- Questions and default answers
+
+/// The yes/no and choose-one questions of the Intrigue cards
+/// (docs/QUESTIONS.md).
+pub const QUESTIONS: &[QuestionDoc] = &[
+    QuestionDoc::yes_no(
+        Card::Baron,
+        "discard an Estate for +$4 (instead of gaining an Estate)",
+        "yes",
+    ),
+    QuestionDoc::yes_no(Card::MiningVillage, "trash Mining Village for +$2", "no"),
+    QuestionDoc::choose(
+        Card::Pawn,
+        "the pair of different options, both chosen before either is done",
+        &[
+            "+1 Card +1 Action",
+            "+1 Card +1 Buy",
+            "+1 Card +$1",
+            "+1 Action +1 Buy",
+            "+1 Action +$1",
+            "+1 Buy +$1",
+        ],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::Steward,
+        "one of three",
+        &["+2 Cards", "+$2", "trash 2 cards"],
+        "0",
+    ),
+    QuestionDoc::choose(
+        Card::Minion,
+        "one of two",
+        &["+$2", "discard hand, +4 Cards (attack)"],
+        "1 if you hold 2 cards or fewer, else 0",
+    ),
+    QuestionDoc::choose(
+        Card::Nobles,
+        "one of two",
+        &["+3 Cards", "+2 Actions"],
+        "1 if you have no Actions left and hold an Action card, else 0",
+    ),
+    QuestionDoc::choose(
+        Card::Torturer,
+        "asked of each victim",
+        &["discard 2 cards", "gain a Curse into hand"],
+        "1 if the Curse pile is empty (it then does nothing), else 0",
+    ),
+];
+
+/// The Intrigue cards' own default picks (`Some(answer)`); None: the
+/// engine's shape rule for the pick applies ([`Pick::default_answer`]).
+///   - optional `Trash` by Masquerade: a Curse if one is in hand, else none;
+///   - optional `Discard` by Secret Chamber (its Action): junk — a Curse or a
+///     Victory-only card — one at a time, then stop;
+///   - optional `Gain` by Saboteur (the victim's replacement): the most
+///     expensive legal card other than Curse (none if only Curse is legal);
+///   - `Topdeck` by Courtyard: an Action card the player cannot play any more
+///     (no actions left; the most expensive one), else the junk rule;
+///   - `Topdeck` by Secret Chamber (its reaction): the cheapest card that is
+///     neither junk nor Secret Chamber, else Secret Chamber, else junk
+///     (keeping the Reaction in hand for later Attacks and junk for a discard
+///     attack).
+pub fn default_pick(g: &Game, q: &Pick, by: Card) -> Option<Option<Card>> {
+    Some(match (q.optional, q.why, by) {
+        (true, Why::Trash, Card::Masquerade) => {
+            q.legal.contains(Card::Curse).then_some(Card::Curse)
+        }
+        (true, Why::Discard, Card::SecretChamber) => {
+            best_by(q.legal.and(junk_cards()), |c| junk_key(g, c))
+        }
+        (true, Why::Gain, Card::Saboteur) => {
+            best_by(q.legal.minus(CardSet::one(Card::Curse)), |c| {
+                g.cost(c) as i32
+            })
+        }
+        (false, Why::Topdeck, Card::Courtyard)
+            if g.turn.actions == 0 && !q.legal.and(CardSet::actions()).is_empty() =>
+        {
+            best_by(q.legal.and(CardSet::actions()), |c| g.cost(c) as i32)
+        }
+        (false, Why::Topdeck, Card::SecretChamber) => {
+            let keep = CardSet::one(Card::SecretChamber);
+            let useful = q.legal.minus(junk_cards()).minus(keep);
+            let pool = if !useful.is_empty() {
+                useful
+            } else if q.legal.contains(Card::SecretChamber) {
+                keep
+            } else {
+                q.legal
+            };
+            best_by(pool, |c| junk_key(g, c))
+        }
+        _ => return None,
+    })
+}
+
+/// The default answers of the yes/no questions in [`QUESTIONS`].
+pub fn default_yes_no(_g: &Game, q: &YesNo) -> bool {
+    match q.by {
+        Card::Baron => true,
+        // Mining Village: keep it.
+        _ => false,
+    }
+}
+
+/// The default answers of the choose-one questions in [`QUESTIONS`].
+pub fn default_choose(g: &Game, q: &Choose) -> u8 {
+    let pl = g.player(q.player);
+    match q.by {
+        Card::Minion => u8::from(pl.hand.len() <= 2),
+        Card::Nobles => u8::from(g.turn.actions == 0 && pl.hand.iter().any(|c| c.is_action())),
+        Card::Torturer => u8::from(g.pile(Card::Curse) == 0),
+        _ => 0,
     }
 }
 

@@ -20,6 +20,7 @@ pub use table::*;
 // Dispatch: one exhaustive match per mechanism (a jump table). Adding a card
 // to the table without deciding its behaviour here is a compile error.
 
+use crate::engine::decision::{Choose, Pick, QuestionDoc, YesNo};
 use crate::engine::{Bots, Game, PlayCtx};
 
 /// Run the effect of one play of `ctx.card` (after its vanilla bonuses).
@@ -132,21 +133,126 @@ pub(crate) fn bonus_by_types<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     }
 }
 
-/// "When you gain this" abilities (the engine calls this for the cards of
-/// `Kingdom::in_game` that have one): Death Cart.
+// -------------------------------------------------------------------------
+// Hooks: the engine calls these only for cards whose table row has the hook
+// (`Hooks`, derived into `CardSet` lists and each `Kingdom::hooks`); each
+// dispatches to the card's own section in its set's file.
+
+/// "When you gain this" ([`Hooks::ON_GAIN`]; the engine calls this for the
+/// cards of `Kingdom::on_gain`): Death Cart, and data cards' `on_gain`.
 pub fn on_gain<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
-    if c == Card::DeathCart {
-        dark_ages::death_cart_gained(g, b, p);
-    } else if c.is_data() {
-        data::on_gain(g, b, p, c);
+    match c {
+        Card::DeathCart => dark_ages::death_cart_gained(g, b, p),
+        _ if c.is_data() => data::on_event(g, b, p, c, data::Trigger::Gain),
+        _ => {}
     }
 }
 
-/// "When you buy a card" reactions: Hovel (when you buy a Victory card, you
-/// may trash it from your hand).
+/// "When you trash this" ([`Hooks::ON_TRASH`]) of `as_card`, owned by `o`
+/// (`card` is the physical card now in the trash: a Band of Misfits trashed
+/// as a Fortress returns itself to hand). The engine's trigger mechanism
+/// calls it after the trash, in the owner's chosen order.
+pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Card) {
+    if as_card.is_data() {
+        data::on_event(g, b, o, as_card, data::Trigger::Trash);
+    } else {
+        dark_ages::on_trash(g, b, o, card, as_card);
+    }
+}
+
+/// Trash Reaction `r` ([`Hooks::TRASH_REACTION`]) used by `o` after cards of
+/// his were trashed (Market Square: discard it to gain a Gold).
+pub fn trash_reaction<B: Bots>(g: &mut Game, b: &mut B, o: u8, r: Card) {
+    if r == Card::MarketSquare {
+        dark_ages::market_square_react(g, b, o);
+    }
+}
+
+/// "When you buy a card" Reactions in `p`'s hand ([`Hooks::BUY_REACTION`]):
+/// Hovel (when you buy a Victory card, you may trash it from your hand).
 pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
-    if c.is_victory() && g.players[p as usize].hand.contains(Card::Hovel) {
-        dark_ages::hovel_on_buy(g, b, p, c);
+    for r in CardSet::BUY_REACTIONS.iter() {
+        if r == Card::Hovel && c.is_victory() && g.players[p as usize].hand.contains(Card::Hovel) {
+            dark_ages::hovel_on_buy(g, b, p, c);
+        }
+    }
+}
+
+/// `p` plays an Attack: the card `c` of play instance `uid`, in play as
+/// `as_card` (which has [`Hooks::ATTACK_PLAYED`]), may act (Urchin: trash it
+/// to gain a Mercenary). True if it left play.
+pub fn when_attack_played<B: Bots>(
+    g: &mut Game,
+    b: &mut B,
+    p: u8,
+    as_card: Card,
+    c: Card,
+    uid: u16,
+) -> bool {
+    match as_card {
+        Card::Urchin => dark_ages::urchin_when_attack_played(g, b, p, c, uid),
+        _ => false,
+    }
+}
+
+/// Cleanup discards play instance `uid`, in play as `as_card` (which has
+/// [`Hooks::DISCARD_FROM_PLAY`]): its ability, if it applies (Hermit in a
+/// turn without a purchase). True if the hook moved the card itself; false:
+/// the engine discards it as usual.
+pub fn discard_from_play<B: Bots>(g: &mut Game, b: &mut B, p: u8, as_card: Card, uid: u16) -> bool {
+    match as_card {
+        Card::Hermit => dark_ages::hermit_discarded_from_play(g, b, p, uid),
+        _ => false,
+    }
+}
+
+/// The card that play instance `uid` of `c` ([`Hooks::PLAYS_AS`]) is played
+/// as, chosen by its player (Band of Misfits). None: nothing eligible (the
+/// play does nothing). The engine remembers the choice per instance.
+pub fn choose_identity<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) -> Option<Card> {
+    match c {
+        Card::BandOfMisfits => dark_ages::band_of_misfits_identity(g, b, p),
+        _ => None,
+    }
+}
+
+// -------------------------------------------------------------------------
+// Questions and default answers: each set's file lists the yes/no and
+// choose-one questions its cards ask (`QUESTIONS`) and the defaults of its
+// cards' questions; the engine's shape rules (`Pick::default_answer`) cover
+// every pick a card does not answer itself.
+
+/// Every yes/no and choose-one question of the implemented cards, by set.
+pub const QUESTIONS: [&[QuestionDoc]; 3] =
+    [base::QUESTIONS, intrigue::QUESTIONS, dark_ages::QUESTIONS];
+
+/// The default answer card `by` gives to pick `q`, when it has its own
+/// (`Some(answer)`); None: the engine's shape rule for `q.why` applies.
+#[inline]
+pub fn default_pick(g: &Game, q: &Pick, by: Card) -> Option<Option<Card>> {
+    match by.info().set {
+        Set::Intrigue => intrigue::default_pick(g, q, by),
+        Set::DarkAges => dark_ages::default_pick(g, q, by),
+        _ => None,
+    }
+}
+
+/// The default answer to yes/no question `q` (see [`QUESTIONS`]).
+pub fn default_yes_no(g: &Game, q: &YesNo) -> bool {
+    match q.by.info().set {
+        Set::Base => base::default_yes_no(g, q),
+        Set::Intrigue => intrigue::default_yes_no(g, q),
+        Set::DarkAges => dark_ages::default_yes_no(g, q),
+        _ => false,
+    }
+}
+
+/// The default answer to choose-one question `q`, before clamping to its
+/// options (see [`QUESTIONS`]).
+pub fn default_choose(g: &Game, q: &Choose) -> u8 {
+    match q.by.info().set {
+        Set::Intrigue => intrigue::default_choose(g, q),
+        _ => 0,
     }
 }
 

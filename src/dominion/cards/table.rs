@@ -175,26 +175,46 @@ impl PileRule {
 }
 
 /// What a card does besides its play effect, as flags: the engine's card
-/// lists are derived from them.
+/// lists ([`CardSet::with_hook`]) and each Kingdom's set of live hooks are
+/// derived from them, and the engine calls the card's hook (in `cards/mod.rs`)
+/// only when the flag says it has one — the engine itself names no card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Hooks(pub u8);
+pub struct Hooks(pub u16);
 
 impl Hooks {
     pub const NONE: Hooks = Hooks(0);
     /// "When you trash this …" (RULES §9): the engine runs the card's
-    /// on-trash ability (`triggers.rs` dispatch).
+    /// on-trash ability (`cards::on_trash`).
     pub const ON_TRASH: Hooks = Hooks(1);
-    /// A Reaction revealed when another player plays an Attack.
+    /// A Reaction revealed when another player plays an Attack
+    /// (`cards::react_to_attack`).
     pub const ATTACK_REACTION: Hooks = Hooks(1 << 1);
-    /// A Reaction to something other than an Attack (Market Square: one of
-    /// your cards is trashed; Hovel: you buy a Victory card).
-    pub const OTHER_REACTION: Hooks = Hooks(1 << 2);
+    /// A Reaction used when one of its owner's cards is trashed (Market
+    /// Square; `cards::trash_reaction`).
+    pub const TRASH_REACTION: Hooks = Hooks(1 << 2);
     /// VP counted by a rule over the owner's deck (data cards: `vp_per`).
     pub const VP_RULE: Hooks = Hooks(1 << 3);
+    /// A Reaction used when its owner buys a card (Hovel; `cards::on_buy`).
+    pub const BUY_REACTION: Hooks = Hooks(1 << 4);
+    /// "When you gain this" (Death Cart, data cards' `on_gain`;
+    /// `cards::on_gain`).
+    pub const ON_GAIN: Hooks = Hooks(1 << 5);
+    /// In play, "when you play another Attack card" (Urchin;
+    /// `cards::when_attack_played`).
+    pub const ATTACK_PLAYED: Hooks = Hooks(1 << 6);
+    /// "When you discard this from play" (Hermit; `cards::discard_from_play`).
+    pub const DISCARD_FROM_PLAY: Hooks = Hooks(1 << 7);
+    /// Played as another card, chosen per play (Band of Misfits;
+    /// `cards::choose_identity`).
+    pub const PLAYS_AS: Hooks = Hooks(1 << 8);
 
     #[inline]
     pub const fn has(self, h: Hooks) -> bool {
         self.0 & h.0 != 0
+    }
+    #[inline]
+    pub const fn or(self, h: Hooks) -> Hooks {
+        Hooks(self.0 | h.0)
     }
 }
 
@@ -352,25 +372,25 @@ card_table! {
     // kingdoms, masks and the scenario notation ("kingdom: Knights").
     Altar = "Altar", cost 6, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Armory = "Armory", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
-    BandOfMisfits = "Band of Misfits", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
+    BandOfMisfits = "Band of Misfits", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [PLAYS_AS];
     BanditCamp = "Bandit Camp", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
     Beggar = "Beggar", cost 2, [ACTION | REACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ATTACK_REACTION];
     Catacombs = "Catacombs", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
     Count = "Count", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     Counterfeit = "Counterfeit", cost 5, [TREASURE], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 1, vp 0, effect true;
     Cultist = "Cultist", cost 5, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +2 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
-    DeathCart = "Death Cart", cost 4, [ACTION | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +5 coins, value 0, vp 0, effect true;
+    DeathCart = "Death Cart", cost 4, [ACTION | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +5 coins, value 0, vp 0, effect true, hooks [ON_GAIN];
     Feodum = "Feodum", cost 4, [VICTORY], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     Forager = "Forager", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect true;
     Fortress = "Fortress", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     Graverobber = "Graverobber", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
-    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Madman;
+    Hermit = "Hermit", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [DISCARD_FROM_PLAY], companion Madman;
     HuntingGrounds = "Hunting Grounds", cost 6, [ACTION], DarkAges, Kingdom, +4 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     Ironmonger = "Ironmonger", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
     JunkDealer = "Junk Dealer", cost 5, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +1 coins, value 0, vp 0, effect true;
     Knights = "Knights", cost 5, [PILE], DarkAges, KnightsPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false;
     Marauder = "Marauder", cost 4, [ACTION | ATTACK | LOOTER], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
-    MarketSquare = "Market Square", cost 3, [ACTION | REACTION], DarkAges, Kingdom, +1 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
+    MarketSquare = "Market Square", cost 3, [ACTION | REACTION], DarkAges, Kingdom, +1 cards +1 actions +1 buys +0 coins, value 0, vp 0, effect false, hooks [TRASH_REACTION];
     Mystic = "Mystic", cost 5, [ACTION], DarkAges, Kingdom, +0 cards +1 actions +0 buys +2 coins, value 0, vp 0, effect true;
     Pillage = "Pillage", cost 5, [ACTION | ATTACK], DarkAges, Kingdom, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Spoils;
     PoorHouse = "Poor House", cost 1, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +4 coins, value 0, vp 0, effect true;
@@ -382,7 +402,7 @@ card_table! {
     Scavenger = "Scavenger", cost 4, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +2 coins, value 0, vp 0, effect true;
     Squire = "Squire", cost 2, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +0 buys +1 coins, value 0, vp 0, effect true, hooks [ON_TRASH];
     Storeroom = "Storeroom", cost 3, [ACTION], DarkAges, Kingdom, +0 cards +0 actions +1 buys +0 coins, value 0, vp 0, effect true;
-    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true, companion Mercenary;
+    Urchin = "Urchin", cost 3, [ACTION | ATTACK], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true, hooks [ATTACK_PLAYED], companion Mercenary;
     Vagrant = "Vagrant", cost 2, [ACTION], DarkAges, Kingdom, +1 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect true;
     WanderingMinstrel = "Wandering Minstrel", cost 4, [ACTION], DarkAges, Kingdom, +1 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect true;
     // The ten Knights (members of the Knights pile).
@@ -408,7 +428,7 @@ card_table! {
     RuinedVillage = "Ruined Village", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +1 actions +0 buys +0 coins, value 0, vp 0, effect false;
     Survivors = "Survivors", cost 0, [ACTION | RUINS], DarkAges, InPile, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect true;
     // Shelters (starting cards only).
-    Hovel = "Hovel", cost 1, [REACTION | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [OTHER_REACTION];
+    Hovel = "Hovel", cost 1, [REACTION | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [BUY_REACTION];
     Necropolis = "Necropolis", cost 1, [ACTION | SHELTER], DarkAges, Shelter, +0 cards +2 actions +0 buys +0 coins, value 0, vp 0, effect false;
     OvergrownEstate = "Overgrown Estate", cost 1, [VICTORY | SHELTER], DarkAges, Shelter, +0 cards +0 actions +0 buys +0 coins, value 0, vp 0, effect false, hooks [ON_TRASH];
     // ---- Data-card slots: placeholders until a card file binds them (cards/data.rs).
@@ -1036,6 +1056,42 @@ impl CardSet {
     pub fn data_bound() -> CardSet {
         CardSet(dyn_mask(D_BOUND))
     }
+    /// Every data-card slot, bound or not.
+    pub const DATA_SLOTS: CardSet = CardSet(((1u128 << DATA_SLOTS) - 1) << FIRST_DATA);
+    /// Cards with a "when you gain this" ability: the printed ones from their
+    /// table rows ([`Hooks::ON_GAIN`]), and every data slot (a data card's
+    /// `on_gain` program may be empty: its hook then does nothing).
+    pub const ON_GAIN: CardSet =
+        CardSet(CardSet::with_hook(Hooks::ON_GAIN).0 | CardSet::DATA_SLOTS.0);
+    /// Reactions used when one of their owner's cards is trashed (Market Square).
+    pub const TRASH_REACTIONS: CardSet = CardSet::with_hook(Hooks::TRASH_REACTION);
+    /// Reactions used when their owner buys a card (Hovel).
+    pub const BUY_REACTIONS: CardSet = CardSet::with_hook(Hooks::BUY_REACTION);
+    /// Cards that, in play, react to their owner playing another Attack (Urchin).
+    pub const ATTACK_PLAYED: CardSet = CardSet::with_hook(Hooks::ATTACK_PLAYED);
+    /// Cards with a "when you discard this from play" ability (Hermit).
+    pub const DISCARD_FROM_PLAY: CardSet = CardSet::with_hook(Hooks::DISCARD_FROM_PLAY);
+    /// Cards played as another card (Band of Misfits).
+    pub const PLAYS_AS: CardSet = CardSet::with_hook(Hooks::PLAYS_AS);
+
+    /// The `N` cards of this set in id order, as an array (compile time:
+    /// `CardSet::SHELTERS.members::<3>()`). Panics at compile time if the set
+    /// does not hold exactly `N` cards.
+    pub const fn members<const N: usize>(self) -> [Card; N] {
+        let mut out = [Card::Copper; N];
+        let mut n = 0;
+        let mut i = 0;
+        while i < Card::COUNT {
+            if self.0 >> i & 1 != 0 {
+                assert!(n < N, "the set has more members than asked");
+                out[n] = Card::ALL[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        assert!(n == N, "the set has fewer members than asked");
+        out
+    }
 }
 
 impl fmt::Debug for CardSet {
@@ -1098,18 +1154,19 @@ mod tests {
     /// Every Reaction has exactly one reaction hook, and only Reactions do;
     /// the derived lists are what the rules name.
     #[test]
-    fn reactions_and_on_trash_come_from_the_hooks() {
+    fn reactions_triggers_and_on_trash_come_from_the_hooks() {
+        let reaction_hooks = [
+            Hooks::ATTACK_REACTION,
+            Hooks::TRASH_REACTION,
+            Hooks::BUY_REACTION,
+        ];
         for &c in Card::ALL {
             let h = c.info().hooks;
-            let attack = h.has(Hooks::ATTACK_REACTION);
-            let other = h.has(Hooks::OTHER_REACTION);
+            let n = reaction_hooks.iter().filter(|&&r| h.has(r)).count();
             if c.is(Types::REACTION) {
-                assert!(
-                    attack ^ other,
-                    "{c}: a Reaction needs exactly one reaction hook"
-                );
+                assert_eq!(n, 1, "{c}: a Reaction needs exactly one reaction hook");
             } else {
-                assert!(!attack && !other, "{c}: a reaction hook on a non-Reaction");
+                assert_eq!(n, 0, "{c}: a reaction hook on a non-Reaction");
             }
         }
         let names = |s: CardSet| s.iter().map(|c| c.name()).collect::<Vec<_>>();
@@ -1130,6 +1187,21 @@ mod tests {
                 "Sir Vander",
                 "Overgrown Estate"
             ]
+        );
+        assert_eq!(names(CardSet::TRASH_REACTIONS), ["Market Square"]);
+        assert_eq!(names(CardSet::BUY_REACTIONS), ["Hovel"]);
+        assert_eq!(names(CardSet::ATTACK_PLAYED), ["Urchin"]);
+        assert_eq!(names(CardSet::DISCARD_FROM_PLAY), ["Hermit"]);
+        assert_eq!(names(CardSet::PLAYS_AS), ["Band of Misfits"]);
+        assert_eq!(
+            names(CardSet::ON_GAIN.minus(CardSet::DATA_SLOTS)),
+            ["Death Cart"]
+        );
+        assert_eq!(CardSet::DATA_SLOTS.len(), DATA_SLOTS);
+        assert_eq!(CardSet::DATA_SLOTS.first(), Some(Card::Data1));
+        assert_eq!(
+            CardSet::SHELTERS.members::<3>(),
+            [Card::Hovel, Card::Necropolis, Card::OvergrownEstate]
         );
     }
 

@@ -107,21 +107,19 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// The documented default answer:
+    /// The documented default answer. A card with its own default for a
+    /// pick it asks answers first (`default_pick` in its set's file:
+    /// Masquerade's, Secret Chamber's, Saboteur's and Courtyard's picks in
+    /// `cards/intrigue.rs`, Death Cart's trash and Rebuild's name in
+    /// `cards/dark_ages.rs`); every other pick follows the rule of its shape:
     /// * Dark Ages: optional `TrashTrigger` always uses Market Square;
-    ///   Death Cart's optional `Trash` takes a Ruins or Necropolis from hand if
-    ///   any (else Death Cart trashes itself); mandatory `TrashTrigger`
-    ///   resolves abilities in id order; `Copy` (Band of Misfits) takes the
-    ///   most expensive legal card; `Name` by Rebuild names Province (Mystic
-    ///   uses the Wishing Well rule below);
+    ///   mandatory `TrashTrigger` resolves abilities in id order; `Copy`
+    ///   (Band of Misfits) takes the most expensive legal card; `Name` (Mystic,
+    ///   and Rebuild when it may not name Province) uses the Wishing Well rule
+    ///   below;
     /// * optional picks answer none, except
     ///   - `PlayTreasure`: play every Treasure, most valuable first;
     ///   - `React`: always reveal (lowest id first: Moat before Secret Chamber);
-    ///   - `Trash` by Masquerade: trash a Curse if one is in hand, else none;
-    ///   - `Discard` by Secret Chamber (its Action): discard junk — a Curse or
-    ///     a Victory-only card — one at a time, then stop;
-    ///   - `Gain` by Saboteur (the victim's replacement): the most expensive
-    ///     legal card other than Curse (none if only Curse is legal);
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
     ///   card — except a `Gain` chosen for *another* player (`target !=
     ///   player`: Swindler), which gives the worst card by the junk rule below;
@@ -134,12 +132,7 @@ impl Pick {
     /// * mandatory `Trash`/`Discard`/`Topdeck`/`Order` give up the
     ///   cheapest legal card, preferring Curse, then Victory-only cards, then
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
-    ///   and the best card on top. `Topdeck` by Courtyard first puts back an
-    ///   Action card the player cannot play any more (no actions left; the
-    ///   most expensive one), else follows the junk rule. `Topdeck` by Secret
-    ///   Chamber (its reaction) puts back the cheapest card that is neither
-    ///   junk nor Secret Chamber, else Secret Chamber, else junk (keeping the
-    ///   Reaction in hand for later Attacks and junk for a discard attack);
+    ///   and the best card on top;
     /// * `Name` (Wishing Well): the most likely top card by known deck
     ///   composition. The kinds in a player's draw pile are exactly what he
     ///   owns minus his hand, play area, set-aside cards and discard pile (all
@@ -149,27 +142,15 @@ impl Pick {
     ///
     /// Ties are broken by card id (table order), so defaults are deterministic.
     pub fn default_answer(&self, g: &Game) -> Option<Card> {
+        if let Some(by) = self.by {
+            if let Some(a) = crate::cards::default_pick(g, self, by) {
+                return a;
+            }
+        }
         if self.optional {
-            return match (self.why, self.by) {
-                (Why::PlayTreasure, _) => best_by(self.legal, |c| c.info().value as i32),
-                (Why::React, _) | (Why::TrashTrigger, _) => self.legal.first(),
-                // Death Cart: trash a Ruins or Necropolis from hand rather
-                // than the Death Cart itself.
-                (Why::Trash, Some(Card::DeathCart)) => self
-                    .legal
-                    .and(CardSet::RUINS.or(CardSet::one(Card::Necropolis)))
-                    .first(),
-                (Why::Trash, Some(Card::Masquerade)) => {
-                    self.legal.contains(Card::Curse).then_some(Card::Curse)
-                }
-                (Why::Discard, Some(Card::SecretChamber)) => {
-                    best_by(self.legal.and(junk_cards()), |c| junk_key(g, c))
-                }
-                (Why::Gain, Some(Card::Saboteur)) => {
-                    best_by(self.legal.minus(CardSet::one(Card::Curse)), |c| {
-                        g.cost(c) as i32
-                    })
-                }
+            return match self.why {
+                Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
+                Why::React | Why::TrashTrigger => self.legal.first(),
                 _ => None,
             };
         }
@@ -185,28 +166,6 @@ impl Pick {
             Why::TrashTrigger => self.legal.first(),
             Why::PlayTreasure => best_by(self.legal, |c| c.info().value as i32),
             Why::React => self.legal.first(),
-            Why::Topdeck
-                if self.by == Some(Card::Courtyard)
-                    && g.turn.actions == 0
-                    && !self.legal.and(CardSet::actions()).is_empty() =>
-            {
-                best_by(self.legal.and(CardSet::actions()), |c| g.cost(c) as i32)
-            }
-            Why::Topdeck if self.by == Some(Card::SecretChamber) => {
-                // Keep Secret Chamber in hand for the next Attack, and put
-                // back cheap useful cards rather than junk (junk is what a
-                // discard attack takes anyway, and junk on top is drawn next turn).
-                let keep = CardSet::one(Card::SecretChamber);
-                let useful = self.legal.minus(junk_cards()).minus(keep);
-                let pool = if !useful.is_empty() {
-                    useful
-                } else if self.legal.contains(Card::SecretChamber) {
-                    keep
-                } else {
-                    self.legal
-                };
-                best_by(pool, |c| junk_key(g, c))
-            }
             // Masquerade: every VP passed counts twice (the receiver gains
             // it), so pass a Curse, else the cheapest non-Victory card, else
             // the cheapest Victory card.
@@ -221,9 +180,6 @@ impl Pick {
             Why::Trash | Why::Discard | Why::DiscardForCoin | Why::Topdeck | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))
             }
-            Why::Name if self.by == Some(Card::Rebuild) && self.legal.contains(Card::Province) => {
-                Some(Card::Province)
-            }
             Why::Name => {
                 let a = most_likely_top(g, self.player);
                 if self.legal.contains(a) {
@@ -236,22 +192,22 @@ impl Pick {
     }
 }
 
-/// Curse and Victory-only cards: what a player is happy to be rid of.
-fn junk_cards() -> CardSet {
-    let mut s = CardSet::EMPTY;
-    for &c in Card::ALL {
-        if c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure()) {
-            s.insert(c);
-        }
-    }
-    s
+/// A Curse or a Victory-only card: what a player is happy to be rid of.
+#[inline]
+pub fn is_junk(c: Card) -> bool {
+    c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure())
+}
+
+/// Every junk card ([`is_junk`]).
+pub fn junk_cards() -> CardSet {
+    Card::ALL.iter().copied().filter(|&c| is_junk(c)).collect()
 }
 
 /// The junk rule's key: Curse first, then Victory-only cards, then cheapest.
-fn junk_key(g: &Game, c: Card) -> i32 {
+pub fn junk_key(g: &Game, c: Card) -> i32 {
     let junk = if c == Card::Curse {
         2
-    } else if c.is_victory() && !c.is_action() && !c.is_treasure() {
+    } else if is_junk(c) {
         1
     } else {
         0
@@ -297,7 +253,7 @@ pub fn best_by(s: CardSet, key: impl Fn(Card) -> i32) -> Option<Card> {
 }
 
 /// A may-instruction. The meaning of "yes" and the default answer depend on
-/// `by`: see [`QUESTIONS`] (and docs/QUESTIONS.md, generated from it).
+/// `by`: see [`questions`] (and docs/QUESTIONS.md, generated from it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct YesNo {
     pub player: u8,
@@ -307,38 +263,10 @@ pub struct YesNo {
 }
 
 impl YesNo {
+    /// The documented default (the card's `default_yes_no` in its set's
+    /// file; see [`questions`]).
     pub fn default_answer(&self, g: &Game) -> bool {
-        match self.by {
-            Card::Chancellor | Card::Baron => true,
-            Card::Library => g.turn.actions == 0,
-            // Dark Ages (yes = the "may" is done):
-            // Catacombs: yes = put the 3 cards into hand (default yes);
-            // Cultist: play a Cultist from hand (yes); Hovel: trash it (yes);
-            // Scavenger: put the deck into the discard pile (yes);
-            // Survivors: discard both cards (yes); Urchin: trash it for a
-            // Mercenary (no); Ironmonger: discard the revealed `card` (yes for
-            // Curse, Ruins and Victory-only cards); Hermit: trash `card` from
-            // hand rather than the discard pile (no).
-            Card::Catacombs | Card::Cultist | Card::Hovel | Card::Scavenger | Card::Survivors => {
-                true
-            }
-            Card::Ironmonger => self.card.is_some_and(|c| {
-                c == Card::Curse
-                    || c.is(crate::cards::Types::RUINS)
-                    || (c.is_victory() && !c.is_action() && !c.is_treasure())
-            }),
-            Card::Spy => {
-                let junk = self.card.is_some_and(|c| {
-                    c == Card::Curse || (c.is_victory() && !c.is_action() && !c.is_treasure())
-                });
-                if self.target == self.player {
-                    junk
-                } else {
-                    !junk
-                }
-            }
-            _ => false,
-        }
+        crate::cards::default_yes_no(g, self)
     }
 }
 
@@ -351,7 +279,7 @@ pub enum QuestionKind {
 }
 
 /// One question a card asks, with what the answers mean and the documented
-/// default. [`QUESTIONS`] is the single reference: [`Choose::labels`] reads
+/// default. [`questions`] is the single reference: [`Choose::labels`] reads
 /// its options, docs/QUESTIONS.md is generated from it, and a test plays
 /// random games over every card and fails if a card asks a question that is
 /// not listed here (or with another number of options).
@@ -368,133 +296,57 @@ pub struct QuestionDoc {
     pub default: &'static str,
 }
 
-const fn yn(card: Card, meaning: &'static str, default: &'static str) -> QuestionDoc {
-    QuestionDoc {
-        card,
-        kind: QuestionKind::YesNo,
-        meaning,
-        options: &[],
-        default,
+impl QuestionDoc {
+    /// A may-instruction of `card`: what "yes" means, and the default.
+    pub const fn yes_no(card: Card, meaning: &'static str, default: &'static str) -> QuestionDoc {
+        QuestionDoc {
+            card,
+            kind: QuestionKind::YesNo,
+            meaning,
+            options: &[],
+            default,
+        }
+    }
+
+    /// A choose-one question of `card`: its options (indexed by the answer)
+    /// and the default.
+    pub const fn choose(
+        card: Card,
+        meaning: &'static str,
+        options: &'static [&'static str],
+        default: &'static str,
+    ) -> QuestionDoc {
+        QuestionDoc {
+            card,
+            kind: QuestionKind::Choose(options.len() as u8),
+            meaning,
+            options,
+            default,
+        }
     }
 }
 
-const fn ch(
-    card: Card,
-    meaning: &'static str,
-    options: &'static [&'static str],
-    default: &'static str,
-) -> QuestionDoc {
-    QuestionDoc {
-        card,
-        kind: QuestionKind::Choose(options.len() as u8),
-        meaning,
-        options,
-        default,
-    }
+/// Every yes/no and choose-one question of the implemented cards: the
+/// `QUESTIONS` list of each set's file (`cards/base.rs`, `cards/intrigue.rs`,
+/// `cards/dark_ages.rs`), in that order.
+pub fn questions() -> impl Iterator<Item = &'static QuestionDoc> {
+    crate::cards::QUESTIONS.into_iter().flatten()
 }
 
-/// Every yes/no and choose-one question of the implemented cards.
-pub const QUESTIONS: &[QuestionDoc] = &[
-    yn(Card::Baron, "discard an Estate for +$4 (instead of gaining an Estate)", "yes"),
-    yn(Card::Chancellor, "put your deck into your discard pile", "yes"),
-    yn(Card::Library, "set aside the drawn Action card", "yes if you have no Actions left, else no"),
-    yn(
-        Card::Spy,
-        "discard the revealed card (asked of the Spy's player, for each player's top card)",
-        "for another player's card: yes unless it is a Curse or Victory-only card; for your own: yes if it is one",
-    ),
-    yn(Card::MiningVillage, "trash Mining Village for +$2", "no"),
-    ch(
-        Card::Pawn,
-        "the pair of different options, both chosen before either is done",
-        &[
-            "+1 Card +1 Action",
-            "+1 Card +1 Buy",
-            "+1 Card +$1",
-            "+1 Action +1 Buy",
-            "+1 Action +$1",
-            "+1 Buy +$1",
-        ],
-        "0",
-    ),
-    ch(Card::Steward, "one of three", &["+2 Cards", "+$2", "trash 2 cards"], "0"),
-    ch(
-        Card::Minion,
-        "one of two",
-        &["+$2", "discard hand, +4 Cards (attack)"],
-        "1 if you hold 2 cards or fewer, else 0",
-    ),
-    ch(
-        Card::Nobles,
-        "one of two",
-        &["+3 Cards", "+2 Actions"],
-        "1 if you have no Actions left and hold an Action card, else 0",
-    ),
-    ch(
-        Card::Torturer,
-        "asked of each victim",
-        &["discard 2 cards", "gain a Curse into hand"],
-        "1 if the Curse pile is empty (it then does nothing), else 0",
-    ),
-    yn(Card::Catacombs, "put the 3 looked-at cards into your hand (no: discard them, +3 Cards)", "yes"),
-    yn(Card::Cultist, "play a Cultist from your hand", "yes"),
-    yn(Card::Hovel, "trash Hovel when you buy a Victory card", "yes"),
-    yn(Card::Scavenger, "put your deck into your discard pile", "yes"),
-    yn(Card::Survivors, "discard both looked-at cards (no: put them back in any order)", "yes"),
-    yn(Card::Urchin, "trash Urchin to gain a Mercenary (another Attack played)", "no"),
-    yn(
-        Card::Ironmonger,
-        "discard the revealed card",
-        "yes for a Curse, Ruins or Victory-only card, else no",
-    ),
-    yn(
-        Card::Hermit,
-        "trash the card from your hand rather than from your discard pile (both hold one)",
-        "no",
-    ),
-    ch(
-        Card::Count,
-        "first choice",
-        &["discard 2 cards", "put a card from hand onto your deck", "gain a Copper"],
-        "0",
-    ),
-    ch(
-        Card::Count,
-        "second choice",
-        &["+$3", "trash your hand", "gain a Duchy"],
-        "0",
-    ),
-    ch(Card::Squire, "one of three", &["+2 Actions", "+2 Buys", "gain a Silver"], "0"),
-    ch(
-        Card::Graverobber,
-        "one of two",
-        &[
-            "gain a $3-$6 card from the trash onto your deck",
-            "trash an Action from hand, gain a card costing up to $3 more",
-        ],
-        "0",
-    ),
-    ch(
-        Card::HuntingGrounds,
-        "when trashed",
-        &["gain a Duchy", "gain 3 Estates"],
-        "0",
-    ),
-];
-
-/// The reference of [`QUESTIONS`] as Markdown (docs/QUESTIONS.md).
+/// The reference of [`questions`] as Markdown (docs/QUESTIONS.md).
 pub fn questions_markdown() -> String {
     let mut s = String::from(
         "# Questions cards ask\n\n\
-Generated from `QUESTIONS` in `src/dominion/engine/decision.rs` (a test fails when this\n\
-file and the code differ; `DOMSIM_BLESS=1 cargo test docs` rewrites it). Besides picking\n\
+Generated from the `QUESTIONS` lists in `src/dominion/cards/` (base.rs, intrigue.rs,\n\
+dark_ages.rs: each beside its cards' handlers; a test fails when this file and the code\n\
+differ; `DOMSIM_BLESS=1 cargo test docs` rewrites it). Besides picking\n\
 cards (which card to trash, gain, discard…), a card may ask a **yes/no** question (a\n\
 \"may\" instruction) or a **choose-one** question. Strategy files answer them with the\n\
 card's options (strategies/README.md); scenario files with `answers.pN:` lines (`yes`,\n\
 `no`, or the option number); without an answer the default below is used.\n\n\
 | card | question | answers | default |\n|---|---|---|---|\n",
     );
-    for q in QUESTIONS {
+    for q in questions() {
         let answers = match q.kind {
             QuestionKind::YesNo => "yes / no".to_string(),
             QuestionKind::Choose(_) => q
@@ -517,7 +369,7 @@ card's options (strategies/README.md); scenario files with `answers.pN:` lines (
 }
 
 /// Choose one option of `n` (0-based). What the options mean, per card, and
-/// the documented default ([`Choose::default_answer`]): see [`QUESTIONS`]
+/// the documented default ([`Choose::default_answer`]): see [`questions`]
 /// (and docs/QUESTIONS.md, generated from it). Pawn's options are the pairs
 /// of [`PAWN_PAIRS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -537,23 +389,17 @@ impl Choose {
     pub fn labels(&self) -> &'static [&'static str] {
         // From the reference table; Count asks two different questions, so
         // it has no single list.
-        let mut found = QUESTIONS
-            .iter()
-            .filter(|q| q.card == self.by && matches!(q.kind, QuestionKind::Choose(_)));
+        let mut found =
+            questions().filter(|q| q.card == self.by && matches!(q.kind, QuestionKind::Choose(_)));
         match (found.next(), found.next()) {
             (Some(q), None) => q.options,
             _ => &[],
         }
     }
+    /// The documented default (the card's `default_choose` in its set's
+    /// file; see [`questions`]), within the options.
     pub fn default_answer(&self, g: &Game) -> u8 {
-        let pl = g.player(self.player);
-        let a = match self.by {
-            Card::Minion => u8::from(pl.hand.len() <= 2),
-            Card::Nobles => u8::from(g.turn.actions == 0 && pl.hand.iter().any(|c| c.is_action())),
-            Card::Torturer => u8::from(g.pile(Card::Curse) == 0),
-            _ => 0,
-        };
-        a.min(self.n.saturating_sub(1))
+        crate::cards::default_choose(g, self).min(self.n.saturating_sub(1))
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::rng::GameRng;
 use super::zone::MAX_CARDS;
-use crate::cards::{Card, CardSet, Set};
+use crate::cards::{Card, CardSet, Hooks, Set};
 use std::fmt;
 
 pub const MAX_PLAYERS: usize = 6;
@@ -90,9 +90,16 @@ pub struct Kingdom {
     /// Shelters forced on (`Some(true)`) or off (`Some(false)`); `None` = the
     /// random rule of RULES §3.3, drawn from the game's RNG.
     pub shelters: Option<bool>,
-    /// Some card with a "when trashed" ability (or Market Square) can appear:
-    /// the engine then runs the trash-trigger mechanism (one test otherwise).
+    /// Some card with a "when trashed" ability or a trash Reaction (Market
+    /// Square) can appear: the engine then runs the trash-trigger mechanism
+    /// (one test otherwise).
     pub watch_trash: bool,
+    /// Every hook ([`Hooks`]) of a card that can appear: the engine runs a
+    /// trigger mechanism only when some card of the game has its hook.
+    pub hooks: Hooks,
+    /// The cards of this game with a "when you gain this" ability
+    /// ([`CardSet::ON_GAIN`] ∩ `in_game`).
+    pub on_gain: CardSet,
     /// Count each seat's gains and the buys of the current turn (strategy
     /// variables `gained_this_turn`, `bought_this_turn`). Off unless a
     /// strategy of the run uses them ([`crate::sim::lineup::Lineup::kingdom_for`]):
@@ -203,6 +210,8 @@ impl Kingdom {
             non_supply,
             shelters: None,
             watch_trash: false,
+            hooks: Hooks::NONE,
+            on_gain: CardSet::EMPTY,
             track_turn: false,
             piles: [Card::Copper; MAX_SUPPLY_PILES],
             n_piles: 0,
@@ -294,10 +303,14 @@ impl Kingdom {
     /// Recompute the derived flags after `in_game` changed (scenarios add
     /// the cards they place in zones).
     pub fn refresh_flags(&mut self) {
-        self.watch_trash = !self
-            .in_game
-            .and(CardSet::on_trash().or(CardSet::one(Card::MarketSquare)))
-            .is_empty();
+        let mut hooks = Hooks::NONE;
+        for c in self.in_game.iter() {
+            hooks = hooks.or(c.info().hooks);
+        }
+        self.hooks = hooks;
+        self.on_gain = self.in_game.and(CardSet::ON_GAIN);
+        self.watch_trash =
+            !self.in_game.and(CardSet::on_trash()).is_empty() || hooks.has(Hooks::TRASH_REACTION);
     }
 
     /// Force Shelters on or off (`None`: the random rule of RULES §3.3).

@@ -102,8 +102,8 @@ impl Game {
             total: [0; Card::COUNT],
             knights: state::DistinctPile::EMPTY,
             ruins: state::DistinctPile::EMPTY,
-            bom: [(0, Card::Copper); 16],
-            bom_len: 0,
+            identity: [(0, Card::Copper); 16],
+            identity_len: 0,
             pend: [state::Pend::NONE; MAX_CARDS],
             pend_len: 0,
             pend_ms: 0,
@@ -145,7 +145,7 @@ impl Game {
             .iter()
             .filter(|&&c| kingdom.pile_size[c as usize] == 0)
             .count() as u8;
-        self.bom_len = 0;
+        self.identity_len = 0;
         self.pend_len = 0;
         self.pend_ms = 0;
         self.trash_batch = 0;
@@ -167,7 +167,7 @@ impl Game {
         }
         self.shelters = self.decide_shelters();
         let start: [Card; 3] = if self.shelters {
-            [Card::Hovel, Card::Necropolis, Card::OvergrownEstate]
+            CardSet::SHELTERS.members::<3>()
         } else {
             [Card::Estate; 3]
         };
@@ -591,8 +591,8 @@ impl Game {
             *n = n.saturating_add(1);
         }
         b.event(self, Event::Gain { player: p, card: c });
-        // "When you gain this": Death Cart, and data cards' `on_gain`.
-        if c == Card::DeathCart || c.is_data() {
+        // "When you gain this" (`Hooks::ON_GAIN`: Death Cart, data cards).
+        if self.kingdom.on_gain.contains(c) {
             self.on_gain(b, p, c);
         }
     }
@@ -647,7 +647,7 @@ impl Game {
     /// Trash the played instance `uid` from `p`'s play area, if it is still
     /// there (RULES §12: otherwise the move loses track and does nothing).
     pub fn trash_from_play<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) -> bool {
-        let as_card = self.bom_identity(uid);
+        let as_card = self.identity_of(uid);
         match self.take_from_play(p, uid) {
             Some(c) => {
                 self.put_in_trash_as(b, p, c, as_card.unwrap_or(c));

@@ -22,27 +22,10 @@ use super::Dest;
 use crate::cards::{Card, CardSet};
 
 /// The five Ruins, in table order.
-pub const RUINS_KINDS: [Card; 5] = [
-    Card::AbandonedMine,
-    Card::RuinedLibrary,
-    Card::RuinedMarket,
-    Card::RuinedVillage,
-    Card::Survivors,
-];
+pub const RUINS_KINDS: [Card; 5] = CardSet::RUINS.members();
 
 /// The ten Knights, in table order.
-pub const KNIGHTS: [Card; 10] = [
-    Card::DameAnna,
-    Card::DameJosephine,
-    Card::DameMolly,
-    Card::DameNatalie,
-    Card::DameSylvia,
-    Card::SirBailey,
-    Card::SirDestry,
-    Card::SirMartin,
-    Card::SirMichael,
-    Card::SirVander,
-];
+pub const KNIGHTS: [Card; 10] = CardSet::KNIGHTS.members();
 
 /// The pile a card is bought/gained from: the pseudo-card for a Knight or a
 /// Ruins, the card itself otherwise.

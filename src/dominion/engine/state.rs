@@ -213,10 +213,10 @@ pub struct Game {
     pub knights: DistinctPile,
     /// The Ruins pile in order (top = last); `supply[Ruins]` = its length.
     pub ruins: DistinctPile,
-    /// Band of Misfits instances played this turn and the card each one is
-    /// (by play-instance id); cleared at Cleanup.
-    pub bom: [(u16, Card); 16],
-    pub bom_len: u8,
+    /// Instances played this turn as another card (Band of Misfits) and the
+    /// card each one is (by play-instance id); cleared at Cleanup.
+    pub identity: [(u16, Card); 16],
+    pub identity_len: u8,
     /// Cards trashed whose on-trash abilities have not resolved yet (RULES §9).
     pub(crate) pend: [Pend; MAX_CARDS],
     pub(crate) pend_len: u16,

@@ -1,28 +1,31 @@
-//! Triggered abilities that are not the text of the card being played — one
-//! home each (DESIGN "Cards: one table, two kinds of behaviour"):
+//! Triggered abilities that are not the text of the card being played: the
+//! engine's *mechanisms* — when they fire, in what order, what loses track.
+//! What each card does is its hook in `cards/mod.rs` (dispatching to the
+//! card's own section in its set's file); which cards have which hook is
+//! their table row ([`crate::cards::Hooks`]). This file names no Kingdom card
+//! (a test reads it):
 //!
 //! * **on-trash** (RULES §9): every move to the trash goes through
 //!   `Game::put_in_trash_as`, which records the card here when the kingdom
-//!   can have on-trash cards or Market Square (`Kingdom::watch_trash`, so other
+//!   can have on-trash cards or trash Reactions (`Kingdom::watch_trash`, so other
 //!   games pay one test). Outside a batch the abilities resolve at once,
 //!   interrupting whatever trashed the card. [`Game::begin_trash_batch`] /
 //!   [`Game::end_trash_batch`] bracket "trash several cards at once" (Chapel,
 //!   Count, Mercenary, Dame Anna): all go to the trash first, then each owner
 //!   (in turn order from the active player) orders his triggers with
-//!   `Why::TrashTrigger` picks; Market Square reactions are offered in the same
-//!   picks (RULES §13: the owner orders simultaneous effects). A single
-//!   legal mandatory trigger resolves without asking.
+//!   `Why::TrashTrigger` picks; trash Reactions in hand (Market Square) are
+//!   offered in the same picks (RULES §13: the owner orders simultaneous
+//!   effects). A single legal mandatory trigger resolves without asking.
 //! * **on-gain** (Death Cart): from `Game::receive`, so every gain (Supply,
 //!   trash, bought or not) fires it.
 //! * **on-buy** (Hovel), **discard-from-play** (Hermit at Cleanup), **when you
 //!   play an Attack** (Urchin): called from the turn structure.
-//! * **Band of Misfits identity**: the card a played Band of Misfits is, per
-//!   play instance, kept until Cleanup.
+//! * **identity** (Band of Misfits): the card a played card is played as, per
+//!   play instance, chosen once and kept until Cleanup.
 
 use super::decision::{Bots, Pick, Why};
 use super::state::{Game, Pend};
-use super::Dest;
-use crate::cards::{Card, CardSet};
+use crate::cards::{self, Card, CardSet, Hooks};
 
 impl Game {
     /// Start a "trash several cards at once" group (nestable).
@@ -52,7 +55,7 @@ impl Game {
                 self.pend_len += 1;
             }
         }
-        if self.kingdom.in_game.contains(Card::MarketSquare) {
+        if self.kingdom.hooks.has(Hooks::TRASH_REACTION) {
             self.pend_ms |= 1 << p;
         }
         if self.trash_batch == 0 {
@@ -91,8 +94,9 @@ impl Game {
         }
     }
 
-    /// One owner resolves his pending triggers in the order he picks; Market
-    /// Square (optional, any number) may be used between them.
+    /// One owner resolves his pending triggers in the order he picks; trash
+    /// Reactions in his hand (Market Square: optional, any number) may be
+    /// used between them.
     fn owner_triggers<B: Bots>(&mut self, b: &mut B, o: u8, list: &mut [Pend]) {
         let mut done = [false; 32];
         loop {
@@ -102,31 +106,30 @@ impl Game {
                     legal.insert(e.as_card);
                 }
             }
-            let ms = self.players[o as usize].hand.contains(Card::MarketSquare);
-            let choice = if !ms && legal.len() == 1 {
+            let mut reactions = CardSet::EMPTY;
+            for r in CardSet::TRASH_REACTIONS.iter() {
+                if self.players[o as usize].hand.contains(r) {
+                    reactions.insert(r);
+                }
+            }
+            let choice = if reactions.is_empty() && legal.len() == 1 {
                 legal.first()
             } else {
-                let mut l = legal;
-                if ms {
-                    l.insert(Card::MarketSquare);
-                }
                 self.ask(
                     b,
                     Pick {
                         player: o,
                         why: Why::TrashTrigger,
                         by: None,
-                        legal: l,
+                        legal: legal.or(reactions),
                         optional: legal.is_empty(),
                         target: o,
                     },
                 )
             };
             let Some(c) = choice else { break };
-            if c == Card::MarketSquare && !legal.contains(c) {
-                if self.discard_from_hand(b, o, Card::MarketSquare) {
-                    self.gain(b, o, Card::Gold, Dest::Discard);
-                }
+            if reactions.contains(c) && !legal.contains(c) {
+                cards::trash_reaction(self, b, o, c);
                 continue;
             }
             let Some(i) =
@@ -135,7 +138,7 @@ impl Game {
                 break;
             };
             done[i] = true;
-            crate::cards::dark_ages::on_trash(self, b, o, list[i].card, c);
+            cards::on_trash(self, b, o, list[i].card, c);
         }
     }
 
@@ -155,23 +158,24 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(crate) fn on_gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
-        crate::cards::on_gain(self, b, p, c);
+        cards::on_gain(self, b, p, c);
     }
 
-    /// "When you buy a Victory card" (Hovel: you may trash it from hand).
+    /// "When you buy a card" Reactions (Hovel: you may trash it from hand).
     #[cold]
     #[inline(never)]
     pub(crate) fn on_buy<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
-        crate::cards::on_buy(self, b, p, c);
+        cards::on_buy(self, b, p, c);
     }
 
-    /// The card a played instance is: a Band of Misfits' chosen card, if any.
+    /// The card that play instance `uid` was chosen to be played as, if any
+    /// (Band of Misfits).
     #[inline]
-    pub fn bom_identity(&self, uid: u16) -> Option<Card> {
-        if self.bom_len == 0 {
+    pub fn identity_of(&self, uid: u16) -> Option<Card> {
+        if self.identity_len == 0 {
             return None;
         }
-        self.bom[..self.bom_len as usize]
+        self.identity[..self.identity_len as usize]
             .iter()
             .find(|e| e.0 == uid)
             .map(|e| e.1)
@@ -180,47 +184,47 @@ impl Game {
     /// What the card of play instance `uid` is now (Band of Misfits → its copy).
     #[inline]
     pub fn played_as(&self, uid: u16, c: Card) -> Card {
-        self.bom_identity(uid).unwrap_or(c)
+        self.identity_of(uid).unwrap_or(c)
     }
 
-    /// Band of Misfits being played as instance `uid`: the card it is. The
-    /// first play chooses (an Action in the Supply — a visible top card —
-    /// costing less than Band of Misfits now); later plays reuse the choice,
-    /// even after it left play. None: nothing eligible (it does nothing).
+    /// Card `c` ([`Hooks::PLAYS_AS`]) being played as instance `uid`: the
+    /// card it is played as. The first play chooses (the card's hook); later
+    /// plays of the instance reuse the choice, even after it left play. None:
+    /// nothing eligible (it does nothing).
     #[cold]
     #[inline(never)]
-    pub(crate) fn bom_choose<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) -> Option<Card> {
-        if let Some(c) = self.bom_identity(uid) {
-            return Some(c);
+    pub(crate) fn identity<B: Bots>(
+        &mut self,
+        b: &mut B,
+        p: u8,
+        c: Card,
+        uid: u16,
+    ) -> Option<Card> {
+        if let Some(x) = self.identity_of(uid) {
+            return Some(x);
         }
-        let cost = self.cost(Card::BandOfMisfits);
-        if cost == 0 {
-            return None;
+        let x = cards::choose_identity(self, b, p, c)?;
+        if (self.identity_len as usize) < self.identity.len() {
+            self.identity[self.identity_len as usize] = (uid, x);
+            self.identity_len += 1;
         }
-        let legal = self
-            .gainable_up_to(CardSet::actions(), cost as u16 - 1)
-            .minus(CardSet::one(Card::BandOfMisfits));
-        let c = self.pick(b, p, Why::Copy, Some(Card::BandOfMisfits), legal, false)?;
-        if (self.bom_len as usize) < self.bom.len() {
-            self.bom[self.bom_len as usize] = (uid, c);
-            self.bom_len += 1;
-        }
-        Some(c)
+        Some(x)
     }
 
-    /// Urchin: the attacker's own Urchins in play (other than the instance
-    /// `uid` being played) may each be trashed for a Mercenary, before the
-    /// Attack resolves (RULES §10 step 1).
+    /// `p` plays an Attack (instance `uid`): before it resolves (RULES §10
+    /// step 1), each other card of his in play with [`Hooks::ATTACK_PLAYED`]
+    /// (Urchin: may be trashed for a Mercenary) acts, in play order.
     #[cold]
     #[inline(never)]
-    pub(crate) fn urchin_window<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) {
+    pub(crate) fn attack_played_window<B: Bots>(&mut self, b: &mut B, p: u8, uid: u16) {
         let mut i = 0;
         while i < self.players[p as usize].play.len() {
             let pl = &self.players[p as usize];
             let (c, u) = (pl.play.as_slice()[i], pl.play_uid[i]);
+            let as_card = self.played_as(u, c);
             if u != uid
-                && self.played_as(u, c) == Card::Urchin
-                && crate::cards::dark_ages::urchin_when_attack_played(self, b, p, c, u)
+                && CardSet::ATTACK_PLAYED.contains(as_card)
+                && cards::when_attack_played(self, b, p, as_card, c, u)
             {
                 continue; // the next card slid into index i
             }
@@ -228,22 +232,79 @@ impl Game {
         }
     }
 
-    /// Cleanup with "when you discard this from play" abilities (Hermit):
-    /// play leaves in play order; a Hermit (or Band of Misfits as Hermit)
-    /// discarded in a turn without a purchase is trashed instead and a
-    /// Madman gained (RULES §4.3, [SIM] 12).
+    /// Cleanup with "when you discard this from play" abilities
+    /// ([`Hooks::DISCARD_FROM_PLAY`]: Hermit): play leaves in play order, each
+    /// card through its hook if it has one (RULES §4.3, [SIM] 12).
     #[cold]
     #[inline(never)]
     pub(crate) fn cleanup_play_with_triggers<B: Bots>(&mut self, b: &mut B, a: u8) {
-        let bought = self.turn.phase == super::Phase::Bought;
         while !self.players[a as usize].play.is_empty() {
             let pl = &self.players[a as usize];
             let (c, u) = (pl.play.as_slice()[0], pl.play_uid[0]);
-            if !bought && self.played_as(u, c) == Card::Hermit {
-                crate::cards::dark_ages::hermit_discarded_from_play(self, b, a, u);
-            } else if let Some(c) = self.take_from_play(a, u) {
+            let as_card = self.played_as(u, c);
+            if CardSet::DISCARD_FROM_PLAY.contains(as_card)
+                && cards::discard_from_play(self, b, a, as_card, u)
+            {
+                continue;
+            }
+            if let Some(c) = self.take_from_play(a, u) {
                 self.players[a as usize].discard.push(c);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The engine keeps mechanisms only: its files name no Kingdom card (the
+    /// Basic cards, the pile pseudo-cards and the type-derived card lists are
+    /// what it may use). A card's rule belongs beside its handler.
+    #[test]
+    fn the_engine_names_no_kingdom_card() {
+        // The variants of the table's rows (`Name = "…", cost …, [TYPES], Set, …`).
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = root.join("src/dominion/engine");
+        let table = std::fs::read_to_string(root.join("src/dominion/cards/table.rs")).unwrap();
+        let mut names = Vec::new();
+        for line in table.lines() {
+            let Some((variant, rest)) = line.trim().split_once(" = \"") else {
+                continue;
+            };
+            let Some((types, after)) = rest.split_once("], ") else {
+                continue;
+            };
+            if !rest.contains("\", cost ") {
+                continue;
+            }
+            let set = after.split(',').next().unwrap_or("");
+            if set != "Basic" && set != "Data" && !types.contains("PILE") {
+                names.push(format!("Card::{variant}"));
+            }
+        }
+        assert!(names.len() > 80, "read {} card variants", names.len());
+        let mut files = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                for name in &names {
+                    let hit = code.match_indices(name.as_str()).any(|(i, _)| {
+                        !code[i + name.len()..].starts_with(|ch: char| ch.is_alphanumeric())
+                    });
+                    assert!(
+                        !hit,
+                        "{}:{}: the engine names {name}; move the rule to the card's hook",
+                        path.display(),
+                        n + 1
+                    );
+                }
+            }
+        }
+        assert!(files >= 8, "read {files} engine files");
     }
 }

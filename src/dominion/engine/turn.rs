@@ -9,7 +9,7 @@
 use super::decision::{Bots, Event, Why};
 use super::state::{Game, Outcome, Phase, TurnState};
 use super::{Dest, PlayCtx};
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Hooks};
 
 /// A move that the rules forbid right now.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,7 +67,7 @@ impl Game {
             self.turn_gained = [0; 8];
             self.turn_bought = 0;
         }
-        self.bom_len = 0;
+        self.identity_len = 0;
         let a = self.active;
         self.turns_taken[a as usize] += 1;
         b.event(
@@ -160,10 +160,10 @@ impl Game {
     /// 5, end "this turn" effects, check the end of the game, pass the turn.
     pub fn cleanup<B: Bots>(&mut self, b: &mut B) {
         let a = self.active;
-        if self.kingdom.in_game.contains(Card::Hermit) {
+        if self.kingdom.hooks.has(Hooks::DISCARD_FROM_PLAY) {
             self.cleanup_play_with_triggers(b, a);
         }
-        self.bom_len = 0;
+        self.identity_len = 0;
         let pl = &mut self.players[a as usize];
         let (play, hand, discard) = (&mut pl.play, &mut pl.hand, &mut pl.discard);
         discard.append(play);
@@ -324,7 +324,7 @@ impl Game {
         }
         self.turn.coins -= self.cost(c) as u16;
         b.event(self, Event::Buy { player: p, card: c });
-        if self.kingdom.in_game.contains(Card::Hovel) {
+        if self.kingdom.hooks.has(Hooks::BUY_REACTION) {
             self.on_buy(b, p, c);
         }
         self.gain(b, p, c, Dest::Discard);
@@ -361,9 +361,10 @@ impl Game {
     /// open the reaction window for an Attack, apply vanilla bonuses, run the
     /// card's effect.
     pub fn resolve<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, uid: u16) {
-        // Band of Misfits is played as the card it copies (RULES §11, CARDS §3).
-        let c = if c == Card::BandOfMisfits {
-            match self.bom_choose(b, p, uid) {
+        // A card played as another (Band of Misfits: the card it copies;
+        // RULES §11, CARDS §3).
+        let c = if CardSet::PLAYS_AS.contains(c) {
+            match self.identity(b, p, c, uid) {
                 Some(x) => x,
                 None => {
                     self.turn.action_plays += 1;
@@ -380,8 +381,8 @@ impl Game {
         }
         b.event(self, Event::Play { player: p, card: c });
         let immune = if CardSet::attacks().contains(c) {
-            if self.kingdom.in_game.contains(Card::Urchin) {
-                self.urchin_window(b, p, uid);
+            if self.kingdom.hooks.has(Hooks::ATTACK_PLAYED) {
+                self.attack_played_window(b, p, uid);
             }
             self.reaction_window(b, p)
         } else {

@@ -13,7 +13,7 @@ pub(crate) use super::route::{Code, Route};
 use super::rules::Rule;
 use super::{Strategy, StrategyError};
 use crate::cards::{Card, CardSet};
-use crate::engine::decision::{QuestionKind, QUESTIONS};
+use crate::engine::decision::{questions, QuestionKind};
 use crate::engine::{Kingdom, Why};
 use std::collections::HashMap;
 
@@ -539,7 +539,7 @@ fn finish_modes(out: &mut Compiled, modes: &[(Card, u8, Route, bool)]) {
 fn two_choices() -> CardSet {
     let mut seen = CardSet::EMPTY;
     let mut twice = CardSet::EMPTY;
-    for q in QUESTIONS {
+    for q in questions() {
         if matches!(q.kind, QuestionKind::Choose(_)) {
             if seen.contains(q.card) {
                 twice.insert(q.card);
