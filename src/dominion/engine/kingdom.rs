@@ -307,8 +307,13 @@ impl Kingdom {
         for c in self.in_game.iter() {
             hooks = hooks.or(c.info().hooks);
         }
-        self.hooks = hooks;
         self.on_gain = self.in_game.and(CardSet::ON_GAIN);
+        if !self.on_gain.is_empty() {
+            // Data cards are in `ON_GAIN` whatever their binding says (their
+            // hook runs their `on_gain` program, if any).
+            hooks = hooks.or(Hooks::ON_GAIN);
+        }
+        self.hooks = hooks;
         self.watch_trash =
             !self.in_game.and(CardSet::on_trash()).is_empty() || hooks.has(Hooks::TRASH_REACTION);
     }

@@ -29,7 +29,7 @@ pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
 pub use turn::RuleError;
 pub use zone::{CardVec, MAX_CARDS};
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{Card, CardSet, Hooks};
 
 /// VP of the variable-VP cards in `cards` for a player owning `owned`.
 #[inline(never)]
@@ -592,7 +592,7 @@ impl Game {
         }
         b.event(self, Event::Gain { player: p, card: c });
         // "When you gain this" (`Hooks::ON_GAIN`: Death Cart, data cards).
-        if self.kingdom.on_gain.contains(c) {
+        if self.kingdom.hooks.has(Hooks::ON_GAIN) && self.kingdom.on_gain.contains(c) {
             self.on_gain(b, p, c);
         }
     }

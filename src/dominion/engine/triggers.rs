@@ -238,6 +238,16 @@ impl Game {
     #[cold]
     #[inline(never)]
     pub(crate) fn cleanup_play_with_triggers<B: Bots>(&mut self, b: &mut B, a: u8) {
+        // Most turns have no such card in play: then the caller discards the
+        // play area in one block, in the same order.
+        let hooked = CardSet::DISCARD_FROM_PLAY.or(CardSet::PLAYS_AS);
+        if !self.players[a as usize]
+            .play
+            .iter()
+            .any(|c| hooked.contains(c))
+        {
+            return;
+        }
         while !self.players[a as usize].play.is_empty() {
             let pl = &self.players[a as usize];
             let (c, u) = (pl.play.as_slice()[0], pl.play_uid[0]);
