@@ -89,7 +89,7 @@ impl Compiled {
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
-            Cond::Range(s, lo, hi) => in_range(slot(s, g, me), lo, hi),
+            Cond::Range(s, lo, hi) => range_holds(s, lo, hi, g, me),
             _ => self.holds_slow(cond, g, me),
         }
     }
@@ -302,6 +302,14 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
         BinOp::And => (l != 0 && r != 0) as i32,
         BinOp::Or => (l != 0 || r != 0) as i32,
     }
+}
+
+/// A [`Cond::Range`] test, out of line: inlined into a list scan, the
+/// slot's match let the compiler load every slot the scan might read up
+/// front (a dozen loads and stack spills per scan, most of them unused).
+#[inline(never)]
+fn range_holds(s: Slot, lo: i32, hi: i32, g: &Game, me: u8) -> bool {
+    in_range(slot(s, g, me), lo, hi)
 }
 
 /// The value of a [`Slot`]: one load from the game state.
