@@ -89,7 +89,7 @@ impl Compiled {
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
-            Cond::Range(s, lo, hi) => in_range(slot(s, g, me), lo, hi),
+            Cond::Range(s, lo, hi) => range_holds(s, lo, hi, g, me),
             _ => self.holds_slow(cond, g, me),
         }
     }
@@ -304,6 +304,14 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
     }
 }
 
+/// A [`Cond::Range`] test, out of line: inlined into a list scan, the
+/// slot's match let the compiler load every slot the scan might read up
+/// front (a dozen loads and stack spills per scan, most of them unused).
+#[inline(never)]
+fn range_holds(s: Slot, lo: i32, hi: i32, g: &Game, me: u8) -> bool {
+    in_range(slot(s, g, me), lo, hi)
+}
+
 /// The value of a [`Slot`]: one load from the game state.
 #[inline(always)]
 fn slot(s: Slot, g: &Game, me: u8) -> i32 {
@@ -390,12 +398,28 @@ pub(crate) fn gains_to_end(g: &Game) -> i32 {
     if need == 0 || prov == 0 {
         return 0;
     }
+    let need = need.min(4);
+    let piles = g.kingdom.supply_piles();
+    // Usually the Provinces decide, and a lower bound shows it without
+    // sorting: with at least `need` piles of 1..=254 cards (the piles the
+    // sum below counts), the sum of the `need` smallest is at least `need`
+    // times the smallest. One branch-free pass; the exact sum only when
+    // the piles run low.
+    let (mut least, mut counted) = (u8::MAX, 0usize);
+    for &c in piles {
+        let n = g.supply[c as usize];
+        let ok = n.wrapping_sub(1) < u8::MAX - 1;
+        least = least.min(if ok { n } else { u8::MAX });
+        counted += ok as usize;
+    }
+    if counted >= need && least as i32 * need as i32 >= prov {
+        return prov;
+    }
     // The `need` smallest non-empty piles (need ≤ 4), kept sorted; most
     // piles are no smaller than the largest kept and are rejected on one
     // comparison.
-    let need = need.min(4);
     let mut small = [u8::MAX; 4];
-    for &c in g.kingdom.supply_piles() {
+    for &c in piles {
         let n = g.supply[c as usize];
         if n == 0 || n >= small[need - 1] {
             continue;

@@ -25,14 +25,19 @@ use super::route::{why_index, Route, Row};
 use crate::cards::{Card, CardSet};
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
 
+/// Seat tables are 8 long (the first power of two above [`MAX_PLAYERS`]):
+/// a seat number indexes them with `& 7`, no division and no bounds check.
+const SEAT_SLOTS: usize = 8;
+const _: () = assert!(MAX_PLAYERS <= SEAT_SLOTS && SEAT_SLOTS.is_power_of_two());
+
 /// The bots of one game: seat `i` is played by `seats[i]`.
 #[derive(Clone, Copy)]
 pub struct StrategyBots<'a> {
-    seats: [&'a Compiled; MAX_PLAYERS],
+    seats: [&'a Compiled; SEAT_SLOTS],
     /// Each seat's turn-phase routes (`by == None`: play a Treasure, buy),
     /// one load away. (Copies of the tables saved that load but cost ~400
     /// instructions per game to build.)
-    turn: [&'a Row; MAX_PLAYERS],
+    turn: [&'a Row; SEAT_SLOTS],
     /// Treasures with an effect in any seat's game (play order matters).
     effect_treasures: CardSet,
     /// Bit per seat, set between the first and the second "choose one" of
@@ -48,7 +53,7 @@ impl<'a> StrategyBots<'a> {
             !seats.is_empty() && seats.len() <= MAX_PLAYERS,
             "1 to {MAX_PLAYERS} strategies"
         );
-        let seats: [&'a Compiled; MAX_PLAYERS] =
+        let seats: [&'a Compiled; SEAT_SLOTS] =
             std::array::from_fn(|i| seats.get(i).copied().unwrap_or(seats[0]));
         StrategyBots {
             seats,
@@ -62,7 +67,7 @@ impl<'a> StrategyBots<'a> {
 
     #[inline]
     fn seat(&self, p: u8) -> &'a Compiled {
-        self.seats[p as usize % MAX_PLAYERS]
+        self.seats[p as usize & (SEAT_SLOTS - 1)]
     }
 
     /// The route of pick `q`, with its slot (`None`: a kind of pick beyond
@@ -71,7 +76,7 @@ impl<'a> StrategyBots<'a> {
     fn pick_route(&self, s: &Compiled, q: &Pick) -> Option<Route> {
         let w = why_index(q.why)?;
         Some(match q.by {
-            None => self.turn[q.player as usize % MAX_PLAYERS][w],
+            None => self.turn[q.player as usize & (SEAT_SLOTS - 1)][w],
             Some(_) => s.routes.get(q.by, w),
         })
     }
@@ -108,7 +113,7 @@ impl Bots for StrategyBots<'_> {
         let w = why_index(Why::PlayTreasure);
         w.is_some_and(|w| {
             matches!(
-                self.turn[player as usize % MAX_PLAYERS][w],
+                self.turn[player as usize & (SEAT_SLOTS - 1)][w],
                 Route::AllTreasures
             )
         })
