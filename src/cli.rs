@@ -182,7 +182,8 @@ pub struct ShardArgs {
     pub save_partial: Option<PathBuf>,
 }
 
-/// `--threads`, as every verb that plays games in parallel takes it.
+/// `--threads`, as every verb that plays games in parallel takes it
+/// (`salem sim` too).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ThreadsArg {
     /// Worker threads (default: one per core). Results do not depend on it.
@@ -371,9 +372,8 @@ pub enum Command {
         /// Run seed: game i is derived from (seed, i) alone.
         #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
-        /// Worker threads (default: one per core).
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// The strategy workbench in the browser: a local web page to pick a
     /// kingdom, edit a bot per seat (errors shown at their line and column as
@@ -644,9 +644,8 @@ pub enum CardsCmd {
         /// Run seed.
         #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
-        /// Worker threads (default: one per core).
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
 }
 
@@ -711,7 +710,7 @@ pub fn run() -> Result<ExitCode> {
             games,
             seed,
             threads,
-        } => cmd_soak(games, seed, threads),
+        } => cmd_soak(games, seed, threads.threads),
         Command::Serve {
             port,
             bind,
@@ -2551,7 +2550,7 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
             threads,
         } => {
             let cards = load(files, &[crate::playtest::REPRINTS])?;
-            let threads = threads.map_or(0, |t| t as usize);
+            let threads = threads.threads.map_or(0, |t| t as usize);
             let rows = crate::playtest::verify(&cards, *games, *seed, threads)?;
             if rows.is_empty() {
                 bail!("no reprint in the card files (a reprint names its printed card with `reprint_of`)");
