@@ -424,6 +424,17 @@ pub(crate) fn check_out_path(path: &Path) -> Result<()> {
     crate::output::Output::create(path).map(drop)
 }
 
+/// [`check_out_path`] for every output given. The verbs check their
+/// outputs last, once everything else is known to be good, so that a bad
+/// path fails before any game — not after the whole run — and a command
+/// line with two mistakes gets the message it got before this check.
+fn check_out_paths(paths: &[Option<&Path>]) -> Result<()> {
+    for p in paths.iter().flatten() {
+        check_out_path(p)?;
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------
 // sim
 
@@ -521,6 +532,12 @@ impl SimConfig {
         let (specs, players) = seat_specs(&specs, a.players.players)?;
         let kingdom = KingdomConfig::from_args(&a.kingdom, players, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
+        check_out_paths(&[
+            run.out.as_deref(),
+            run.save_partial.as_deref(),
+            pt.games_csv.as_deref(),
+            a.checkpoint.as_deref(),
+        ])?;
         Ok(SimConfig {
             run,
             players,
@@ -571,6 +588,7 @@ impl MatrixConfig {
         }
         let kingdom = KingdomConfig::from_args(&a.kingdom, 2, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
+        check_out_paths(&[run.out.as_deref(), run.save_partial.as_deref()])?;
         Ok(MatrixConfig {
             run,
             kingdom,
@@ -617,6 +635,11 @@ impl SweepConfig {
         let kingdoms =
             KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
         let lineup = LineupConfig::load(specs)?;
+        check_out_paths(&[
+            run.out.as_deref(),
+            a.summary.as_deref(),
+            run.save_partial.as_deref(),
+        ])?;
         Ok(SweepConfig {
             run,
             kingdoms,
@@ -712,6 +735,12 @@ impl RankConfig {
             )
         };
         let lineup = LineupConfig::load(specs)?;
+        check_out_paths(&[
+            run.out.as_deref(),
+            a.html.as_deref(),
+            a.matrix.as_deref(),
+            run.save_partial.as_deref(),
+        ])?;
         Ok(RankConfig {
             run,
             players: p,
@@ -734,7 +763,8 @@ impl RankConfig {
 /// loaded, the kingdom chosen.
 #[derive(Debug)]
 pub struct OptimizeConfig {
-    /// `games` is unused (the budget says how many); `out` is the search CSV.
+    /// `games` is the first level's games per opponent (as in `budget`); `out`
+    /// is the search CSV; no shard.
     pub run: RunConfig,
     /// `--auto`: every shipped template, skipping those that do not fit.
     pub auto: bool,
@@ -803,6 +833,7 @@ impl OptimizeConfig {
             let text = crate::output::read_input(Path::new(t), "template")?;
             parsed.push(Template::parse(&text, t)?);
         }
+        check_out_paths(&[a.bot.as_deref(), run.out.as_deref()])?;
         Ok(OptimizeConfig {
             run,
             auto: a.auto,
@@ -951,6 +982,8 @@ impl CompareConfig {
                 kingdom.kingdom.describe()
             );
         }
+        // Written only after both variants have played: checked now.
+        check_out_paths(&[run.out.as_deref(), a.html.as_deref()])?;
         Ok(CompareConfig {
             run,
             players,
@@ -1334,7 +1367,13 @@ mod tests {
         std::fs::write(&strat, "buy: Gold, Silver\n").unwrap();
         let e = refused(sim(&[&strat, BM, "-o", &strat]));
         assert!(e.contains("s.dom"), "{e}");
-        let e = refused(sim(&[BM, BM, "--report", &tmp(&d, "missing/r.html")]));
+        for opt in ["--report", "-o", "--games-csv", "--checkpoint"] {
+            let e = refused(sim(&[BM, BM, opt, &tmp(&d, "missing/f")]));
+            assert!(e.contains("missing"), "{opt}: {e}");
+        }
+        let e = refused(matrix(&[BM, BM, "-o", &tmp(&d, "missing/m.csv")]));
+        assert!(e.contains("missing"), "{e}");
+        let e = refused(rank(&[BM, BM, "--matrix", &tmp(&d, "missing/m.csv")]));
         assert!(e.contains("missing"), "{e}");
         let e = refused(sim(&[&tmp(&d, "no-such.dom"), BM]));
         assert!(e.contains("no-such.dom"), "{e}");
