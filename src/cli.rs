@@ -1,18 +1,32 @@
-//! Command-line interface: raw arguments are parsed by clap and validated into
-//! a configuration before anything runs; every user error is reported with
-//! exit status 2 and a message naming the offending value.
+//! Command-line interface, in ripgrep's two layers: clap parses the command
+//! line into the raw argument structs of this module (the "low" arguments:
+//! [`SimArgs`], [`MatrixArgs`], [`SweepArgs`], [`RankArgs`],
+//! [`OptimizeArgs`], [`CompareArgs`], [`LogArgs`], [`CheckArgs`], and the
+//! blocks several verbs flatten in: [`KingdomArgs`], [`StrategyArgs`],
+//! [`ThreadsArg`], [`PlayersArg`], [`ShardArgs`], [`PlaytestArgs`]);
+//! [`crate::config`] validates them into one configuration per verb before
+//! anything runs, and the `cmd_*` functions here take only that
+//! configuration. Every user error is reported with exit status 2 and a
+//! message naming the offending value.
 //!
-//! Verbs: `sim`, `matrix`, `log`, `check`, `presets`, `scenario`, `report`,
-//! `soak`, `bench`, `serve` (the server itself is in [`crate::serve`]).
+//! Verbs: `sim`, `matrix`, `sweep`, `rank`, `optimize`, `compare`, `log`,
+//! `check`, `kingdom`, `presets`, `scenario`, `report`, `merge`, `cards`,
+//! `soak`, `bench`, `serve` (the server itself is in [`crate::serve`]) and
+//! `salem` ([`crate::new_salem::cli`]).
 
 use crate::bench::{self, ThreadList};
+pub(crate) use crate::config::{check_io, check_out_path};
+use crate::config::{
+    CheckConfig, CompareConfig, KingdomConfig, LineupConfig, LogConfig, MatrixConfig,
+    OptimizeConfig, RankConfig, RunConfig, SimConfig, SweepConfig,
+};
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
+use crate::sim;
 use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::logbots::LoggingBots;
-use crate::sim::presets::{Preset, PRESETS};
-use crate::sim::{self, RunConfig};
+use crate::sim::presets::PRESETS;
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -83,17 +97,6 @@ pub struct KingdomArgs {
     pub shelters: String,
 }
 
-impl KingdomArgs {
-    /// `--shelters` as the kingdom's setting (None: the rule decides).
-    fn shelters(&self) -> Option<bool> {
-        match self.shelters.as_str() {
-            "on" => Some(true),
-            "off" => Some(false),
-            _ => None,
-        }
-    }
-}
-
 /// Which strategies play.
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyArgs {
@@ -107,7 +110,8 @@ pub struct StrategyArgs {
 }
 
 impl StrategyArgs {
-    fn all(&self) -> Vec<String> {
+    /// Every strategy given: the `--strategy` ones first, then the positional ones.
+    pub fn all(&self) -> Vec<String> {
         let mut v = self.strategy.clone();
         v.extend(self.files.iter().cloned());
         v
@@ -120,42 +124,21 @@ pub struct PlaytestArgs {
     /// Sequential mode: stop once every strategy's 95% score interval is
     /// narrower than ± this (e.g. 0.005); --games is then the maximum.
     #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
-    precision: Option<f64>,
+    pub precision: Option<f64>,
     /// Write a self-contained HTML playtest report (charts, no network).
     #[arg(long, value_name = "FILE.html")]
-    report: Option<PathBuf>,
+    pub report: Option<PathBuf>,
     /// Write every playtest statistic as long-format CSV (results/STATS.md).
     #[arg(long, value_name = "FILE.csv")]
-    stats: Option<PathBuf>,
+    pub stats: Option<PathBuf>,
     /// Save the playtest statistics as JSON, for `domsim report` later.
     #[arg(long, value_name = "FILE.json")]
-    save_stats: Option<PathBuf>,
+    pub save_stats: Option<PathBuf>,
     /// One CSV row per game (index, strategy per seat, VP, turns, winners),
     /// to find the games a bot lost; `domsim log … --seed S --game N`
     /// replays game N.
     #[arg(long, value_name = "FILE.csv")]
-    games_csv: Option<PathBuf>,
-}
-
-impl PlaytestArgs {
-    fn wanted(&self) -> bool {
-        self.report.is_some() || self.stats.is_some() || self.save_stats.is_some()
-    }
-    /// Fail before any game is played if an output cannot be written.
-    fn check(&self) -> Result<()> {
-        if let Some(p) = self.precision {
-            if !(p > 0.0 && p < 0.5) {
-                bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
-            }
-        }
-        for path in [&self.report, &self.stats, &self.save_stats]
-            .into_iter()
-            .flatten()
-        {
-            check_out_path(path)?;
-        }
-        Ok(())
-    }
+    pub games_csv: Option<PathBuf>,
 }
 
 /// A count of games (or games between checkpoints): a whole number ≥ 1.
@@ -186,12 +169,6 @@ pub(crate) fn parse_seed(s: &str) -> std::result::Result<u64, String> {
         .map_err(|_| format!("'{s}' is not a seed (a whole number from 0 to 18446744073709551615)"))
 }
 
-/// Fail now if an output cannot be written (see [`crate::output`]): the
-/// output is prepared and dropped, leaving nothing behind.
-fn check_out_path(path: &std::path::Path) -> Result<()> {
-    crate::output::Output::create(path).map(drop)
-}
-
 /// Deterministic shards (`src/sim/shard.rs`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArgs {
@@ -205,19 +182,21 @@ pub struct ShardArgs {
     pub save_partial: Option<PathBuf>,
 }
 
-/// Refuse, before anything runs, an output that is a strategy file or
-/// another output (see [`crate::output::check_distinct`]).
-pub(crate) fn check_io(specs: &[String], outs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
-    let ins: Vec<(&str, &std::path::Path)> = specs
-        .iter()
-        .filter(|s| !s.starts_with("builtin:"))
-        .map(|s| ("strategy file", std::path::Path::new(s.as_str())))
-        .collect();
-    let outs: Vec<(&str, &std::path::Path)> = outs
-        .iter()
-        .filter_map(|(o, p)| p.map(|p| (*o, p)))
-        .collect();
-    crate::output::check_distinct(&ins, &outs)
+/// `--threads`, as every verb that plays games in parallel takes it
+/// (`salem sim` too).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ThreadsArg {
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// `--players` of the verbs that seat one strategy per player (`sim`, `log`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PlayersArg {
+    /// Players (2–6); default: the number of strategies (2 if fewer).
+    #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: Option<u8>,
 }
 
 /// "wrote FILE" on standard error (nothing for `-`, standard output).
@@ -235,7 +214,7 @@ fn announce(path: &std::path::Path) {
     }
 }
 
-/// `domsim matrix`'s raw arguments (see [`MatrixRun::validate`]).
+/// `domsim matrix`'s raw arguments (validated into [`MatrixConfig`]).
 #[derive(Args, Debug)]
 pub struct MatrixArgs {
     #[command(flatten)]
@@ -248,9 +227,8 @@ pub struct MatrixArgs {
     /// Run seed (every pair plays the same deals: game i from (seed, i)).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Worker threads (default: one per core). Results do not depend on it.
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Write the matrix as CSV to this file (atomically).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -262,25 +240,23 @@ pub struct MatrixArgs {
 }
 
 /// `domsim sim`'s raw arguments, as clap parses them (ripgrep's "low"
-/// arguments); [`SimRun::validate`] turns them into a checked run.
+/// arguments); [`SimConfig::from_args`] turns them into a checked run.
 #[derive(Args, Debug)]
 pub struct SimArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,
     #[command(flatten)]
     pub kingdom: KingdomArgs,
-    /// Players (2–6); default: the number of strategies (2 if fewer).
-    #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
-    pub players: Option<u8>,
+    #[command(flatten)]
+    pub players: PlayersArg,
     /// Games to play.
     #[arg(long, short = 'n', default_value_t = 10_000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
     /// Run seed: game i is dealt from (seed, i).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Worker threads (default: one per core). Results do not depend on it.
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Write the table as CSV to this file (atomically).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -329,134 +305,16 @@ pub enum Command {
     /// plays a 2-player round robin; writes one CSV row per kingdom ×
     /// strategy and a summary of which strategy wins where and which cards
     /// help or hurt it.
-    Sweep {
-        #[command(flatten)]
-        strategies: StrategyArgs,
-        /// Number of random kingdoms (kingdom k drawn from (--seed, k)).
-        #[arg(long, value_name = "N", conflicts_with = "kingdoms", value_parser = parse_count, allow_negative_numbers = true)]
-        random: Option<u64>,
-        /// Card sets of the random kingdoms (base, intrigue, dark-ages).
-        #[arg(long, value_name = "SETS", default_value = "base")]
-        sets: String,
-        /// A file of kingdoms, one per line (comma-separated card names; # comments).
-        #[arg(long, value_name = "FILE")]
-        kingdoms: Option<PathBuf>,
-        /// Games per pair of strategies in each kingdom.
-        #[arg(long, short = 'n', default_value_t = 200, value_parser = parse_count, allow_negative_numbers = true)]
-        games: u64,
-        /// Run seed.
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// The tidy CSV: one row per kingdom × strategy.
-        #[arg(long, short = 'o', value_name = "FILE.csv")]
-        out: Option<PathBuf>,
-        /// Per strategy and card: mean score with and without the card.
-        #[arg(long, value_name = "FILE.csv")]
-        summary: Option<PathBuf>,
-        #[command(flatten)]
-        shard: ShardArgs,
-    },
+    Sweep(SweepArgs),
     /// Rate a field of bots: a 2-player round robin of every pair, fitted
     /// with a Bradley–Terry model (ties count half); prints a leaderboard
     /// with 95% intervals and writes it as CSV.
-    Rank {
-        /// Strategy files or folders of them (every *.dom inside).
-        #[command(flatten)]
-        strategies: StrategyArgs,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Players per table: 2 plays every pair; 3–6 plays tables of that
-        /// size (every subset of the field when there are at most --tables,
-        /// else --tables balanced, seeded tables) and fits Plackett–Luce.
-        #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
-        players: u8,
-        /// Rank over the kingdoms of a file (one per line, comma-separated
-        /// cards; # comments): a leaderboard per kingdom and one overall.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["random_kingdoms", "kingdom", "preset", "random"])]
-        kingdoms: Option<PathBuf>,
-        /// Rank over K random kingdoms from --sets (kingdom k drawn from (--seed, k)).
-        #[arg(long, value_name = "K", conflicts_with_all = ["kingdom", "preset", "random"], value_parser = parse_count, allow_negative_numbers = true)]
-        random_kingdoms: Option<u64>,
-        /// Most tables per kingdom (when the field has more subsets of
-        /// --players entrants than this, that many are sampled).
-        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-        tables: u64,
-        /// Games per table (per pair with 2 players); the maximum with --precision.
-        #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
-        games: u64,
-        /// Stop once every rating's 95% interval is narrower than ± this
-        /// many Elo points (checked every 500 games per table).
-        #[arg(long, value_name = "ELO", value_parser = parse_precision_elo)]
-        precision: Option<f64>,
-        /// Run seed (every table plays the same deals).
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// The leaderboard as CSV.
-        #[arg(long, short = 'o', value_name = "FILE.csv")]
-        out: Option<PathBuf>,
-        /// The leaderboard as a self-contained HTML page (ratings with their
-        /// intervals; the head-to-head heat map for 2 players).
-        #[arg(long, value_name = "FILE.html")]
-        html: Option<PathBuf>,
-        /// Also the head-to-head matrix, as `domsim matrix` writes it (2
-        /// players, one kingdom).
-        #[arg(long, value_name = "FILE.csv")]
-        matrix: Option<PathBuf>,
-        #[command(flatten)]
-        shard: ShardArgs,
-    },
+    Rank(RankArgs),
     /// Search a strategy template's parameters for the bot that scores best
     /// against a field in one kingdom (successive halving on common random
     /// numbers, local refinement, confirmation on fresh seeds); writes the
     /// best bot as a strategy file and the search as CSV.
-    Optimize {
-        /// The template: a strategy file with parameters in braces, e.g.
-        /// `Province if total_money >= {p: 12..20}` (see strategies/templates/README.md).
-        /// With --auto, omit it: every shipped template is tried.
-        #[arg(value_name = "TEMPLATE")]
-        template: Option<String>,
-        /// Try every template of strategies/templates/ that fits the kingdom
-        /// and keep the best on the confirmation games.
-        #[arg(long)]
-        auto: bool,
-        /// The opponent field (strategy files, folders or builtin:big-money);
-        /// default: strategies/big_money_ultimate.dom.
-        #[arg(long = "against", short = 'a', value_name = "STRATEGY")]
-        against: Vec<String>,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Run seed (candidates and games are drawn from it).
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
-        /// Candidates at the first level (the whole space when it is smaller).
-        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-        candidates: u64,
-        /// Games per opponent for each first-level candidate (survivors of
-        /// each level play three times as many).
-        #[arg(long, short = 'n', default_value_t = 400, value_parser = parse_count, allow_negative_numbers = true)]
-        games: u64,
-        /// Most games per opponent a candidate plays during the search.
-        #[arg(long, default_value_t = 32_400, value_parser = parse_count, allow_negative_numbers = true)]
-        max_games: u64,
-        /// Games per opponent of the confirmation on fresh seeds.
-        #[arg(long, default_value_t = 50_000, value_parser = parse_count, allow_negative_numbers = true)]
-        confirm: u64,
-        /// Write the best bot here (a plain, commented strategy file); default: print it.
-        #[arg(long, value_name = "FILE.dom")]
-        bot: Option<PathBuf>,
-        /// The search log as CSV: one row per candidate evaluation.
-        #[arg(long, short = 'o', value_name = "FILE.csv")]
-        out: Option<PathBuf>,
-    },
+    Optimize(OptimizeArgs),
     /// Print a kingdom without playing: its cards (set, cost, types), the
     /// piles that come with them, and whether Shelters are used; e.g.
     /// `domsim kingdom --random --sets base,dark-ages --seed 7`.
@@ -499,38 +357,9 @@ pub enum Command {
     /// prints and writes a strategy-by-strategy score matrix.
     Matrix(MatrixArgs),
     /// Play one game and print it turn by turn (for debugging a strategy).
-    Log {
-        #[command(flatten)]
-        strategies: StrategyArgs,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Players (2–6); default: the number of strategies (2 if fewer).
-        #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
-        players: Option<u8>,
-        /// Run seed.
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-        seed: u64,
-        /// Which game of the run to play (same deal and seat order as game
-        /// GAME of `domsim sim` with the same seed and strategies).
-        #[arg(long, default_value_t = 0)]
-        game: u64,
-        /// For every card choice (buy, gain, play, trash…), say which entry
-        /// of the strategy file decided it (file:line:col) or which default
-        /// applied.
-        #[arg(long)]
-        explain: bool,
-    },
+    Log(LogArgs),
     /// Check strategy files against a kingdom without playing.
-    Check {
-        /// Strategy files.
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<String>,
-        #[command(flatten)]
-        kingdom: KingdomArgs,
-        /// Players (2–6).
-        #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
-        players: u8,
-    },
+    Check(CheckArgs),
     /// List the recommended kingdoms (presets) and whether they are available.
     Presets,
     /// Soak test: random kingdoms from every implemented card, 2–6 players,
@@ -543,9 +372,8 @@ pub enum Command {
         /// Run seed: game i is derived from (seed, i) alone.
         #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
-        /// Worker threads (default: one per core).
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// The strategy workbench in the browser: a local web page to pick a
     /// kingdom, edit a bot per seat (errors shown at their line and column as
@@ -593,7 +421,170 @@ pub enum Command {
     },
 }
 
-/// `domsim compare`.
+/// `domsim sweep`'s raw arguments (validated into [`crate::config::SweepConfig`]).
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    /// Number of random kingdoms (kingdom k drawn from (--seed, k)).
+    #[arg(long, value_name = "N", conflicts_with = "kingdoms", value_parser = parse_count, allow_negative_numbers = true)]
+    pub random: Option<u64>,
+    /// Card sets of the random kingdoms (base, intrigue, dark-ages).
+    #[arg(long, value_name = "SETS", default_value = "base")]
+    pub sets: String,
+    /// A file of kingdoms, one per line (comma-separated card names; # comments).
+    #[arg(long, value_name = "FILE")]
+    pub kingdoms: Option<PathBuf>,
+    /// Games per pair of strategies in each kingdom.
+    #[arg(long, short = 'n', default_value_t = 200, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Run seed.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// The tidy CSV: one row per kingdom × strategy.
+    #[arg(long, short = 'o', value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// Per strategy and card: mean score with and without the card.
+    #[arg(long, value_name = "FILE.csv")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+/// `domsim rank`'s raw arguments (validated into [`crate::config::RankConfig`]).
+#[derive(Args, Debug, Clone)]
+pub struct RankArgs {
+    /// Strategy files or folders of them (every *.dom inside).
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Players per table: 2 plays every pair; 3–6 plays tables of that
+    /// size (every subset of the field when there are at most --tables,
+    /// else --tables balanced, seeded tables) and fits Plackett–Luce.
+    #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: u8,
+    /// Rank over the kingdoms of a file (one per line, comma-separated
+    /// cards; # comments): a leaderboard per kingdom and one overall.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["random_kingdoms", "kingdom", "preset", "random"])]
+    pub kingdoms: Option<PathBuf>,
+    /// Rank over K random kingdoms from --sets (kingdom k drawn from (--seed, k)).
+    #[arg(long, value_name = "K", conflicts_with_all = ["kingdom", "preset", "random"], value_parser = parse_count, allow_negative_numbers = true)]
+    pub random_kingdoms: Option<u64>,
+    /// Most tables per kingdom (when the field has more subsets of
+    /// --players entrants than this, that many are sampled).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub tables: u64,
+    /// Games per table (per pair with 2 players); the maximum with --precision.
+    #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Stop once every rating's 95% interval is narrower than ± this
+    /// many Elo points (checked every 500 games per table).
+    #[arg(long, value_name = "ELO", value_parser = parse_precision_elo)]
+    pub precision: Option<f64>,
+    /// Run seed (every table plays the same deals).
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// The leaderboard as CSV.
+    #[arg(long, short = 'o', value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+    /// The leaderboard as a self-contained HTML page (ratings with their
+    /// intervals; the head-to-head heat map for 2 players).
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
+    /// Also the head-to-head matrix, as `domsim matrix` writes it (2
+    /// players, one kingdom).
+    #[arg(long, value_name = "FILE.csv")]
+    pub matrix: Option<PathBuf>,
+    #[command(flatten)]
+    pub shard: ShardArgs,
+}
+
+/// `domsim optimize`'s raw arguments (validated into [`crate::config::OptimizeConfig`]).
+#[derive(Args, Debug, Clone)]
+pub struct OptimizeArgs {
+    /// The template: a strategy file with parameters in braces, e.g.
+    /// `Province if total_money >= {p: 12..20}` (see strategies/templates/README.md).
+    /// With --auto, omit it: every shipped template is tried.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: Option<String>,
+    /// Try every template of strategies/templates/ that fits the kingdom
+    /// and keep the best on the confirmation games.
+    #[arg(long)]
+    pub auto: bool,
+    /// The opponent field (strategy files, folders or builtin:big-money);
+    /// default: strategies/big_money_ultimate.dom.
+    #[arg(long = "against", short = 'a', value_name = "STRATEGY")]
+    pub against: Vec<String>,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Run seed (candidates and games are drawn from it).
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+    /// Candidates at the first level (the whole space when it is smaller).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub candidates: u64,
+    /// Games per opponent for each first-level candidate (survivors of
+    /// each level play three times as many).
+    #[arg(long, short = 'n', default_value_t = 400, value_parser = parse_count, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Most games per opponent a candidate plays during the search.
+    #[arg(long, default_value_t = 32_400, value_parser = parse_count, allow_negative_numbers = true)]
+    pub max_games: u64,
+    /// Games per opponent of the confirmation on fresh seeds.
+    #[arg(long, default_value_t = 50_000, value_parser = parse_count, allow_negative_numbers = true)]
+    pub confirm: u64,
+    /// Write the best bot here (a plain, commented strategy file); default: print it.
+    #[arg(long, value_name = "FILE.dom")]
+    pub bot: Option<PathBuf>,
+    /// The search log as CSV: one row per candidate evaluation.
+    #[arg(long, short = 'o', value_name = "FILE.csv")]
+    pub out: Option<PathBuf>,
+}
+
+/// `domsim log`'s raw arguments (validated into [`crate::config::LogConfig`]).
+#[derive(Args, Debug, Clone)]
+pub struct LogArgs {
+    #[command(flatten)]
+    pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    #[command(flatten)]
+    pub players: PlayersArg,
+    /// Run seed.
+    #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Which game of the run to play (same deal and seat order as game
+    /// GAME of `domsim sim` with the same seed and strategies).
+    #[arg(long, default_value_t = 0)]
+    pub game: u64,
+    /// For every card choice (buy, gain, play, trash…), say which entry
+    /// of the strategy file decided it (file:line:col) or which default
+    /// applied.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// `domsim check`'s raw arguments (validated into [`crate::config::CheckConfig`]).
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Strategy files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    #[command(flatten)]
+    pub kingdom: KingdomArgs,
+    /// Players (2–6).
+    #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub players: u8,
+}
+
+/// `domsim compare`'s raw arguments (validated into [`crate::config::CompareConfig`]).
 #[derive(Args, Debug, Clone)]
 pub struct CompareArgs {
     /// The strategies of the table, one per seat (2–6).
@@ -621,9 +612,8 @@ pub struct CompareArgs {
     /// Run seed (both variants play the same games).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Worker threads (default: one per core). Results do not depend on it.
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// The comparison as CSV (`-` for standard output).
     #[arg(long, short = 'o', value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
@@ -654,9 +644,8 @@ pub enum CardsCmd {
         /// Run seed.
         #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
         seed: u64,
-        /// Worker threads (default: one per core).
-        #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: Option<u16>,
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
 }
 
@@ -694,121 +683,34 @@ pub fn run() -> Result<ExitCode> {
     };
     match cli.cmd {
         Command::Cards(c) => cmd_cards(&c),
-        Command::Compare(a) => cmd_compare(&a),
+        Command::Compare(a) => cmd_compare(CompareConfig::from_args(&a)?),
         Command::Scenario { file } => scenario(&file),
         Command::Salem(c) => crate::new_salem::cli::run(&c),
-        Command::Sim(a) => cmd_sim(&a),
+        Command::Sim(a) => cmd_sim(SimConfig::from_args(&a)?),
         Command::Merge { parts, out } => cmd_merge(&parts, &out),
-        Command::Optimize {
-            template,
-            auto,
-            against,
-            kingdom,
-            seed,
-            threads,
-            candidates,
-            games,
-            max_games,
-            confirm,
-            bot,
-            out,
-        } => cmd_optimize(&OptimizeArgs {
-            template,
-            auto,
-            against,
-            kingdom,
-            seed,
-            threads,
-            budget: crate::optimize::Budget {
-                candidates: candidates as usize,
-                games,
-                max_games,
-                refine: 3,
-                confirm,
-            },
-            bot,
-            out,
-        }),
-        Command::Rank {
-            strategies,
-            kingdom,
-            players,
-            kingdoms,
-            random_kingdoms,
-            tables,
-            games,
-            precision,
-            seed,
-            threads,
-            out,
-            html,
-            matrix,
-            shard,
-        } => cmd_rank(&RankArgs {
-            strategies,
-            kingdom,
-            players: players as usize,
-            kingdoms,
-            random_kingdoms,
-            tables: tables as usize,
-            games,
-            precision,
-            seed,
-            threads,
-            out,
-            html,
-            matrix,
-            shard,
-        }),
-        Command::Sweep {
-            strategies,
-            random,
-            sets,
-            kingdoms,
-            games,
-            seed,
-            threads,
-            out,
-            summary,
-            shard,
-        } => cmd_sweep(&SweepArgs {
-            specs: strategies.all(),
-            random,
-            sets,
-            kingdoms,
-            games,
-            seed,
-            threads,
-            out,
-            summary,
-            shard,
-        }),
+        Command::Optimize(a) => cmd_optimize(OptimizeConfig::from_args(&a)?),
+        Command::Rank(a) => cmd_rank(RankConfig::from_args(&a)?),
+        Command::Sweep(a) => cmd_sweep(SweepConfig::from_args(&a)?),
         Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
-        Command::Matrix(a) => cmd_matrix(&a),
-        Command::Log {
-            strategies,
-            kingdom,
-            players,
-            seed,
-            game,
-            explain,
-        } => cmd_log(&strategies, &kingdom, players, seed, game, explain),
-        Command::Check {
-            files,
-            kingdom,
-            players,
-        } => cmd_check(&files, &kingdom, players),
+        Command::Matrix(a) => cmd_matrix(MatrixConfig::from_args(&a)?),
+        Command::Log(a) => cmd_log(LogConfig::from_args(&a)?),
+        Command::Check(a) => cmd_check(CheckConfig::from_args(&a)?),
         Command::Presets => cmd_presets(),
         Command::Kingdom {
             kingdom,
             players,
             seed,
-        } => cmd_kingdom(&kingdom, players as usize, seed),
+        } => cmd_kingdom(&KingdomConfig::from_args(
+            &kingdom,
+            players as usize,
+            seed,
+            &[],
+        )?),
         Command::Soak {
             games,
             seed,
             threads,
-        } => cmd_soak(games, seed, threads),
+        } => cmd_soak(games, seed, threads.threads),
         Command::Serve {
             port,
             bind,
@@ -841,112 +743,6 @@ pub fn run() -> Result<ExitCode> {
 
 // ---------------------------------------------------------------------------
 // Kingdoms
-
-/// A kingdom and how it was chosen (for the metadata).
-pub(crate) struct KingdomChoice {
-    pub(crate) kingdom: Kingdom,
-    pub(crate) how: String,
-}
-
-/// The kingdom of a run. `strategies` are the run's strategy specs: a
-/// `--fill` never draws a card one of them may buy or gain.
-pub(crate) fn choose_kingdom(
-    a: &KingdomArgs,
-    players: usize,
-    seed: u64,
-    strategies: &[String],
-) -> Result<KingdomChoice> {
-    let mut kc = choose_kingdom_cards(a, players, seed, strategies)?;
-    if let Some(on) = a.shelters() {
-        kc.kingdom = kc.kingdom.with_shelters(Some(on));
-        kc.how.push_str(if on {
-            "; Shelters forced on"
-        } else {
-            "; Shelters forced off"
-        });
-    }
-    Ok(kc)
-}
-
-fn choose_kingdom_cards(
-    a: &KingdomArgs,
-    players: usize,
-    seed: u64,
-    strategies: &[String],
-) -> Result<KingdomChoice> {
-    if a.kingdom_seed.is_some() && !a.random && !a.fill {
-        bail!("--kingdom-seed goes with --random or --fill");
-    }
-    if let Some(list) = &a.kingdom {
-        let names: Vec<&str> = list
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
-        let mut cards = names
-            .iter()
-            .map(|n| crate::engine::kingdom::parse_card(n))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| anyhow!("--kingdom: {e}"))?;
-        if cards.len() > 10 {
-            bail!(
-                "--kingdom: a kingdom has at most 10 piles; {} were given",
-                cards.len()
-            );
-        }
-        let given = cards.len();
-        let mut how = "list".to_string();
-        if a.fill && given < 10 {
-            let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
-            let lineup = Lineup::load(strategies)?;
-            let ks = a.kingdom_seed.unwrap_or(seed);
-            let fill = Kingdom::fill_cards(&cards, &sets, ks, |c| !lineup.may_gain(c))
-                .map_err(|e| anyhow!("--fill: {e}"))?;
-            how = format!(
-                "list of {given}, filled with {} by --fill sets={} kingdom_seed={ks}",
-                fill.iter().map(|c| c.name()).collect::<Vec<_>>().join(";"),
-                a.sets
-            );
-            cards.extend(fill);
-        } else if given < 10 {
-            how = format!(
-                "partial list: {given} of 10 piles, so a three-pile ending is less likely than in a real game; --fill completes it"
-            );
-        }
-        let k = Kingdom::with_piles(players, &cards).map_err(|e| anyhow!("--kingdom: {e}"))?;
-        return Ok(KingdomChoice { kingdom: k, how });
-    }
-    if a.random {
-        let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
-        if sets.is_empty() {
-            bail!("--sets: no card set given");
-        }
-        let ks = a.kingdom_seed.unwrap_or(seed);
-        let k = Kingdom::random(players, &sets, ks).map_err(|e| anyhow!("--random: {e}"))?;
-        return Ok(KingdomChoice {
-            kingdom: k,
-            how: format!("random sets={} kingdom_seed={ks}", a.sets),
-        });
-    }
-    let name = a.preset.as_deref().unwrap_or(DEFAULT_PRESET);
-    let p = Preset::find(name).map_err(|e| anyhow!("--preset: {e}"))?;
-    let k = p.kingdom(players).map_err(|e| anyhow!("--preset: {e}"))?;
-    Ok(KingdomChoice {
-        kingdom: k,
-        how: format!("preset {}", p.name),
-    })
-}
-
-/// The kingdom options that give kingdom `kc` again (for a replay command).
-fn kingdom_flags(kc: &KingdomChoice) -> String {
-    let mut f = format!("--kingdom \"{}\"", kc.kingdom.describe());
-    match kc.kingdom.shelters {
-        Some(true) => f.push_str(" --shelters on"),
-        Some(false) => f.push_str(" --shelters off"),
-        None => {}
-    }
-    f
-}
 
 /// `--games-csv`: one row per game, in game order.
 fn games_csv_bytes(
@@ -992,9 +788,9 @@ fn games_csv_bytes(
     Ok(bytes)
 }
 
-fn cmd_kingdom(a: &KingdomArgs, players: usize, seed: u64) -> Result<ExitCode> {
-    let kc = choose_kingdom(a, players, seed, &[])?;
+fn cmd_kingdom(kc: &KingdomConfig) -> Result<ExitCode> {
     let k = &kc.kingdom;
+    let players = k.n();
     outln!("{}", k.describe());
     outln!("# {players} players, kingdom ({})", kc.how);
     for c in k.kingdom_cards() {
@@ -1081,42 +877,6 @@ fn cmd_presets() -> Result<ExitCode> {
 // ---------------------------------------------------------------------------
 // Strategies
 
-/// The default lineup of `sim`/`log` without strategies: the shipped Big
-/// Money and Smithy Big Money files, else (binary run away from its source
-/// tree) the built-in Big Money mirror.
-fn default_specs() -> Vec<String> {
-    match (
-        lineup::shipped("big_money.dom"),
-        lineup::shipped("smithy_big_money.dom"),
-    ) {
-        (Some(a), Some(b)) => vec![a.display().to_string(), b.display().to_string()],
-        _ => vec!["builtin:big-money".into(), "builtin:big-money".into()],
-    }
-}
-
-/// Fill `players` seats: the list is repeated in order if shorter.
-fn seat_specs(specs: &[String], players: Option<u8>) -> Result<(Vec<String>, usize)> {
-    let specs = if specs.is_empty() {
-        default_specs()
-    } else {
-        specs.to_vec()
-    };
-    let players = match players {
-        Some(p) => p as usize,
-        None => specs.len().clamp(2, 6),
-    };
-    if specs.len() > players {
-        bail!(
-            "{} strategies for {players} players: give at most one strategy per seat (--players), or use `domsim matrix` for a round robin",
-            specs.len()
-        );
-    }
-    let filled: Vec<String> = (0..players)
-        .map(|i| specs[i % specs.len()].clone())
-        .collect();
-    Ok((filled, players))
-}
-
 /// A compiler warning as printed ("warning:" added unless already there).
 pub(crate) fn warning(w: &str) -> String {
     if w.contains("warning:") {
@@ -1124,15 +884,6 @@ pub(crate) fn warning(w: &str) -> String {
     } else {
         format!("warning: {w}")
     }
-}
-
-/// Compile `lineup` for `k`, printing the compiler's warnings.
-fn compile(lineup: &Lineup, k: &Kingdom) -> Result<CompiledLineup> {
-    let c = lineup.compile(k)?;
-    for w in &c.warnings {
-        eprintln!("{}", warning(w));
-    }
-    Ok(c)
 }
 
 // ---------------------------------------------------------------------------
@@ -1159,7 +910,7 @@ fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-pub(crate) fn base_meta(cmd: &str, seed: u64, kc: &KingdomChoice) -> Meta {
+pub(crate) fn base_meta(cmd: &str, seed: u64, kc: &KingdomConfig) -> Meta {
     let mut m = Meta::default();
     m.push("domsim_version", version());
     m.push("command", cmd);
@@ -1232,20 +983,6 @@ fn matrix_csv_bytes(
     .csv(&meta)
 }
 
-/// A validated `domsim sweep` command line.
-struct SweepArgs {
-    specs: Vec<String>,
-    random: Option<u64>,
-    sets: String,
-    kingdoms: Option<PathBuf>,
-    games: u64,
-    seed: u64,
-    threads: Option<u16>,
-    out: Option<PathBuf>,
-    summary: Option<PathBuf>,
-    shard: ShardArgs,
-}
-
 /// The sweep CSV metadata from its base (`base_meta` fields + players + games_per_pair).
 fn sweep_meta(base: &Meta, infos: &[EntrantInfo]) -> Meta {
     let mut meta = base.clone();
@@ -1257,54 +994,25 @@ fn sweep_meta(base: &Meta, infos: &[EntrantInfo]) -> Meta {
     meta
 }
 
-/// The kingdoms of a sweep: `--random N` (kingdom k from (seed, k)) or a file.
-fn sweep_kingdoms(a: &SweepArgs) -> Result<(Vec<Kingdom>, String)> {
-    kingdom_list(a.random, &a.sets, a.kingdoms.as_deref(), a.seed, 2)
-}
-
-/// The seed of kingdom `k` of a sweep (its cards and its games).
-fn sweep_seed(seed: u64, k: u64) -> u64 {
-    // SplitMix64 of (seed, k): distinct, well-mixed seeds per kingdom.
-    let mut z = seed
-        ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
-    if a.shard.shard.is_some() && (a.out.is_some() || a.summary.is_some()) {
-        bail!("--shard writes only its --save-partial file: -o and --summary belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
-    }
-    if a.specs.len() < 2 {
-        bail!(
-            "a sweep needs at least 2 strategies ({} given)",
-            a.specs.len()
-        );
-    }
-    check_io(
-        &a.specs,
-        &[
-            ("-o", a.out.as_deref()),
-            ("--summary", a.summary.as_deref()),
-            ("--save-partial", a.shard.save_partial.as_deref()),
-        ],
-    )?;
-    let (kingdoms, how) = sweep_kingdoms(a)?;
-    let lineup = Lineup::load(&a.specs)?;
+fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
+    let SweepConfig {
+        run,
+        kingdoms,
+        lineup: LineupConfig { lineup, .. },
+        summary,
+    } = c;
+    let (kingdoms, how) = (kingdoms.kingdoms, kingdoms.how);
     install_stop_handler();
-    let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
-    let summary_file = a.summary.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = a
-        .shard
+    let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = run
         .save_partial
         .as_deref()
         .map(AtomicFile::create)
         .transpose()?;
     let total = kingdoms.len() as u64;
-    let (first, count) = a.shard.shard.map_or((0, total), |s| s.range(total));
-    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let (first, count) = run.shard.map_or((0, total), |s| s.range(total));
+    let pool = sim::pool(run.threads)?;
     let infos = lineup.infos();
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     let mut done = Vec::new();
@@ -1322,11 +1030,11 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
                     .count() as u32
             })
             .collect();
-        let cfg = RunConfig {
-            games: a.games,
+        let cfg = sim::RunConfig {
+            games: run.games,
             first: 0,
-            seed: sweep_seed(a.seed, idx),
-            threads: a.threads.unwrap_or(0) as usize,
+            seed: crate::config::kingdom_seed(run.seed, idx),
+            threads: run.threads,
             progress: false,
             precision: None,
         };
@@ -1362,17 +1070,17 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     let mut base = Meta::default();
     base.push("domsim_version", version());
     base.push("command", "sweep");
-    base.push("seed", a.seed);
+    base.push("seed", run.seed);
     push_data_cards(&mut base);
     base.push("kingdoms", &how);
     base.push("players", 2);
-    base.push("games_per_pair", a.games);
+    base.push("games_per_pair", run.games);
     outln!(
         "{} kingdoms ({how}), {} strategies, {} games per pair in each kingdom, seed {}\n",
         done.len(),
         names.len(),
-        a.games,
-        a.seed
+        run.games,
+        run.seed
     );
     out!("{}", sim::sweep::summary_text(&infos, &done));
     let meta = sweep_meta(&base, &infos);
@@ -1382,7 +1090,7 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     if let Some(f) = summary_file {
         commit_announce(f, &sim::sweep::summary_csv(&meta, &infos, &done)?)?;
     }
-    if let (Some(f), Some(spec)) = (partial_file, a.shard.shard) {
+    if let (Some(f), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
             verb: "sweep".into(),
             meta: base,
@@ -1395,119 +1103,35 @@ fn cmd_sweep(a: &SweepArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Strategy specs with folders expanded to the `*.dom` files inside
-/// (sorted), for `rank`.
-fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    for s in specs {
-        let p = std::path::Path::new(s);
-        if p.is_dir() {
-            let mut files: Vec<String> = std::fs::read_dir(p)
-                .with_context(|| format!("cannot read the folder '{s}'"))?
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|f| f.extension().is_some_and(|x| x == "dom"))
-                .map(|f| f.display().to_string())
-                .collect();
-            files.sort();
-            if files.is_empty() {
-                bail!("folder '{s}' holds no .dom strategy file");
-            }
-            out.extend(files);
-        } else {
-            out.push(s.clone());
-        }
-    }
-    Ok(out)
-}
-
-struct RankArgs {
-    strategies: StrategyArgs,
-    kingdom: KingdomArgs,
-    players: usize,
-    kingdoms: Option<PathBuf>,
-    random_kingdoms: Option<u64>,
-    tables: usize,
-    games: u64,
-    precision: Option<f64>,
-    seed: u64,
-    threads: Option<u16>,
-    out: Option<PathBuf>,
-    html: Option<PathBuf>,
-    matrix: Option<PathBuf>,
-    shard: ShardArgs,
-}
-
 /// Games per table between two `--precision` checks of `rank`.
 const RANK_STEP: u64 = 500;
 
-fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
+fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     use sim::shard::{RankTables, TableStats};
-    let sh = &a.shard;
-    let p = a.players;
-    let many = a.kingdoms.is_some() || a.random_kingdoms.is_some();
-    if sh.shard.is_some() && (a.out.is_some() || a.matrix.is_some() || a.html.is_some()) {
-        bail!("--shard writes only its --save-partial file: -o, --html and --matrix belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
-    }
-    if sh.shard.is_some() && a.precision.is_some() {
-        bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
-    }
-    if a.matrix.is_some() && (p != 2 || many) {
-        bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p} or several kingdoms)");
-    }
-    let specs = expand_specs(&a.strategies.all())?;
-    if specs.len() < 2 || specs.len() < p {
-        bail!(
-            "a ranking at {p}-player tables needs at least {} strategies ({} given)",
-            p.max(2),
-            specs.len()
-        );
-    }
-    if specs.len() > 255 {
-        bail!(
-            "at most 255 strategies in a ranking ({} given)",
-            specs.len()
-        );
-    }
-    check_io(
-        &specs,
-        &[
-            ("-o", a.out.as_deref()),
-            ("--html", a.html.as_deref()),
-            ("--matrix", a.matrix.as_deref()),
-            ("--save-partial", sh.save_partial.as_deref()),
-        ],
-    )?;
-    // The kingdoms, and the seed of each one's games.
-    let (kingdoms, how, seeds): (Vec<Kingdom>, String, Vec<u64>) = if many {
-        let (ks, how) = kingdom_list(
-            a.random_kingdoms,
-            &a.kingdom.sets,
-            a.kingdoms.as_deref(),
-            a.seed,
-            p,
-        )?;
-        let seeds = (0..ks.len() as u64)
-            .map(|k| sweep_seed(a.seed, k))
-            .collect();
-        (ks, how, seeds)
-    } else {
-        let kc = choose_kingdom(&a.kingdom, p, a.seed, &specs)?;
-        (vec![kc.kingdom], kc.how, vec![a.seed])
-    };
-    let lineup = Lineup::load(&specs)?;
+    let RankConfig {
+        run: rc,
+        players: p,
+        tables,
+        many,
+        kingdoms: crate::config::KingdomList { kingdoms, how },
+        seeds,
+        lineup: LineupConfig { lineup, .. },
+        precision,
+        html,
+        matrix,
+    } = c;
     install_stop_handler();
-    let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
-    let html_file = a.html.as_deref().map(AtomicFile::create).transpose()?;
-    let matrix_file = a.matrix.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = sh
+    let file = rc.out.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
+    let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = rc
         .save_partial
         .as_deref()
         .map(AtomicFile::create)
         .transpose()?;
     let infos = lineup.infos();
     let n = infos.len();
-    let members = crate::rank::design(n, p, a.seed, a.tables);
+    let members = crate::rank::design(n, p, rc.seed, tables);
     let kingdoms: Vec<Kingdom> = kingdoms.iter().map(|k| lineup.kingdom_for(k)).collect();
     let compiled = kingdoms
         .iter()
@@ -1532,8 +1156,8 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
             }
         }
     }
-    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
-    let (first, slice) = sh.shard.map_or((0, a.games), |s| s.range(a.games));
+    let pool = sim::pool(rc.threads)?;
+    let (first, slice) = rc.slice();
     let mut run = RankTables {
         players: p as u8,
         kingdoms: kingdoms.iter().map(|k| k.describe()).collect(),
@@ -1552,7 +1176,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     // Play in steps of RANK_STEP games per table (one step when no
     // --precision): step boundaries are game indices, so the result depends
     // only on the seed.
-    let step = if a.precision.is_some() {
+    let step = if precision.is_some() {
         RANK_STEP
     } else {
         slice.max(1)
@@ -1564,11 +1188,11 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
         let to = (at + step).min(end);
         for t in &mut run.tables {
             let k = t.kingdom as usize;
-            let cfg = RunConfig {
+            let cfg = sim::RunConfig {
                 games: to - at,
                 first: at,
                 seed: seeds[k],
-                threads: a.threads.unwrap_or(0) as usize,
+                threads: rc.threads,
                 progress: false,
                 precision: None,
             };
@@ -1597,7 +1221,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
             t.stats = std::mem::take(&mut t.stats).merge(r.stats);
         }
         at = to;
-        if let Some(prec) = a.precision {
+        if let Some(prec) = precision {
             let fitted = rank_fit_tables(n, &run, None);
             if fitted.iter().all(|r| r.ci95 < prec) {
                 reached = true;
@@ -1610,7 +1234,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     let mut base = Meta::default();
     base.push("domsim_version", version());
     base.push("command", "rank");
-    base.push("seed", a.seed);
+    base.push("seed", rc.seed);
     push_data_cards(&mut base);
     if many {
         base.push("kingdoms", &how);
@@ -1629,10 +1253,10 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
     } else {
         outln!("{p} players, kingdom ({how}): {}", kingdoms[0].describe());
     }
-    let what = match sh.shard {
+    let what = match rc.shard {
         Some(s) => format!(
             "shard {}/{} of {} games per table ({slice} played here)",
-            s.index, s.count, a.games
+            s.index, s.count, rc.games
         ),
         None => format!("{played} games per table"),
     };
@@ -1645,7 +1269,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
         "{what}, {} table(s) of {p}{}, seed {}; {model}\n",
         members.len(),
         if many { " per kingdom" } else { "" },
-        a.seed
+        rc.seed
     );
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     let mut scopes: Vec<(String, Vec<crate::rank::Rating>)> = Vec::new();
@@ -1680,7 +1304,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
             .collect();
         out!("{}", report::format_table(&header, &body));
     }
-    if let Some(prec) = a.precision {
+    if let Some(prec) = precision {
         let widest = scopes
             .last()
             .map_or(0.0, |s| s.1.iter().map(|r| r.ci95).fold(0.0, f64::max));
@@ -1693,11 +1317,11 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
         base.push("precision_elo", prec);
         base.push("precision_reached", reached);
     }
-    let key_games = a.games;
-    let games_label = if a.precision.is_some() {
+    let key_games = rc.games;
+    let games_label = if precision.is_some() {
         played
     } else {
-        a.games
+        rc.games
     };
     if let Some(f) = file {
         let bytes = rank_csv(&base, games_label, &run, &infos)?;
@@ -1713,7 +1337,7 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
             &matrix_csv_bytes(&base, games_label, rank_cells(&run, n), &infos)?,
         )?;
     }
-    if let (Some(f), Some(spec)) = (partial_file, sh.shard) {
+    if let (Some(f), Some(spec)) = (partial_file, rc.shard) {
         let key = sim::shard::RunKey {
             verb: "rank".into(),
             meta: base,
@@ -1724,52 +1348,6 @@ fn cmd_rank(a: &RankArgs) -> Result<ExitCode> {
         commit_announce(f, &part.to_json()?)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The kingdoms of `--random-kingdoms K` (kingdom k drawn from (seed, k))
-/// or of a kingdoms file, for `players`.
-fn kingdom_list(
-    random: Option<u64>,
-    sets: &str,
-    file: Option<&std::path::Path>,
-    seed: u64,
-    players: usize,
-) -> Result<(Vec<Kingdom>, String)> {
-    if let Some(path) = file {
-        let text = crate::output::read_input(path, "kingdoms file")?;
-        let mut ks = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let names: Vec<&str> = line
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect();
-            let k = Kingdom::from_names(players, &names)
-                .map_err(|e| anyhow!("{}:{}: {e}", path.display(), n + 1))?;
-            ks.push(k);
-        }
-        if ks.is_empty() {
-            bail!("{}: no kingdom in the file", path.display());
-        }
-        return Ok((ks, format!("file {}", path.display())));
-    }
-    let n = random.ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
-    if n > 10_000_000 {
-        bail!("--random {n}: at most 10000000 kingdoms");
-    }
-    let sets_v = Kingdom::parse_sets(sets).map_err(|e| anyhow!("--sets: {e}"))?;
-    if sets_v.is_empty() {
-        bail!("--sets: no card set given");
-    }
-    let ks = (0..n)
-        .map(|k| Kingdom::random(players, &sets_v, sweep_seed(seed, k)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| anyhow!("--random: {e}"))?;
-    Ok((ks, format!("random sets={sets} count={n}")))
 }
 
 /// Ratings of a rank run's tables, in kingdom `only` or over every kingdom.
@@ -2038,71 +1616,22 @@ fn rank_html(
 }
 
 type Cells = Vec<Vec<Option<sim::EntrantStats>>>;
-
-struct OptimizeArgs {
-    template: Option<String>,
-    auto: bool,
-    against: Vec<String>,
-    kingdom: KingdomArgs,
-    seed: u64,
-    threads: Option<u16>,
-    budget: crate::optimize::Budget,
-    bot: Option<PathBuf>,
-    out: Option<PathBuf>,
-}
-
-/// The shipped templates (`strategies/templates/*.domt`), sorted.
-fn shipped_templates() -> Result<Vec<String>> {
-    let dir = sim::lineup::shipped("templates/README.md")
-        .and_then(|p| p.parent().map(|d| d.to_path_buf()))
-        .ok_or_else(|| anyhow!("the shipped templates (strategies/templates/) are not found"))?;
-    let mut v: Vec<String> = std::fs::read_dir(&dir)
-        .with_context(|| format!("cannot read '{}'", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "domt"))
-        .map(|p| p.display().to_string())
-        .collect();
-    v.sort();
-    Ok(v)
-}
-
-fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
-    use crate::optimize::{self, Objective, Template, TemplateObjective};
-    let templates = match (&a.template, a.auto) {
-        (Some(_), true) => bail!("give a TEMPLATE or --auto, not both"),
-        (None, false) => {
-            bail!("give a strategy TEMPLATE (e.g. strategies/templates/money_draw.domt) or --auto")
-        }
-        (Some(t), false) => vec![t.clone()],
-        (None, true) => shipped_templates()?,
-    };
-    let against = if a.against.is_empty() {
-        vec![sim::lineup::shipped("big_money_ultimate.dom")
-            .ok_or_else(|| anyhow!("strategies/big_money_ultimate.dom not found; give --against"))?
-            .display()
-            .to_string()]
-    } else {
-        expand_specs(&a.against)?
-    };
-    let mut ins = against.clone();
-    ins.extend(templates.iter().cloned());
-    check_io(
-        &ins,
-        &[("--bot", a.bot.as_deref()), ("-o", a.out.as_deref())],
-    )?;
-    let kc = choose_kingdom(&a.kingdom, 2, a.seed, &against)?;
+fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
+    use crate::optimize::{self, Objective, TemplateObjective};
+    let OptimizeConfig {
+        run,
+        auto,
+        templates: parsed,
+        field: LineupConfig { lineup: field, .. },
+        kingdom: kc,
+        budget,
+        bot,
+    } = c;
     let k = &kc.kingdom;
-    let field = Lineup::load(&against)?;
-    // Templates: read and parse them all before any game.
-    let mut parsed = Vec::new();
-    for t in &templates {
-        let text = crate::output::read_input(std::path::Path::new(t), "template")?;
-        parsed.push(Template::parse(&text, t)?);
-    }
     install_stop_handler();
-    let bot_file = a.bot.as_deref().map(AtomicFile::create).transpose()?;
-    let csv_file = a.out.as_deref().map(AtomicFile::create).transpose()?;
-    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let bot_file = bot.as_deref().map(AtomicFile::create).transpose()?;
+    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let pool = sim::pool(run.threads)?;
     let started = std::time::Instant::now();
     outln!("2 players, kingdom ({}): {}", kc.how, k.describe());
     outln!(
@@ -2119,7 +1648,7 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
     for t in &parsed {
         let obj = match TemplateObjective::new(t, k, &field.entrants, &STOP) {
             Ok(o) => o,
-            Err(e) if a.auto => {
+            Err(e) if auto => {
                 eprintln!("skipped {}: {}", t.file, e.msg);
                 continue;
             }
@@ -2132,13 +1661,13 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
             t.params.len()
         );
         let bar = sim::runner::progress_bar(progress_wanted(), 0);
-        let found = match pool.install(|| optimize::search(&obj, a.seed, a.budget, &STOP, &bar)) {
+        let found = match pool.install(|| optimize::search(&obj, run.seed, budget, &STOP, &bar)) {
             Ok(f) => f,
             Err(_) if STOP.load(std::sync::atomic::Ordering::Relaxed) => {
                 eprintln!("interrupted: no file written");
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             }
-            Err(e) if a.auto => {
+            Err(e) if auto => {
                 eprintln!("skipped {}: {e}", t.file);
                 continue;
             }
@@ -2155,7 +1684,7 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
         );
         outln!(
             "  confirmation (fresh seeds, {} games per opponent): score {:.1}% [{:.1}%, {:.1}%]",
-            a.budget.confirm,
+            budget.confirm,
             100.0 * c.score_wins() / c.games.max(1) as f64,
             100.0 * lo,
             100.0 * hi
@@ -2205,7 +1734,7 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
         format!("parameters: {}", t.describe(&values)),
         format!(
             "search: seed {}, {} candidates, {} games in all",
-            a.seed,
+            run.seed,
             found.candidates.len(),
             played
         ),
@@ -2218,7 +1747,7 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
             c.games
         ),
     ];
-    let out_dir = a.bot.as_deref().and_then(|p| p.parent()).map(|p| {
+    let out_dir = bot.as_deref().and_then(|p| p.parent()).map(|p| {
         if p.as_os_str().is_empty() {
             std::path::Path::new(".")
         } else {
@@ -2231,12 +1760,12 @@ fn cmd_optimize(a: &OptimizeArgs) -> Result<ExitCode> {
         t.file,
         t.describe(&values)
     );
-    let mut meta = base_meta("optimize", a.seed, &kc);
+    let mut meta = base_meta("optimize", run.seed, &kc);
     meta.push("template", &t.file);
-    meta.push("candidates", a.budget.candidates);
-    meta.push("games", a.budget.games);
-    meta.push("max_games", a.budget.max_games);
-    meta.push("confirm", a.budget.confirm);
+    meta.push("candidates", budget.candidates);
+    meta.push("games", budget.games);
+    meta.push("max_games", budget.max_games);
+    meta.push("confirm", budget.confirm);
     push_entrants(&mut meta, &field.infos());
     match bot_file {
         Some(f) => {
@@ -2258,7 +1787,7 @@ fn round_robin(
     k: &Kingdom,
     compiled: &CompiledLineup,
     names: &[String],
-    cfg: &RunConfig,
+    cfg: &sim::RunConfig,
     pool: &rayon::ThreadPool,
     announce_pairs: bool,
 ) -> (Vec<Vec<Option<sim::EntrantStats>>>, u64, bool) {
@@ -2362,128 +1891,66 @@ fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
 // ---------------------------------------------------------------------------
 // Verbs
 
-/// `domsim sim` after validation (ripgrep's LowArgs → HiArgs): every check
-/// that can fail on the arguments has run, the strategies are loaded and
-/// compiled for the kingdom, the outputs' temporary files exist and the
-/// worker pool is up. What is left ([`cmd_sim`]) can only fail while
-/// playing or writing.
-struct SimRun {
-    players: usize,
-    kc: KingdomChoice,
-    run: PreparedRun,
-}
-
-/// What `sim` and `matrix` share after their own checks: the strategies
-/// compiled for the kingdom, the games this process plays (a shard's slice
-/// of the run), the pool, and the outputs' temporary files (created before
-/// any game, so a bad path fails first).
+/// What `sim` and `matrix` open once their configuration is validated:
+/// the outputs' temporary files (created before any game, so a bad path
+/// fails first), the worker pool, the kingdom to run and the strategies
+/// compiled for it (warnings printed), and the runner's configuration for
+/// the games this process plays (a shard's slice of the run).
 struct PreparedRun {
-    lineup: Lineup,
     kingdom: Kingdom,
     compiled: CompiledLineup,
-    cfg: RunConfig,
+    cfg: sim::RunConfig,
     pool: rayon::ThreadPool,
     file: Option<AtomicFile>,
     partial_file: Option<AtomicFile>,
 }
 
-/// The common tail of [`SimRun::validate`] and [`MatrixRun::validate`].
 fn prepare_run(
-    lineup: Lineup,
-    kc: &KingdomChoice,
-    out: Option<&std::path::Path>,
-    sh: &ShardArgs,
-    (games, seed, threads, precision): (u64, u64, Option<u16>, Option<f64>),
+    run: &RunConfig,
+    lineup: &LineupConfig,
+    kc: &KingdomConfig,
+    precision: Option<f64>,
 ) -> Result<PreparedRun> {
     // The handler is installed before the temporary file exists, so that a
     // signal can never leave it behind.
     install_stop_handler();
-    let file = out.map(AtomicFile::create).transpose()?;
-    let partial_file = sh
+    let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = run
         .save_partial
         .as_deref()
         .map(AtomicFile::create)
         .transpose()?;
-    let (first, slice) = sh.shard.map_or((0, games), |s| s.range(games));
-    let pool = sim::pool(threads.unwrap_or(0) as usize)?;
-    let kingdom = lineup.kingdom_for(&kc.kingdom);
-    let compiled = compile(&lineup, &kingdom)?;
-    let cfg = RunConfig {
-        games: slice,
-        first,
-        seed,
-        threads: threads.unwrap_or(0) as usize,
-        progress: progress_wanted(),
-        precision,
-    };
+    let pool = sim::pool(run.threads)?;
+    let (kingdom, compiled) = lineup.compile_for(&kc.kingdom)?;
     Ok(PreparedRun {
-        lineup,
         kingdom,
         compiled,
-        cfg,
+        cfg: run.runner(progress_wanted(), precision),
         pool,
         file,
         partial_file,
     })
 }
 
-impl SimRun {
-    fn validate(a: &SimArgs) -> Result<SimRun> {
-        let (sa, ka, pt, sh) = (&a.strategies, &a.kingdom, &a.playtest, &a.shard);
-        let (out, seed, games) = (a.out.as_deref(), a.seed, a.games);
-        let checkpoint = a.checkpoint.as_deref();
-        pt.check()?;
-        if sh.shard.is_some() {
-            if out.is_some() || pt.wanted() {
-                bail!("--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
-            }
-            if pt.precision.is_some() {
-                bail!("--shard cannot be combined with --precision (a sequential run decides when to stop from all its games)");
-            }
-        }
-        if checkpoint.is_some() && pt.wanted() {
-            bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
-        }
-        check_io(
-            &sa.all(),
-            &[
-                ("-o", out),
-                ("--checkpoint", checkpoint),
-                ("--report", pt.report.as_deref()),
-                ("--stats", pt.stats.as_deref()),
-                ("--save-stats", pt.save_stats.as_deref()),
-                ("--games-csv", pt.games_csv.as_deref()),
-                ("--save-partial", sh.save_partial.as_deref()),
-            ],
-        )?;
-        if pt.games_csv.is_some() && (checkpoint.is_some() || sh.shard.is_some()) {
-            bail!("--games-csv lists the games of one whole run: it cannot be combined with --checkpoint or --shard");
-        }
-        let (specs, players) = seat_specs(&sa.all(), a.players)?;
-        let kc = choose_kingdom(ka, players, seed, &specs)?;
-        let lineup = Lineup::load(&specs)?;
-        let run = prepare_run(lineup, &kc, out, sh, (games, seed, a.threads, pt.precision))?;
-        Ok(SimRun { players, kc, run })
-    }
-}
-
-fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
-    let SimRun {
+fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
+    let PreparedRun {
+        kingdom: k,
+        compiled,
+        cfg,
+        pool,
+        file,
+        partial_file,
+    } = prepare_run(&c.run, &c.lineup, &c.kingdom, c.playtest.precision)?;
+    let SimConfig {
+        run,
         players,
-        kc,
-        run:
-            PreparedRun {
-                lineup,
-                kingdom: k,
-                compiled,
-                cfg,
-                pool,
-                file,
-                partial_file,
-            },
-    } = SimRun::validate(a)?;
-    let (pt, sh, seed, games) = (&a.playtest, &a.shard, a.seed, a.games);
-    let checkpoint = a.checkpoint.as_deref().map(|p| (p, a.checkpoint_every));
+        kingdom: kc,
+        lineup: LineupConfig { lineup, .. },
+        checkpoint,
+        playtest: pt,
+    } = c;
+    let (seed, games) = (run.seed, run.games);
+    let checkpoint = checkpoint.as_ref().map(|c| (c.path.as_path(), c.every));
     let slice = cfg.games;
     let infos = lineup.infos();
     // Playtest statistics are recorded in the same pass as the table: one
@@ -2537,11 +2004,8 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         }
         None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
         Some((path, every)) => {
-            if pt.precision.is_some() {
-                bail!("--checkpoint cannot be combined with --precision (a sequential run stops when precise enough; its checkpoints would not be resumable)");
-            }
             let mut key = checkpoint_key(seed, &k, &infos);
-            if let Some(spec) = sh.shard {
+            if let Some(spec) = run.shard {
                 // A shard's checkpoint resumes only that shard of that run.
                 key.push_str(&format!(
                     " shard {}/{} of {games} games",
@@ -2623,13 +2087,13 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             format!(
                 "domsim log {} -p {players} --seed {seed} {} --game N",
                 strat_args.join(" "),
-                kingdom_flags(&kc)
+                kc.flags()
             ),
         );
         let bytes = games_csv_bytes(&meta, &game_rows, &infos, players)?;
         commit_announce(f, &bytes)?;
     }
-    if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
+    if let (Some(file), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
             verb: "sim".into(),
             meta: base,
@@ -2768,61 +2232,22 @@ fn cmd_report(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `domsim matrix` after validation (as [`SimRun`] for `sim`): options
-/// checked, strategies loaded and compiled, outputs' temporary files
-/// created, the pool up.
-struct MatrixRun {
-    kc: KingdomChoice,
-    run: PreparedRun,
-}
-
-impl MatrixRun {
-    fn validate(a: &MatrixArgs) -> Result<MatrixRun> {
-        let (sa, ka, sh) = (&a.strategies, &a.kingdom, &a.shard);
-        let (out, html, seed, games) = (a.out.as_deref(), a.report.as_deref(), a.seed, a.games);
-        if sh.shard.is_some() && (out.is_some() || html.is_some()) {
-            bail!("--shard writes only its --save-partial file: -o and --report belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
-        }
-        if let Some(h) = html {
-            check_out_path(h)?;
-        }
-        let specs = sa.all();
-        check_io(
-            &specs,
-            &[
-                ("-o", out),
-                ("--report", html),
-                ("--save-partial", sh.save_partial.as_deref()),
-            ],
-        )?;
-        if specs.len() < 2 {
-            bail!(
-                "a round robin needs at least 2 strategies ({} given)",
-                specs.len()
-            );
-        }
-        let kc = choose_kingdom(ka, 2, seed, &specs)?;
-        let all = Lineup::load(&specs)?;
-        let run = prepare_run(all, &kc, out, sh, (games, seed, a.threads, None))?;
-        Ok(MatrixRun { kc, run })
-    }
-}
-
-fn cmd_matrix(a: &MatrixArgs) -> Result<ExitCode> {
-    let MatrixRun {
-        kc,
-        run:
-            PreparedRun {
-                lineup: all,
-                kingdom: k,
-                compiled,
-                cfg,
-                pool,
-                file,
-                partial_file,
-            },
-    } = MatrixRun::validate(a)?;
-    let (html, seed, games, sh) = (a.report.as_deref(), a.seed, a.games, &a.shard);
+fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
+    let PreparedRun {
+        kingdom: k,
+        compiled,
+        cfg,
+        pool,
+        file,
+        partial_file,
+    } = prepare_run(&c.run, &c.lineup, &c.kingdom, None)?;
+    let MatrixConfig {
+        run,
+        kingdom: kc,
+        lineup: LineupConfig { lineup: all, .. },
+        report,
+    } = c;
+    let (html, seed, games) = (report.as_deref(), run.seed, run.games);
     let names: Vec<String> = all.entrants.iter().map(|e| e.0.name.clone()).collect();
     let (cells, completed, interrupted) =
         round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
@@ -2847,7 +2272,7 @@ fn cmd_matrix(a: &MatrixArgs) -> Result<ExitCode> {
         let bytes = matrix_csv_bytes(&base, games, m.cells.clone(), &m.entrants)?;
         commit_announce(file, &bytes)?;
     }
-    if let (Some(file), Some(spec)) = (partial_file, sh.shard) {
+    if let (Some(file), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
             verb: "matrix".into(),
             meta: base,
@@ -2889,22 +2314,19 @@ fn cmd_matrix(a: &MatrixArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn cmd_log(
-    sa: &StrategyArgs,
-    ka: &KingdomArgs,
-    players: Option<u8>,
-    seed: u64,
-    game: u64,
-    explain: bool,
-) -> Result<ExitCode> {
-    let (specs, players) = seat_specs(&sa.all(), players)?;
-    let kc = choose_kingdom(ka, players, seed, &specs)?;
-    let lineup = Lineup::load(&specs)?;
-    let k = lineup.kingdom_for(&kc.kingdom);
-    let compiled = compile(&lineup, &k)?;
+fn cmd_log(c: LogConfig) -> Result<ExitCode> {
+    let (k, compiled) = c.lineup.compile_for(&c.kingdom.kingdom)?;
     out!(
         "{}",
-        game_log(&lineup, &compiled, &kc, &k, seed, game, explain)
+        game_log(
+            &c.lineup.lineup,
+            &compiled,
+            &c.kingdom,
+            &k,
+            c.seed,
+            c.game,
+            c.explain
+        )
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -2915,7 +2337,7 @@ fn cmd_log(
 pub(crate) fn game_log(
     lineup: &Lineup,
     compiled: &CompiledLineup,
-    kc: &KingdomChoice,
+    kc: &KingdomConfig,
     k: &Kingdom,
     seed: u64,
     game: u64,
@@ -2959,10 +2381,10 @@ pub(crate) fn game_log(
     o
 }
 
-fn cmd_check(files: &[String], ka: &KingdomArgs, players: u8) -> Result<ExitCode> {
-    let kc = choose_kingdom(ka, players as usize, 1, files)?;
+fn cmd_check(c: CheckConfig) -> Result<ExitCode> {
+    let CheckConfig { files, kingdom: kc } = c;
     let mut failed = 0;
-    for f in files {
+    for f in &files {
         let checked = Lineup::load(std::slice::from_ref(f))
             .and_then(|l| l.compile(&l.kingdom_for(&kc.kingdom)).map(|c| (l, c)));
         match checked {
@@ -3128,7 +2550,7 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
             threads,
         } => {
             let cards = load(files, &[crate::playtest::REPRINTS])?;
-            let threads = threads.map_or(0, |t| t as usize);
+            let threads = threads.threads.map_or(0, |t| t as usize);
             let rows = crate::playtest::verify(&cards, *games, *seed, threads)?;
             if rows.is_empty() {
                 bail!("no reprint in the card files (a reprint names its printed card with `reprint_of`)");
@@ -3158,124 +2580,45 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
     }
 }
 
-fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
+fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     use crate::cards::data;
     use crate::playtest;
-    let specs = a.strategies.all();
-    if !(2..=6).contains(&specs.len()) {
-        bail!(
-            "compare needs 2 to 6 strategies (one per seat); {} given",
-            specs.len()
-        );
-    }
-    let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
-    if let Some(o) = &a.out {
-        outputs.push(("-o", o));
-    }
-    if let Some(h) = &a.html {
-        outputs.push(("--html", h));
-    }
-    let mut inputs: Vec<(&str, &std::path::Path)> =
-        a.a.iter().map(|p| ("--a", p.as_path())).collect();
-    inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
-    inputs.extend(specs.iter().map(|s| ("STRATEGY", std::path::Path::new(s))));
-    crate::output::check_distinct(&inputs, &outputs)?;
-    let cards_a = data::load_files(&a.a)?;
-    let (cards_b, b_how) = match (&a.b_set, a.b.is_empty()) {
-        (Some(set), _) => {
-            let (card, rest) = set.rsplit_once(':').ok_or_else(|| {
-                anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE, e.g. \"Smithy Data:cost=5\"")
-            })?;
-            let (field, value) = rest
-                .split_once('=')
-                .ok_or_else(|| anyhow!("--b-set {set:?}: expected CARD:FIELD=VALUE"))?;
-            (
-                playtest::modified(&cards_a, card.trim(), field.trim(), value)?,
-                format!("variant A with {set}"),
-            )
-        }
-        (None, false) => (
-            data::load_files(&a.b)?,
-            a.b.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
-        (None, true) => bail!("give variant B with --b FILE or --b-set CARD:FIELD=VALUE"),
-    };
-    let key = |v: &[data::DataCard]| -> Vec<String> {
-        v.iter().map(|c| crate::cards::normalize(&c.name)).collect()
-    };
-    if key(&cards_a) != key(&cards_b) {
-        bail!(
-            "variants A and B must define the same cards in the same order (A: {}; B: {})",
-            cards_a
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            cards_b
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    if cards_a
-        .iter()
-        .zip(&cards_b)
-        .all(|(x, y)| x.signature() == y.signature())
-    {
-        eprintln!("warning: variants A and B define the same cards: every difference will be 0");
-    }
-    let threads = a.threads.map_or(0, |t| t as usize);
-    let players = specs.len();
-    // Variant A: the kingdom, the bots and the card are resolved under A's
-    // binding; B binds the same names to the same slots, so they carry over.
-    let bind_a = data::bind(&cards_a)?;
-    let kc = choose_kingdom(&a.kingdom, players, a.seed, &specs)?;
-    let lineup = Lineup::load(&specs)?;
-    let card = match &a.card {
-        Some(n) => {
-            let c = crate::engine::kingdom::parse_card(n).map_err(|e| anyhow!("--card: {e}"))?;
-            c
-        }
-        None => match bind_a.cards() {
-            [one] => *one,
-            many => bail!(
-                "the card files define {} cards: say which one to measure with --card (one of: {})",
-                many.len(),
-                many.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
-            ),
-        },
-    };
-    if !kc.kingdom.in_game.contains(card) {
-        bail!(
-            "{card} is not in the kingdom ({}): add it with --kingdom",
-            kc.kingdom.describe()
-        );
-    }
+    let CompareConfig {
+        run,
+        players,
+        a_files,
+        cards_a,
+        cards_b,
+        b_how,
+        bind_a,
+        kingdom: kc,
+        lineup: LineupConfig { lineup, .. },
+        card,
+        html,
+    } = c;
+    let (threads, seed, games) = (run.threads, run.seed, run.games);
     let card_name = card.name().to_string();
     let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
     let kingdom_desc = kc.kingdom.describe();
-    let ra = crate::playtest::play_records(&kc.kingdom, &lineup, card, a.games, a.seed, threads)?;
+    let ra = crate::playtest::play_records(&kc.kingdom, &lineup, card, games, seed, threads)?;
     let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
     drop(bind_a);
     let bind_b = data::bind(&cards_b)?;
-    let rb = crate::playtest::play_records(&kc.kingdom, &lineup, card, a.games, a.seed, threads)?;
+    let rb = crate::playtest::play_records(&kc.kingdom, &lineup, card, games, seed, threads)?;
     drop(bind_b);
     let rows = playtest::compare_records(&names, &ra, &rb);
     let mut meta = Meta::default();
     meta.push("domsim_version", version());
     meta.push("command", "compare");
-    meta.push("seed", a.seed);
+    meta.push("seed", seed);
     meta.push("kingdom", &kingdom_desc);
     meta.push("kingdom_source", &kc.how);
     meta.push("players", players);
     meta.push("card", &card_name);
     meta.push(
         "variant_a",
-        a.a.iter()
+        a_files
+            .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(", "),
@@ -3290,11 +2633,11 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" ; "),
     );
-    meta.push("games_per_variant", a.games);
+    meta.push("games_per_variant", games);
     outln!(
         "{card_name}: variant A ({}) vs variant B ({b_how}), {} games each on the same seeds, kingdom {kingdom_desc}\n",
-        a.a.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-        a.games
+        a_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        games
     );
     outln!(
         "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
@@ -3323,10 +2666,10 @@ fn cmd_compare(a: &CompareArgs) -> Result<ExitCode> {
         );
     }
     outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
-    if let Some(o) = &a.out {
+    if let Some(o) = &run.out {
         crate::output::write_file(o, &playtest::compare_csv(&meta, &rows)?)?;
     }
-    if let Some(h) = &a.html {
+    if let Some(h) = &html {
         let title = format!("{card_name}: variant A vs variant B");
         crate::output::write_file(h, playtest::compare_html(&title, &meta, &rows).as_bytes())?;
     }

@@ -19,6 +19,8 @@
 //! * [`stats`] — playtest statistics and the HTML report;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;
+//! * [`cli`], [`config`] — the command line: clap's raw arguments and the verbs, and
+//!   the configuration each verb takes, validated once from them (ripgrep's LowArgs → HiArgs);
 //! * [`serve`] — `domsim serve`, the strategy workbench in the browser (axum);
 //! * [`output`] — how every file is written and read (`-`, atomic files, links, devices, size caps, input/output clashes);
 //! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
@@ -27,6 +29,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod dominion;
 pub mod new_salem;
 pub mod optimize;

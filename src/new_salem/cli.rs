@@ -116,9 +116,8 @@ pub struct SimArgs {
     /// Run seed: game i is dealt and seated from (seed, i).
     #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Worker threads (default: one per core). Results do not depend on it.
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub threads: crate::cli::ThreadsArg,
     /// Write the results as CSV (long format) to this file (`-`: standard output).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -246,7 +245,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     crate::cli::install_stop_handler();
     let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
     let report = a.report.as_deref().map(AtomicFile::create).transpose()?;
-    let pool = sim::pool(a.threads.unwrap_or(0) as usize)?;
+    let pool = sim::pool(a.threads.threads.unwrap_or(0) as usize)?;
     let mut runs: Vec<(usize, Tally)> = Vec::new();
     outln!("{}", data_note(&data));
     outln!(
@@ -266,7 +265,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             games: a.games,
             first: 0,
             seed: a.seed,
-            threads: a.threads.unwrap_or(0) as usize,
+            threads: a.threads.threads.unwrap_or(0) as usize,
             progress: crate::cli::progress_wanted(),
             precision: a.precision,
         };

@@ -39,7 +39,8 @@
 //! input is answered with a status 400 and a JSON `{"error": …}`; nothing a
 //! request holds can panic the server.
 
-use crate::cli::{self, KingdomArgs, KingdomChoice};
+use crate::cli::{self, KingdomArgs};
+use crate::config::KingdomConfig;
 use crate::engine::Kingdom;
 use crate::report::EntrantInfo;
 use crate::sim::lineup::{CompiledLineup, Lineup, Loaded};
@@ -544,7 +545,7 @@ struct BotReq {
 }
 
 /// The kingdom of a request, as `domsim sim --preset/--kingdom` chooses it.
-fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomChoice, ApiError> {
+fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomConfig, ApiError> {
     let shelters = k.shelters.clone().unwrap_or_else(|| "auto".into());
     if !["auto", "on", "off"].contains(&shelters.as_str()) {
         return Err(ApiError::bad(format!(
@@ -562,7 +563,7 @@ fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomChoice, ApiError>
         shelters,
         ..Default::default()
     };
-    cli::choose_kingdom(&args, players, 1, &[]).map_err(|e| ApiError::bad(format!("{e:#}")))
+    KingdomConfig::from_args(&args, players, 1, &[]).map_err(|e| ApiError::bad(format!("{e:#}")))
 }
 
 /// A bot of a request, parsed (its `extends:` confined to the folder).
@@ -656,7 +657,7 @@ fn warning_json(shown: &str, w: &str) -> Value {
 
 /// Everything a batch or a game log needs, validated.
 struct Setup {
-    kc: KingdomChoice,
+    kc: KingdomConfig,
     kingdom: Kingdom,
     lineup: Lineup,
     compiled: CompiledLineup,

@@ -380,3 +380,60 @@ fn small_kingdoms_are_partial_or_filled() {
         assert_eq!(run(seed).1, text);
     }
 }
+
+/// Every output of every verb that plays is checked with the rest of the
+/// command line (`src/config.rs`), before any game: an output in a missing
+/// directory fails at once with exit status 2, naming the path, even for
+/// outputs written only at the end of a long run (`compare -o`/`--html`,
+/// `sim --games-csv`, `sweep --summary`, `optimize --bot`).
+#[test]
+fn every_output_is_checked_before_any_game() {
+    let d = scratch("outputs-first");
+    let bad = d.join("missing").join("x.out");
+    let bad = bad.to_str().unwrap();
+    let big = ["-n", "100000000"];
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["sim", BM, BM, "--games-csv", bad],
+        vec!["sim", BM, BM, "--checkpoint", bad],
+        vec!["matrix", BM, BM, "-o", bad],
+        vec!["sweep", BM, BM, "--random", "50", "--summary", bad],
+        vec!["rank", BM, BM, "--html", bad],
+        vec![
+            "optimize",
+            "strategies/templates/money_draw.domt",
+            "-a",
+            BM,
+            "--bot",
+            bad,
+        ],
+        vec![
+            "compare",
+            "--a",
+            "cards/post_rider.toml",
+            "--b-set",
+            "Post Rider:cost=5",
+            "--kingdom",
+            "Post Rider",
+            BM,
+            BM,
+            "--html",
+            bad,
+        ],
+    ];
+    for mut args in cases {
+        if args[0] != "optimize" {
+            args.extend_from_slice(&big);
+        }
+        let t = std::time::Instant::now();
+        let o = domsim(&args);
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("missing"), "{args:?}: {}", stderr(&o));
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(20),
+            "{args:?} played before failing ({:?})",
+            t.elapsed()
+        );
+        assert!(entries(&d).is_empty(), "{args:?}: {:?}", entries(&d));
+    }
+}
