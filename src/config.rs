@@ -176,7 +176,7 @@ impl KingdomConfig {
             let mut how = "list".to_string();
             if a.fill && given < 10 {
                 let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
-                let lineup = Lineup::load(strategies)?;
+                let lineup = load_lineup(strategies)?;
                 let ks = a.kingdom_seed.unwrap_or(seed);
                 let fill = Kingdom::fill_cards(&cards, &sets, ks, |c| !lineup.may_gain(c))
                     .map_err(|e| anyhow!("--fill: {e}"))?;
@@ -324,7 +324,7 @@ impl LineupConfig {
     /// Load every strategy (a file that does not parse fails here, named
     /// with file:line:col).
     pub fn load(specs: Vec<String>) -> Result<LineupConfig> {
-        let lineup = Lineup::load(&specs)?;
+        let lineup = load_lineup(&specs)?;
         Ok(LineupConfig { specs, lineup })
     }
 
@@ -338,6 +338,38 @@ impl LineupConfig {
         }
         Ok((kingdom, c))
     }
+}
+
+/// [`Lineup::load`], with a "did you mean" for a strategy file that does
+/// not exist when a file of the same folder has a close name.
+fn load_lineup(specs: &[String]) -> Result<Lineup> {
+    for spec in specs {
+        if let Some(near) = near_strategy_file(spec) {
+            bail!("strategy file '{spec}' does not exist (did you mean '{near}'?)");
+        }
+    }
+    Lineup::load(specs)
+}
+
+/// For a strategy file `spec` that does not exist, the `.dom` file of its
+/// folder whose name is closest to it, if close enough to be a typo.
+fn near_strategy_file(spec: &str) -> Option<String> {
+    let path = Path::new(spec);
+    if spec.starts_with("builtin:") || path.exists() {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (d, near) = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".dom"))
+        .map(|f| (crate::cards::edit_distance(&name, &f.to_lowercase()), f))
+        .min()?;
+    (d <= 1 + name.chars().count() / 4).then(|| dir.join(near).display().to_string())
 }
 
 /// The default lineup of `sim`/`log` without strategies: the shipped Big
@@ -1742,5 +1774,27 @@ mod tests {
         ));
         assert!(e.contains("missing"), "{e}");
         assert!(!out.exists());
+    }
+
+    #[test]
+    fn a_mistyped_strategy_file_gets_a_did_you_mean() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("big_money.dom"), "buy: Gold, Silver\n").unwrap();
+        std::fs::write(d.path().join("witch.dom"), "buy: Witch, Gold, Silver\n").unwrap();
+        let typo = tmp(&d, "big_mony.dom");
+        let e = refused(LineupConfig::load(vec![BM.into(), typo.clone()]));
+        let want = format!(
+            "strategy file '{typo}' does not exist (did you mean '{}'?)",
+            tmp(&d, "big_money.dom")
+        );
+        assert_eq!(e, want);
+        let e = refused(sim(&[BM, &typo]));
+        assert_eq!(e, want, "sim says it too");
+        // Nothing close: the loader's own message.
+        let far = tmp(&d, "smithy_engine.dom");
+        let e = refused(LineupConfig::load(vec![far.clone()]));
+        assert_eq!(e, format!("strategy file '{far}' does not exist"));
+        let c = LineupConfig::load(vec![tmp(&d, "witch.dom"), BM.into()]).unwrap();
+        assert_eq!(c.lineup.entrants.len(), 2);
     }
 }
