@@ -25,9 +25,13 @@
 //! [`SweepConfig`], [`RankConfig`], [`OptimizeConfig`], [`CompareConfig`],
 //! [`LogConfig`], [`CheckConfig`], [`ReportConfig`], [`MergeConfig`].
 //!
-//! The checks run in a fixed order (options, then outputs, then kingdom,
-//! then strategies), so that a command line with two mistakes always gets
-//! the same message.
+//! The checks run in a fixed order — numbers and combinations of options,
+//! outputs that clash with inputs or with each other, the kingdom, the
+//! strategies, and last whether each output can be written — so that a
+//! command line with two mistakes always gets the same message (the order
+//! the verbs had before this module, kept so that no message changed).
+//! Validation writes nothing: an output is tried and dropped; the verb
+//! opens it for real just before playing.
 
 use crate::cli::{
     CheckArgs, CompareArgs, KingdomArgs, LogArgs, MatrixArgs, OptimizeArgs, RankArgs, ShardArgs,
