@@ -15,10 +15,9 @@
 //! `salem` ([`crate::new_salem::cli`]).
 
 use crate::bench::{self, ThreadList};
-pub(crate) use crate::config::{check_io, check_out_path};
 use crate::config::{
-    CheckConfig, CompareConfig, KingdomConfig, LineupConfig, LogConfig, MatrixConfig,
-    OptimizeConfig, RankConfig, RunConfig, SimConfig, SweepConfig,
+    CheckConfig, CompareConfig, KingdomConfig, LineupConfig, LogConfig, MatrixConfig, MergeConfig,
+    OptimizeConfig, RankConfig, ReportConfig, RunConfig, SimConfig, SweepConfig,
 };
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
@@ -28,7 +27,7 @@ use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::logbots::LoggingBots;
 use crate::sim::presets::PRESETS;
 use crate::{out, outln};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -687,11 +686,13 @@ pub fn run() -> Result<ExitCode> {
         Command::Scenario { file } => scenario(&file),
         Command::Salem(c) => crate::new_salem::cli::run(&c),
         Command::Sim(a) => cmd_sim(SimConfig::from_args(&a)?),
-        Command::Merge { parts, out } => cmd_merge(&parts, &out),
+        Command::Merge { parts, out } => cmd_merge(MergeConfig::from_args(&parts, &out)?),
         Command::Optimize(a) => cmd_optimize(OptimizeConfig::from_args(&a)?),
         Command::Rank(a) => cmd_rank(RankConfig::from_args(&a)?),
         Command::Sweep(a) => cmd_sweep(SweepConfig::from_args(&a)?),
-        Command::Report { input, out, csv } => cmd_report(&input, &out, csv.as_deref()),
+        Command::Report { input, out, csv } => {
+            cmd_report(ReportConfig::from_args(&input, &out, csv.as_deref())?)
+        }
         Command::Matrix(a) => cmd_matrix(MatrixConfig::from_args(&a)?),
         Command::Log(a) => cmd_log(LogConfig::from_args(&a)?),
         Command::Check(a) => cmd_check(CheckConfig::from_args(&a)?),
@@ -1819,18 +1820,14 @@ fn round_robin(
     (cells, completed, false)
 }
 
-fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
-    let ins: Vec<(&str, &std::path::Path)> = parts
-        .iter()
-        .map(|p| ("partial file", p.as_path()))
-        .collect();
-    crate::output::check_distinct(&ins, &[("-o", out)])?;
-    let file = AtomicFile::create(out)?;
-    let loaded = parts
-        .iter()
-        .map(|p| Ok((p.display().to_string(), sim::shard::Partial::load(p)?)))
-        .collect::<Result<Vec<_>>>()?;
-    let (key, counts) = sim::shard::merge(&loaded)?;
+fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
+    let MergeConfig {
+        parts,
+        key,
+        counts,
+        out,
+    } = c;
+    let file = AtomicFile::create(&out)?;
     let bytes = match counts {
         sim::shard::Counts::Sim(stats) => {
             let b = sim_csv_bytes(
@@ -1843,7 +1840,7 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
             )?;
             outln!(
                 "merged {} shard(s): {} games of `domsim sim`",
-                loaded.len(),
+                parts,
                 stats.games
             );
             b
@@ -1851,7 +1848,7 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
         sim::shard::Counts::Sweep(ks) => {
             outln!(
                 "merged {} shard(s): {} kingdoms of `domsim sweep`",
-                loaded.len(),
+                parts,
                 ks.len()
             );
             out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
@@ -1860,7 +1857,7 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
         sim::shard::Counts::Tables(run) => {
             outln!(
                 "merged {} shard(s): {} games per table of `domsim rank`",
-                loaded.len(),
+                parts,
                 key.games
             );
             rank_csv(&key.meta, key.games, &run, &key.entrants)?
@@ -1868,7 +1865,7 @@ fn cmd_merge(parts: &[PathBuf], out: &std::path::Path) -> Result<ExitCode> {
         sim::shard::Counts::Matrix(cells) => {
             outln!(
                 "merged {} shard(s): {} games per pair of `domsim matrix`",
-                loaded.len(),
+                parts,
                 key.games
             );
             matrix_csv_bytes(&key.meta, key.games, cells, &key.entrants)?
@@ -2175,52 +2172,25 @@ fn write_playtest(
     Ok(())
 }
 
-fn cmd_report(
-    inputs: &[PathBuf],
-    out: &std::path::Path,
-    csv: Option<&std::path::Path>,
-) -> Result<ExitCode> {
-    if inputs.len() == 2 {
-        if csv.is_some() {
-            bail!("--csv writes the statistics of one run; with two inputs, run `domsim report FILE --csv` on each");
-        }
-        let ins: Vec<(&str, &std::path::Path)> = inputs
-            .iter()
-            .map(|p| ("statistics file", p.as_path()))
-            .collect();
-        crate::output::check_distinct(&ins, &[("-o", out)])?;
-        let file = AtomicFile::create(out)?;
-        let load = |p: &PathBuf| {
-            crate::stats::load_json(p)
-                .with_context(|| format!("cannot read statistics from {}", p.display()))
-        };
-        let (a, b) = (load(&inputs[0])?, load(&inputs[1])?);
+fn cmd_report(c: ReportConfig) -> Result<ExitCode> {
+    let ReportConfig { inputs, out, csv } = c;
+    if let [(pa, a), (pb, b)] = &inputs[..] {
+        let file = AtomicFile::create(&out)?;
         let page = crate::stats::html::render_comparison(
-            (&inputs[0].display().to_string(), &a),
-            (&inputs[1].display().to_string(), &b),
+            (&pa.display().to_string(), a),
+            (&pb.display().to_string(), b),
         );
         commit_announce(file, page.as_bytes())?;
         return Ok(ExitCode::SUCCESS);
     }
-    let input = inputs[0].as_path();
-    let mut outs = vec![("-o", out)];
-    if let Some(c) = csv {
-        outs.push(("--csv", c));
-    }
-    crate::output::check_distinct(&[("statistics file", input)], &outs)?;
-    check_out_path(out)?;
-    if let Some(c) = csv {
-        check_out_path(c)?;
-    }
-    let st = crate::stats::load_json(input)
-        .with_context(|| format!("cannot read statistics from {}", input.display()))?;
+    let (input, st) = &inputs[0];
     let seed = st
         .seed
         .map_or_else(|| "seed not recorded".to_string(), |s| format!("seed {s}"));
     write_playtest(
-        &st,
-        Some(out),
-        csv,
+        st,
+        Some(&out),
+        csv.as_deref(),
         None,
         &format!(
             "domsim report {}: {} games, {seed}, kingdom: {}",

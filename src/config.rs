@@ -23,11 +23,15 @@
 //!
 //! and one configuration per verb: [`SimConfig`], [`MatrixConfig`],
 //! [`SweepConfig`], [`RankConfig`], [`OptimizeConfig`], [`CompareConfig`],
-//! [`LogConfig`], [`CheckConfig`].
+//! [`LogConfig`], [`CheckConfig`], [`ReportConfig`], [`MergeConfig`].
 //!
-//! The checks run in a fixed order (options, then outputs, then kingdom,
-//! then strategies), so that a command line with two mistakes always gets
-//! the same message.
+//! The checks run in a fixed order — numbers and combinations of options,
+//! outputs that clash with inputs or with each other, the kingdom, the
+//! strategies, and last whether each output can be written — so that a
+//! command line with two mistakes always gets the same message (the order
+//! the verbs had before this module, kept so that no message changed).
+//! Validation writes nothing: an output is tried and dropped; the verb
+//! opens it for real just before playing.
 
 use crate::cli::{
     CheckArgs, CompareArgs, KingdomArgs, LogArgs, MatrixArgs, OptimizeArgs, RankArgs, ShardArgs,
@@ -176,7 +180,7 @@ impl KingdomConfig {
             let mut how = "list".to_string();
             if a.fill && given < 10 {
                 let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
-                let lineup = Lineup::load(strategies)?;
+                let lineup = load_lineup(strategies)?;
                 let ks = a.kingdom_seed.unwrap_or(seed);
                 let fill = Kingdom::fill_cards(&cards, &sets, ks, |c| !lineup.may_gain(c))
                     .map_err(|e| anyhow!("--fill: {e}"))?;
@@ -324,7 +328,7 @@ impl LineupConfig {
     /// Load every strategy (a file that does not parse fails here, named
     /// with file:line:col).
     pub fn load(specs: Vec<String>) -> Result<LineupConfig> {
-        let lineup = Lineup::load(&specs)?;
+        let lineup = load_lineup(&specs)?;
         Ok(LineupConfig { specs, lineup })
     }
 
@@ -338,6 +342,38 @@ impl LineupConfig {
         }
         Ok((kingdom, c))
     }
+}
+
+/// [`Lineup::load`], with a "did you mean" for a strategy file that does
+/// not exist when a file of the same folder has a close name.
+fn load_lineup(specs: &[String]) -> Result<Lineup> {
+    for spec in specs {
+        if let Some(near) = near_strategy_file(spec) {
+            bail!("strategy file '{spec}' does not exist (did you mean '{near}'?)");
+        }
+    }
+    Lineup::load(specs)
+}
+
+/// For a strategy file `spec` that does not exist, the `.dom` file of its
+/// folder whose name is closest to it, if close enough to be a typo.
+fn near_strategy_file(spec: &str) -> Option<String> {
+    let path = Path::new(spec);
+    if spec.starts_with("builtin:") || path.exists() {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?.to_lowercase();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (d, near) = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.ends_with(".dom"))
+        .map(|f| (crate::cards::edit_distance(&name, &f.to_lowercase()), f))
+        .min()?;
+    (d <= 1 + name.chars().count() / 4).then(|| dir.join(near).display().to_string())
 }
 
 /// The default lineup of `sim`/`log` without strategies: the shipped Big
@@ -1049,6 +1085,85 @@ impl CheckConfig {
     }
 }
 
+// ---------------------------------------------------------------------------
+// report, merge
+
+/// `domsim report`, validated: the statistics read, the outputs checked.
+#[derive(Debug)]
+pub struct ReportConfig {
+    /// One or two saved runs (path, statistics); two are shown side by side.
+    pub inputs: Vec<(PathBuf, crate::stats::PlaytestStats)>,
+    /// The HTML report.
+    pub out: PathBuf,
+    /// `--csv FILE.csv` (one input only).
+    pub csv: Option<PathBuf>,
+}
+
+impl ReportConfig {
+    pub fn from_args(inputs: &[PathBuf], out: &Path, csv: Option<&Path>) -> Result<ReportConfig> {
+        if inputs.len() == 2 && csv.is_some() {
+            bail!("--csv writes the statistics of one run; with two inputs, run `domsim report FILE --csv` on each");
+        }
+        let ins: Vec<(&str, &Path)> = inputs
+            .iter()
+            .map(|p| ("statistics file", p.as_path()))
+            .collect();
+        let mut outs = vec![("-o", out)];
+        if let Some(c) = csv {
+            outs.push(("--csv", c));
+        }
+        crate::output::check_distinct(&ins, &outs)?;
+        check_out_paths(&[Some(out), csv])?;
+        let inputs = inputs
+            .iter()
+            .map(|p| {
+                let st = crate::stats::load_json(p)
+                    .with_context(|| format!("cannot read statistics from {}", p.display()))?;
+                Ok((p.clone(), st))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ReportConfig {
+            inputs,
+            out: out.to_path_buf(),
+            csv: csv.map(Path::to_path_buf),
+        })
+    }
+}
+
+/// `domsim merge`, validated: every part read, and the parts checked to be
+/// the shards of one run, each once, none missing, each complete.
+#[derive(Debug)]
+pub struct MergeConfig {
+    /// How many parts were merged.
+    pub parts: usize,
+    pub key: sim::shard::RunKey,
+    pub counts: sim::shard::Counts,
+    /// The merged CSV.
+    pub out: PathBuf,
+}
+
+impl MergeConfig {
+    pub fn from_args(parts: &[PathBuf], out: &Path) -> Result<MergeConfig> {
+        let ins: Vec<(&str, &Path)> = parts
+            .iter()
+            .map(|p| ("partial file", p.as_path()))
+            .collect();
+        crate::output::check_distinct(&ins, &[("-o", out)])?;
+        check_out_path(out)?;
+        let loaded = parts
+            .iter()
+            .map(|p| Ok((p.display().to_string(), sim::shard::Partial::load(p)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let (key, counts) = sim::shard::merge(&loaded)?;
+        Ok(MergeConfig {
+            parts: loaded.len(),
+            key,
+            counts,
+            out: out.to_path_buf(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1577,5 +1692,113 @@ mod tests {
             }
             _ => unreachable!(),
         }
+    }
+
+    #[test]
+    fn report_reads_its_inputs_and_checks_its_outputs() {
+        let d = tempfile::tempdir().unwrap();
+        // Statistics of a few real games, as `sim --save-stats` saves them.
+        let k = Preset::find(DEFAULT_PRESET).unwrap().kingdom(2).unwrap();
+        let lineup = LineupConfig::load(vec![BM.into(), BM.into()]).unwrap();
+        let compiled = lineup.lineup.compile(&k).unwrap();
+        let names = ["A".to_string(), "B".to_string()];
+        let recording = crate::stats::Recording {
+            kingdom: &k,
+            names: &names,
+        };
+        let cfg = sim::RunConfig {
+            games: 4,
+            first: 0,
+            seed: 1,
+            threads: 1,
+            progress: false,
+            precision: None,
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (_, acc) = sim::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &stop, &recording);
+        let st = acc.unwrap().stats;
+        let (a, b) = (d.path().join("a.json"), d.path().join("b.json"));
+        crate::stats::save_json(&a, &st).unwrap();
+        crate::stats::save_json(&b, &st).unwrap();
+        let html = d.path().join("r.html");
+        let csv = d.path().join("r.csv");
+        let c = ReportConfig::from_args(std::slice::from_ref(&a), &html, Some(&csv)).unwrap();
+        assert_eq!(c.inputs.len(), 1);
+        let two = [a.clone(), b.clone()];
+        assert_eq!(
+            ReportConfig::from_args(&two, &html, None)
+                .unwrap()
+                .inputs
+                .len(),
+            2
+        );
+        let e = refused(ReportConfig::from_args(&two, &html, Some(&csv)));
+        assert!(
+            e.starts_with("--csv writes the statistics of one run"),
+            "{e}"
+        );
+        let e = refused(ReportConfig::from_args(std::slice::from_ref(&a), &a, None));
+        assert!(e.contains("a.json"), "{e}");
+        let e = refused(ReportConfig::from_args(
+            std::slice::from_ref(&a),
+            &html,
+            Some(&html),
+        ));
+        assert!(e.contains("r.html"), "{e}");
+        let e = refused(ReportConfig::from_args(
+            &[d.path().join("none.json")],
+            &html,
+            None,
+        ));
+        assert!(
+            e.starts_with("cannot read statistics from") && e.contains("none.json"),
+            "{e}"
+        );
+        std::fs::write(&b, "{\"not\": \"statistics\"}").unwrap();
+        let e = refused(ReportConfig::from_args(&two, &html, None));
+        assert!(e.contains("b.json"), "{e}");
+        assert!(!html.exists() && !csv.exists(), "validation writes nothing");
+    }
+
+    #[test]
+    fn merge_refuses_clashing_missing_and_bad_parts() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("part-1.json");
+        std::fs::write(&p, "{}").unwrap();
+        let out = d.path().join("t.csv");
+        let e = refused(MergeConfig::from_args(std::slice::from_ref(&p), &p));
+        assert!(e.contains("part-1.json"), "{e}");
+        let e = refused(MergeConfig::from_args(&[d.path().join("none.json")], &out));
+        assert!(e.contains("none.json"), "{e}");
+        let e = refused(MergeConfig::from_args(std::slice::from_ref(&p), &out));
+        assert!(e.contains("part-1.json"), "{e}");
+        let e = refused(MergeConfig::from_args(
+            std::slice::from_ref(&p),
+            &d.path().join("missing/t.csv"),
+        ));
+        assert!(e.contains("missing"), "{e}");
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn a_mistyped_strategy_file_gets_a_did_you_mean() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("big_money.dom"), "buy: Gold, Silver\n").unwrap();
+        std::fs::write(d.path().join("witch.dom"), "buy: Witch, Gold, Silver\n").unwrap();
+        let typo = tmp(&d, "big_mony.dom");
+        let e = refused(LineupConfig::load(vec![BM.into(), typo.clone()]));
+        let want = format!(
+            "strategy file '{typo}' does not exist (did you mean '{}'?)",
+            tmp(&d, "big_money.dom")
+        );
+        assert_eq!(e, want);
+        let e = refused(sim(&[BM, &typo]));
+        assert_eq!(e, want, "sim says it too");
+        // Nothing close: the loader's own message.
+        let far = tmp(&d, "smithy_engine.dom");
+        let e = refused(LineupConfig::load(vec![far.clone()]));
+        assert_eq!(e, format!("strategy file '{far}' does not exist"));
+        let c = LineupConfig::load(vec![tmp(&d, "witch.dom"), BM.into()]).unwrap();
+        assert_eq!(c.lineup.entrants.len(), 2);
     }
 }

@@ -234,7 +234,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         .filter(|b| Path::new(b).exists())
         .cloned()
         .collect();
-    crate::cli::check_io(
+    crate::config::check_io(
         &inputs,
         &[
             ("-o", a.out.as_deref()),

@@ -177,6 +177,9 @@ fn bad_strategy_files() {
         "did you mean 'Province'",
     );
     bad_strategy(&d, d.join("no-such.dom").to_str().unwrap(), "no-such.dom");
+    // A typo of a file of the same folder: the message names the file meant.
+    let meant = format!("(did you mean '{}'?)", d.join("unknown.dom").display());
+    bad_strategy(&d, d.join("unknwon.dom").to_str().unwrap(), &meant);
     bad_strategy(&d, d.to_str().unwrap(), "directory");
 }
 
