@@ -145,11 +145,12 @@ impl CardVec {
     /// Move the cards `c` of this zone with `moves[c]` to the end of `out`,
     /// without a branch per card: the others stay here in order, the moved
     /// ones are appended in order, each with the next id from `*uid`
-    /// written to `out_uid` at its position. Returns the sum of `value[c]`
+    /// written to `out_uid` at its position (ids beyond `out`'s length are
+    /// unspecified: nothing reads them). Returns the sum of `value[c]`
     /// over the moved cards (how many of them are Copper, which only
     /// Coppersmith needs, the caller counts in `out` when it must: that
-    /// test cost every card of every hand a compare and an add). Every card is written to both places and the two ends
-    /// advance by 0 or 1, so a random hand costs no mispredicted branch
+    /// test cost every card of every hand a compare and an add). Every card
+    /// is written to both places and the two ends advance by 0 or 1, so a random hand costs no mispredicted branch
     /// (the stray writes land past the ends, in unused capacity).
     #[inline(always)]
     pub fn partition_out(
@@ -161,24 +162,41 @@ impl CardVec {
         value: &[u8; Card::COUNT],
     ) -> u16 {
         let n = self.len as usize;
-        let mut kept = 0usize;
-        let mut o = out.len as usize;
-        let mut coins = 0u16;
-        let mut id = *uid;
-        for i in 0..n {
-            let c = self.cards[i];
-            let m = moves[c as usize] as usize;
-            out.cards[o] = c;
-            out_uid[o.min(MAX_CARDS - 1)] = id;
-            self.cards[kept] = c;
-            o += m;
-            kept += 1 - m;
-            id = id.wrapping_add(m as u16);
-            coins += value[c as usize] as u16 * m as u16;
+        let o0 = out.len as usize;
+        let id = *uid;
+        // Range checks once per zone rather than three per card: both ends
+        // advance by at most one a card, so they stay inside these slices.
+        // (A game holds at most `MAX_CARDS` cards, so the ids always fit;
+        // the clamping loop below is only a guard.)
+        let (mut kept, mut o, mut coins) = (0usize, 0usize, 0u16);
+        let src = &mut self.cards[..n];
+        let dst = &mut out.cards[o0..o0 + n];
+        if let Some(ids) = out_uid.get_mut(o0..o0 + n) {
+            for i in 0..n {
+                let c = src[i];
+                let m = moves[c as usize] as usize;
+                dst[o] = c;
+                ids[o] = id.wrapping_add(o as u16);
+                src[kept] = c;
+                o += m;
+                kept += 1 - m;
+                coins += value[c as usize] as u16 * m as u16;
+            }
+        } else {
+            for i in 0..n {
+                let c = src[i];
+                let m = moves[c as usize] as usize;
+                dst[o] = c;
+                out_uid[(o0 + o).min(MAX_CARDS - 1)] = id.wrapping_add(o as u16);
+                src[kept] = c;
+                o += m;
+                kept += 1 - m;
+                coins += value[c as usize] as u16 * m as u16;
+            }
         }
         self.len = kept as u16;
-        out.len = o as u16;
-        *uid = id;
+        out.len = (o0 + o) as u16;
+        *uid = id.wrapping_add(o as u16);
         coins
     }
 

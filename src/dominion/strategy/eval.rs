@@ -89,6 +89,10 @@ impl Compiled {
     fn holds(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always => true,
+            // A pile (`supply(Province) <= 4`): the load depends on the
+            // entry, so it stays in the loop; the other slots out of line
+            // (see `range_holds`).
+            Cond::Range(Slot::Supply(c), lo, hi) => in_range(g.supply[c as usize] as i32, lo, hi),
             Cond::Range(s, lo, hi) => range_holds(s, lo, hi, g, me),
             _ => self.holds_slow(cond, g, me),
         }
