@@ -125,6 +125,10 @@ impl Compiled {
     fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always | Cond::Range(..) => self.holds(cond, g, me),
+            Cond::VarCmp(Var::GainsToEnd, op, n) => match gains_bound(op, n, g) {
+                Some(b) => b,
+                None => bin(op, gains_to_end(g), n) != 0,
+            },
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
             Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
             Cond::Code(c) => self.eval(c, g, me) != 0,
@@ -416,6 +420,22 @@ fn best_opp_vp(g: &Game, me: u8) -> i32 {
     g.others(me).map(|o| g.vp(o)).max().unwrap_or(0)
 }
 
+/// `gains_to_end <op> n` when the Provinces left decide it without the
+/// pile scan: `gains_to_end` is at most `supply(Province)` (the game ends
+/// when they run out), so `gains_to_end > 10` is false whenever 10 or fewer
+/// Provinces are left (always, in a 2-player game). `None`: compute it.
+#[inline(always)]
+fn gains_bound(op: BinOp, n: i32, g: &Game) -> Option<bool> {
+    let prov = g.supply[Card::Province as usize] as i32;
+    match op {
+        BinOp::Gt if prov <= n => Some(false),
+        BinOp::Ge | BinOp::Eq if prov < n => Some(false),
+        BinOp::Lt | BinOp::Ne if prov < n => Some(true),
+        BinOp::Le if prov <= n => Some(true),
+        _ => None,
+    }
+}
+
 /// Fewest gains that end the game: the Provinces left, or the sum of the
 /// smallest non-empty Supply piles still needed to reach the pile limit.
 pub(crate) fn gains_to_end(g: &Game) -> i32 {
@@ -684,6 +704,39 @@ mod tests {
             }
         }
         assert!(long > 40 && jumps > 400, "{long} {jumps}");
+    }
+
+    /// The Province bound of `gains_bound` never contradicts the full
+    /// computation.
+    #[test]
+    fn gains_bound_agrees_with_gains_to_end() {
+        let mut r = GameRng::for_game(9, 0);
+        for players in [2u8, 3, 4, 6] {
+            let k = Kingdom::random(players as usize, &[crate::cards::Set::Base], 4).unwrap();
+            let mut g = Game::new(&k, 1, 0);
+            for _ in 0..500 {
+                for c in k.supply.iter() {
+                    let full = k.pile_size[c as usize] as u32;
+                    g.supply[c as usize] = r.below(full.min(14) + 1) as u8;
+                }
+                g.recount_totals();
+                let v = gains_to_end(&g);
+                for n in -2..16 {
+                    for op in [
+                        BinOp::Lt,
+                        BinOp::Le,
+                        BinOp::Gt,
+                        BinOp::Ge,
+                        BinOp::Eq,
+                        BinOp::Ne,
+                    ] {
+                        if let Some(b) = gains_bound(op, n, &g) {
+                            assert_eq!(b, bin(op, v, n) != 0, "{v} {op:?} {n}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
