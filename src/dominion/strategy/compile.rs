@@ -39,6 +39,9 @@ pub(crate) enum Op {
     Fun(Fun, Card),
     /// `function(type)`: the cards are `masks[index]`.
     FunMask(Fun, u16),
+    /// `count(type)` (`count(Treasure)`): copies I own of the cards of
+    /// `masks[index]`, summed inline.
+    CountMask(u16),
     Neg,
     Not,
     /// Pops the left operand; the right one is the accumulator.
@@ -310,7 +313,11 @@ impl Ctx<'_> {
                                 self.out.masks.len() - 1
                             }
                         };
-                        Op::FunMask(*f, i as u16)
+                        if *f == Fun::Count {
+                            Op::CountMask(i as u16)
+                        } else {
+                            Op::FunMask(*f, i as u16)
+                        }
                     }
                 };
                 self.out.code.push(op);

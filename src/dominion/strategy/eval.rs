@@ -65,6 +65,7 @@ impl Compiled {
                 Op::Var(v) => var_slow(self, v, g, me),
                 Op::Fun(f, c) => fun(f, Subj::Card(c), g, me),
                 Op::FunMask(f, i) => fun(f, Subj::Mask(self.masks[i as usize]), g, me),
+                Op::CountMask(i) => owned_in(&g.players[me as usize].owned, self.masks[i as usize]),
                 Op::Neg => {
                     acc = acc.wrapping_neg();
                     continue;
@@ -332,6 +333,22 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
         BinOp::And => (l != 0 && r != 0) as i32,
         BinOp::Or => (l != 0 || r != 0) as i32,
     }
+}
+
+/// Copies owned of the cards of `m` (`count(type)`): a walk over the set
+/// bits, 64 at a time, indexing the counts by bit (a card's number).
+#[inline(always)]
+fn owned_in(owned: &[u8; Card::COUNT], m: CardSet) -> i32 {
+    let mut sum = 0i32;
+    for (half, base) in [(m.0 as u64, 0usize), ((m.0 >> 64) as u64, 64)] {
+        let mut w = half;
+        while w != 0 {
+            let i = base + w.trailing_zeros() as usize;
+            w &= w - 1;
+            sum += owned.get(i).map_or(0, |&n| n as i32);
+        }
+    }
+    sum
 }
 
 /// A [`Cond::Range`] test, out of line: inlined into a list scan, the
