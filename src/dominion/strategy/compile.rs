@@ -48,6 +48,20 @@ pub(crate) enum Op {
     Bin(BinOp),
     /// `acc = acc <op> constant` (no stack traffic).
     BinK(BinOp, i32),
+    // The commonest operations of conditions, each its own opcode: one
+    // dispatch instead of a second jump table on the `Slot` or `BinOp`.
+    /// `count(card)` ([`Slot::Count`]).
+    Count(Card),
+    /// `BinK(Add, k)`.
+    AddK(i32),
+    /// `BinK(Lt, k)`.
+    LtK(i32),
+    /// `BinK(Le, k)`.
+    LeK(i32),
+    /// `BinK(Gt, k)`.
+    GtK(i32),
+    /// `BinK(Ge, k)`.
+    GeK(i32),
     /// `and`: when the accumulator (the left operand) is 0, skip the next
     /// `n` operations (the right operand and its `Bin(And)`): the result is
     /// that 0. Conditions have no side effects, so skipping changes nothing
@@ -179,6 +193,26 @@ fn is_cmp(op: BinOp) -> bool {
     )
 }
 
+/// The opcode that loads a slot (the flat one when there is one).
+fn slot_op(s: Slot) -> Op {
+    match s {
+        Slot::Count(c) => Op::Count(c),
+        _ => Op::Slot(s),
+    }
+}
+
+/// The opcode of `acc <op> k` (the flat one when there is one).
+fn bin_k(op: BinOp, k: i32) -> Op {
+    match op {
+        BinOp::Add => Op::AddK(k),
+        BinOp::Lt => Op::LtK(k),
+        BinOp::Le => Op::LeK(k),
+        BinOp::Gt => Op::GtK(k),
+        BinOp::Ge => Op::GeK(k),
+        _ => Op::BinK(op, k),
+    }
+}
+
 /// `k <op> x` as `x <op'> k`, for the operators that allow it (`and`/`or`
 /// are compiled to jumps and never get here).
 fn swapped(op: BinOp) -> Option<BinOp> {
@@ -294,7 +328,7 @@ impl Ctx<'_> {
             }
             Expr::Var(v) => {
                 self.out.code.push(match Slot::of_var(*v) {
-                    Some(x) => Op::Slot(x),
+                    Some(x) => slot_op(x),
                     None => Op::Var(*v),
                 });
                 1
@@ -302,7 +336,7 @@ impl Ctx<'_> {
             Expr::Fun(f, s) => {
                 let op = match self.subj(*s) {
                     Subj::Card(c) => match Slot::of_fun(*f, c) {
-                        Some(x) => Op::Slot(x),
+                        Some(x) => slot_op(x),
                         None => Op::Fun(*f, c),
                     },
                     Subj::Mask(m) => {
@@ -353,13 +387,13 @@ impl Ctx<'_> {
             Expr::Bin(op, l, r) if matches!(**r, Expr::Int(_)) => {
                 let Expr::Int(k) = **r else { unreachable!() };
                 let d = self.emit(l);
-                self.out.code.push(Op::BinK(*op, k));
+                self.out.code.push(bin_k(*op, k));
                 d
             }
             Expr::Bin(op, l, r) if matches!(**l, Expr::Int(_)) && swapped(*op).is_some() => {
                 let Expr::Int(k) = **l else { unreachable!() };
                 let d = self.emit(r);
-                self.out.code.push(Op::BinK(swapped(*op).unwrap_or(*op), k));
+                self.out.code.push(bin_k(swapped(*op).unwrap_or(*op), k));
                 d
             }
             Expr::Bin(op, l, r) => {
@@ -794,11 +828,7 @@ mod tests {
         };
         assert_eq!(
             c.code[code.start as usize..(code.start + code.len) as usize],
-            [
-                Op::Slot(Slot::Coins),
-                Op::BinK(BinOp::Add, 1),
-                Op::BinK(BinOp::Gt, 3)
-            ]
+            [Op::Slot(Slot::Coins), Op::AddK(1), Op::GtK(3)]
         );
         assert_eq!(conds[3], Cond::Always);
     }

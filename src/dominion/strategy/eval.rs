@@ -83,6 +83,27 @@ impl Compiled {
                     acc = bin(b, acc, k);
                     continue;
                 }
+                Op::Count(c) => g.players[me as usize].owned[c as usize] as i32,
+                Op::AddK(k) => {
+                    acc = acc.wrapping_add(k);
+                    continue;
+                }
+                Op::LtK(k) => {
+                    acc = (acc < k) as i32;
+                    continue;
+                }
+                Op::LeK(k) => {
+                    acc = (acc <= k) as i32;
+                    continue;
+                }
+                Op::GtK(k) => {
+                    acc = (acc > k) as i32;
+                    continue;
+                }
+                Op::GeK(k) => {
+                    acc = (acc >= k) as i32;
+                    continue;
+                }
                 Op::JumpIfZero(n) => {
                     if acc == 0 {
                         pc += n as usize;
