@@ -24,16 +24,54 @@ pub(crate) enum Subj {
     Mask(CardSet),
 }
 
-/// One bytecode instruction.
+/// One bytecode instruction. Evaluation keeps the top of the stack in a
+/// register (the accumulator); a "push" stores it first. Kept at 8 bytes:
+/// masks live in [`Compiled::masks`], and the numbers the engine keeps ready
+/// are resolved to a [`Slot`] when compiling, so one dispatch reads them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     Const(i32),
+    /// A number one load reads (a variable, `count`/`supply` of one card).
+    Slot(Slot),
+    /// The other variables (out of line).
     Var(Var),
-    Fun(Fun, Subj),
+    /// `function(card)` that is not a slot (zone scans, cost).
+    Fun(Fun, Card),
+    /// `function(type)`: the cards are `masks[index]`.
+    FunMask(Fun, u16),
+    /// `count(type)` (`count(Treasure)`): copies I own of the cards of
+    /// `masks[index]`, summed inline.
+    CountMask(u16),
     Neg,
     Not,
+    /// Pops the left operand; the right one is the accumulator.
     Bin(BinOp),
+    /// `acc = acc <op> constant` (no stack traffic).
+    BinK(BinOp, i32),
+    // The commonest operations of conditions, each its own opcode: one
+    // dispatch instead of a second jump table on the `Slot` or `BinOp`.
+    /// `count(card)` ([`Slot::Count`]).
+    Count(Card),
+    /// `BinK(Add, k)`.
+    AddK(i32),
+    /// `BinK(Lt, k)`.
+    LtK(i32),
+    /// `BinK(Le, k)`.
+    LeK(i32),
+    /// `BinK(Gt, k)`.
+    GtK(i32),
+    /// `BinK(Ge, k)`.
+    GeK(i32),
+    /// `and`: when the accumulator (the left operand) is 0, skip the next
+    /// `n` operations (the right operand and its `Bin(And)`): the result is
+    /// that 0. Conditions have no side effects, so skipping changes nothing
+    /// but the work done.
+    JumpIfZero(u16),
+    /// `or`: when the accumulator is non-zero, make it 1 and skip `n`.
+    JumpIfNonZero(u16),
 }
+
+const _: () = assert!(std::mem::size_of::<Op>() <= 8);
 
 /// A compiled condition: the common shapes get a fast path. Kept small
 /// (12 bytes): a comparison over a type's cards goes through [`Cond::Code`],
@@ -155,6 +193,39 @@ fn is_cmp(op: BinOp) -> bool {
     )
 }
 
+/// The opcode that loads a slot (the flat one when there is one).
+fn slot_op(s: Slot) -> Op {
+    match s {
+        Slot::Count(c) => Op::Count(c),
+        _ => Op::Slot(s),
+    }
+}
+
+/// The opcode of `acc <op> k` (the flat one when there is one).
+fn bin_k(op: BinOp, k: i32) -> Op {
+    match op {
+        BinOp::Add => Op::AddK(k),
+        BinOp::Lt => Op::LtK(k),
+        BinOp::Le => Op::LeK(k),
+        BinOp::Gt => Op::GtK(k),
+        BinOp::Ge => Op::GeK(k),
+        _ => Op::BinK(op, k),
+    }
+}
+
+/// `k <op> x` as `x <op'> k`, for the operators that allow it (`and`/`or`
+/// are compiled to jumps and never get here).
+fn swapped(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Add | BinOp::Mul | BinOp::Eq | BinOp::Ne => op,
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        _ => return None,
+    })
+}
+
 /// Evaluation stack size; deeper expressions are rejected at compile time.
 pub(crate) const STACK: usize = 64;
 
@@ -178,6 +249,8 @@ const WHYS: [Why; 10] = [
 pub struct Compiled {
     pub name: String,
     pub(crate) code: Vec<Op>,
+    /// The card sets of [`Op::FunMask`].
+    pub(crate) masks: Vec<CardSet>,
     pub(crate) entries: Vec<CEntry>,
     /// Where each entry of `entries` is written (`file:line:col`), for
     /// `domsim log --explain`; never read while a game is played.
@@ -241,7 +314,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// Emit `e`; returns the stack depth it needs.
+    /// Emit `e`; returns the stack depth it needs (the accumulator counts
+    /// as one slot: every push stores it).
     fn emit(&mut self, e: &Expr) -> usize {
         match e {
             Expr::Int(v) => {
@@ -253,12 +327,34 @@ impl Ctx<'_> {
                 1
             }
             Expr::Var(v) => {
-                self.out.code.push(Op::Var(*v));
+                self.out.code.push(match Slot::of_var(*v) {
+                    Some(x) => slot_op(x),
+                    None => Op::Var(*v),
+                });
                 1
             }
             Expr::Fun(f, s) => {
-                let s = self.subj(*s);
-                self.out.code.push(Op::Fun(*f, s));
+                let op = match self.subj(*s) {
+                    Subj::Card(c) => match Slot::of_fun(*f, c) {
+                        Some(x) => slot_op(x),
+                        None => Op::Fun(*f, c),
+                    },
+                    Subj::Mask(m) => {
+                        let i = match self.out.masks.iter().position(|&x| x == m) {
+                            Some(i) => i,
+                            None => {
+                                self.out.masks.push(m);
+                                self.out.masks.len() - 1
+                            }
+                        };
+                        if *f == Fun::Count {
+                            Op::CountMask(i as u16)
+                        } else {
+                            Op::FunMask(*f, i as u16)
+                        }
+                    }
+                };
+                self.out.code.push(op);
                 1
             }
             Expr::Neg(x) => {
@@ -269,6 +365,35 @@ impl Ctx<'_> {
             Expr::Not(x) => {
                 let d = self.emit(x);
                 self.out.code.push(Op::Not);
+                d
+            }
+            // Short-circuit: `l`, a jump over `r` and the `Bin` that
+            // combines them when `l` decides.
+            Expr::Bin(op @ (BinOp::And | BinOp::Or), l, r) => {
+                let dl = self.emit(l);
+                let at = self.out.code.len();
+                self.out.code.push(Op::JumpIfZero(0));
+                let dr = self.emit(r);
+                self.out.code.push(Op::Bin(*op));
+                let skip = (self.out.code.len() - at - 1) as u16;
+                self.out.code[at] = if *op == BinOp::And {
+                    Op::JumpIfZero(skip)
+                } else {
+                    Op::JumpIfNonZero(skip)
+                };
+                dl.max(dr + 1)
+            }
+            // A constant operand: one `BinK`, no push.
+            Expr::Bin(op, l, r) if matches!(**r, Expr::Int(_)) => {
+                let Expr::Int(k) = **r else { unreachable!() };
+                let d = self.emit(l);
+                self.out.code.push(bin_k(*op, k));
+                d
+            }
+            Expr::Bin(op, l, r) if matches!(**l, Expr::Int(_)) && swapped(*op).is_some() => {
+                let Expr::Int(k) = **l else { unreachable!() };
+                let d = self.emit(r);
+                self.out.code.push(bin_k(swapped(*op).unwrap_or(*op), k));
                 d
             }
             Expr::Bin(op, l, r) => {
@@ -356,6 +481,7 @@ pub(crate) fn compile(
         out: Compiled {
             name: st.name.clone(),
             code: Vec::new(),
+            masks: Vec::new(),
             entries: Vec::new(),
             entry_at: Vec::new(),
             lists: Vec::new(),
@@ -696,7 +822,14 @@ mod tests {
             conds[1],
             Cond::Range(Slot::Count(Card::Chapel), i32::MIN, 0)
         );
-        assert!(matches!(conds[2], Cond::Code(c) if c.len == 5));
+        // A constant operand folds into the operation: no push.
+        let Cond::Code(code) = conds[2] else {
+            panic!("{:?}", conds[2])
+        };
+        assert_eq!(
+            c.code[code.start as usize..(code.start + code.len) as usize],
+            [Op::Slot(Slot::Coins), Op::AddK(1), Op::GtK(3)]
+        );
         assert_eq!(conds[3], Cond::Always);
     }
 

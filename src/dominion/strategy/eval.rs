@@ -43,43 +43,87 @@ impl Compiled {
         }
     }
 
-    /// [`Self::eval`] on an `N`-slot stack; `N` is at least the program's
-    /// depth (checked when compiling, `STACK` at most).
+    /// [`Self::eval`] on an `N`-slot stack; `N` is a power of two and at
+    /// least the program's depth (checked when compiling, `STACK` at most),
+    /// so indexing by `sp % N` never wraps and needs no bounds check. The
+    /// top of the stack is kept in `acc`; a push stores it (the first push
+    /// stores the unused initial value, so a program needs `depth` slots).
+    /// An empty program is true (`acc` starts at 1).
     #[inline(always)]
     fn eval_on<const N: usize>(&self, code: Code, g: &Game, me: u8) -> i32 {
+        const { assert!(N.is_power_of_two()) };
         let mut st = [0i32; N];
         let mut sp = 0usize;
+        let mut acc = 1i32;
         let ops = &self.code[code.start as usize..(code.start + code.len) as usize];
-        for op in ops {
-            match *op {
-                Op::Const(v) => {
-                    st[sp] = v;
-                    sp += 1;
+        let mut pc = 0usize;
+        while let Some(&op) = ops.get(pc) {
+            pc += 1;
+            let v = match op {
+                Op::Const(v) => v,
+                Op::Slot(x) => slot(x, g, me),
+                Op::Var(v) => var_slow(self, v, g, me),
+                Op::Fun(f, c) => fun(f, Subj::Card(c), g, me),
+                Op::FunMask(f, i) => fun(f, Subj::Mask(self.masks[i as usize]), g, me),
+                Op::CountMask(i) => owned_in(&g.players[me as usize].owned, self.masks[i as usize]),
+                Op::Neg => {
+                    acc = acc.wrapping_neg();
+                    continue;
                 }
-                Op::Var(v) => {
-                    st[sp] = var(self, v, g, me);
-                    sp += 1;
+                Op::Not => {
+                    acc = (acc == 0) as i32;
+                    continue;
                 }
-                Op::Fun(f, s) => {
-                    st[sp] = match s {
-                        Subj::Card(c) => fun_card(f, c, g, me),
-                        Subj::Mask(_) => fun(f, s, g, me),
-                    };
-                    sp += 1;
-                }
-                Op::Neg => st[sp - 1] = st[sp - 1].wrapping_neg(),
-                Op::Not => st[sp - 1] = (st[sp - 1] == 0) as i32,
                 Op::Bin(b) => {
-                    sp -= 1;
-                    st[sp - 1] = bin(b, st[sp - 1], st[sp]);
+                    sp = sp.wrapping_sub(1);
+                    acc = bin(b, st[sp % N], acc);
+                    continue;
                 }
-            }
+                Op::BinK(b, k) => {
+                    acc = bin(b, acc, k);
+                    continue;
+                }
+                Op::Count(c) => g.players[me as usize].owned[c as usize] as i32,
+                Op::AddK(k) => {
+                    acc = acc.wrapping_add(k);
+                    continue;
+                }
+                Op::LtK(k) => {
+                    acc = (acc < k) as i32;
+                    continue;
+                }
+                Op::LeK(k) => {
+                    acc = (acc <= k) as i32;
+                    continue;
+                }
+                Op::GtK(k) => {
+                    acc = (acc > k) as i32;
+                    continue;
+                }
+                Op::GeK(k) => {
+                    acc = (acc >= k) as i32;
+                    continue;
+                }
+                Op::JumpIfZero(n) => {
+                    if acc == 0 {
+                        pc += n as usize;
+                    }
+                    continue;
+                }
+                Op::JumpIfNonZero(n) => {
+                    if acc != 0 {
+                        acc = 1;
+                        pc += n as usize;
+                    }
+                    continue;
+                }
+            };
+            // A push: the old top goes to the stack.
+            st[sp % N] = acc;
+            sp += 1;
+            acc = v;
         }
-        if sp == 0 {
-            1
-        } else {
-            st[sp - 1]
-        }
+        acc
     }
 
     /// Whether an entry's condition holds. `Always` (most entries) is
@@ -103,6 +147,10 @@ impl Compiled {
     fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
             Cond::Always | Cond::Range(..) => self.holds(cond, g, me),
+            Cond::VarCmp(Var::GainsToEnd, op, n) => match gains_bound(op, n, g) {
+                Some(b) => b,
+                None => bin(op, gains_to_end(g), n) != 0,
+            },
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
             Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
             Cond::Code(c) => self.eval(c, g, me) != 0,
@@ -308,6 +356,22 @@ fn bin(b: BinOp, l: i32, r: i32) -> i32 {
     }
 }
 
+/// Copies owned of the cards of `m` (`count(type)`): a walk over the set
+/// bits, 64 at a time, indexing the counts by bit (a card's number).
+#[inline(always)]
+fn owned_in(owned: &[u8; Card::COUNT], m: CardSet) -> i32 {
+    let mut sum = 0i32;
+    for (half, base) in [(m.0 as u64, 0usize), ((m.0 >> 64) as u64, 64)] {
+        let mut w = half;
+        while w != 0 {
+            let i = base + w.trailing_zeros() as usize;
+            w &= w - 1;
+            sum += owned.get(i).map_or(0, |&n| n as i32);
+        }
+    }
+    sum
+}
+
 /// A [`Cond::Range`] test, out of line: inlined into a list scan, the
 /// slot's match let the compiler load every slot the scan might read up
 /// front (a dozen loads and stack spills per scan, most of them unused).
@@ -392,6 +456,22 @@ fn var_slow(s: &Compiled, v: Var, g: &Game, me: u8) -> i32 {
 
 fn best_opp_vp(g: &Game, me: u8) -> i32 {
     g.others(me).map(|o| g.vp(o)).max().unwrap_or(0)
+}
+
+/// `gains_to_end <op> n` when the Provinces left decide it without the
+/// pile scan: `gains_to_end` is at most `supply(Province)` (the game ends
+/// when they run out), so `gains_to_end > 10` is false whenever 10 or fewer
+/// Provinces are left (always, in a 2-player game). `None`: compute it.
+#[inline(always)]
+fn gains_bound(op: BinOp, n: i32, g: &Game) -> Option<bool> {
+    let prov = g.supply[Card::Province as usize] as i32;
+    match op {
+        BinOp::Gt if prov <= n => Some(false),
+        BinOp::Ge | BinOp::Eq if prov < n => Some(false),
+        BinOp::Lt | BinOp::Ne if prov < n => Some(true),
+        BinOp::Le if prov <= n => Some(true),
+        _ => None,
+    }
 }
 
 /// Fewest gains that end the game: the Provinces left, or the sum of the
@@ -544,6 +624,154 @@ mod tests {
                 };
                 for &x in &edges {
                     assert_eq!(in_range(x, lo, hi), bin(op, x, n) != 0, "{x} {op:?} {n}");
+                }
+            }
+        }
+    }
+
+    /// The expression tree evaluated directly (no bytecode), on the same
+    /// primitives: what the compiled program must give.
+    fn tree(e: &super::super::ast::Expr, s: &Compiled, k: &Kingdom, g: &Game, me: u8) -> i32 {
+        use super::super::ast::{Expr, Subject};
+        match e {
+            Expr::Int(v) => *v,
+            Expr::Bool(b) => *b as i32,
+            Expr::Var(v) => var(s, *v, g, me),
+            Expr::Fun(f, x) => {
+                let subj = match *x {
+                    Subject::Card(c) => Subj::Card(c),
+                    Subject::Type(t) => Subj::Mask(CardSet::of_types(t).and(k.in_game)),
+                    Subject::Terminal => Subj::Mask(CardSet::terminal().and(k.in_game)),
+                };
+                fun(*f, subj, g, me)
+            }
+            Expr::Neg(x) => tree(x, s, k, g, me).wrapping_neg(),
+            Expr::Not(x) => (tree(x, s, k, g, me) == 0) as i32,
+            Expr::Bin(op, l, r) => bin(*op, tree(l, s, k, g, me), tree(r, s, k, g, me)),
+        }
+    }
+
+    fn random_expr(r: &mut GameRng, depth: u32) -> super::super::ast::Expr {
+        use super::super::ast::{Expr, Subject};
+        use crate::cards::Types;
+        if depth == 0 || r.below(4) == 0 {
+            return match r.below(4) {
+                0 => Expr::Int(r.below(16) as i32 - 3),
+                1 => Expr::Bool(r.below(2) == 1),
+                2 => Expr::Var(
+                    [
+                        Var::Cards,
+                        Var::Coins,
+                        Var::TotalMoney,
+                        Var::GainsToEnd,
+                        Var::Vp,
+                        Var::HandSize,
+                    ][r.below(6) as usize],
+                ),
+                _ => {
+                    let f = [Fun::Count, Fun::Hand, Fun::Supply, Fun::Cost, Fun::Opp]
+                        [r.below(5) as usize];
+                    let x = match r.below(5) {
+                        0 => Subject::Card(Card::Copper),
+                        1 => Subject::Card(Card::Estate),
+                        2 => Subject::Card(Card::Province),
+                        3 => Subject::Type(Types::TREASURE),
+                        _ => Subject::Terminal,
+                    };
+                    Expr::Fun(f, x)
+                }
+            };
+        }
+        match r.below(6) {
+            0 => Expr::Neg(Box::new(random_expr(r, depth - 1))),
+            1 => Expr::Not(Box::new(random_expr(r, depth - 1))),
+            _ => {
+                let ops = [
+                    BinOp::Add,
+                    BinOp::Sub,
+                    BinOp::Mul,
+                    BinOp::Div,
+                    BinOp::Mod,
+                    BinOp::Lt,
+                    BinOp::Le,
+                    BinOp::Gt,
+                    BinOp::Ge,
+                    BinOp::Eq,
+                    BinOp::Ne,
+                    BinOp::And,
+                    BinOp::Or,
+                ];
+                let op = ops[r.below(ops.len() as u32) as usize];
+                let l = random_expr(r, depth - 1);
+                let rr = random_expr(r, depth - 1);
+                Expr::Bin(op, Box::new(l), Box::new(rr))
+            }
+        }
+    }
+
+    /// The bytecode (accumulator, constant operands, short-circuit `and`
+    /// and `or`) gives what the expression tree gives, on random
+    /// expressions and states, short and long programs alike.
+    #[test]
+    fn compiled_conditions_agree_with_the_expression_tree() {
+        let mut r = GameRng::for_game(11, 0);
+        let k = Kingdom::random(2, &[crate::cards::Set::Base], 5).unwrap();
+        let st = super::super::parse("buy: Copper", "<t>").unwrap();
+        let mut g = Game::new(&k, 1, 0);
+        let (mut long, mut jumps) = (0, 0);
+        for i in 0..8_000 {
+            if i % 50 == 0 {
+                for c in k.supply.iter() {
+                    let full = k.pile_size[c as usize] as u32;
+                    g.supply[c as usize] = r.below(full.min(12) + 1) as u8;
+                }
+                g.recount_totals();
+                g.turn.coins = r.below(12) as _;
+            }
+            let depth = 1 + r.below(6);
+            let e = random_expr(&mut r, depth);
+            let (s, code) = super::super::compile::compile_expr(&st, &e, &k).unwrap();
+            long += (code.len > 16) as u32;
+            jumps += s
+                .code
+                .iter()
+                .any(|o| matches!(o, Op::JumpIfZero(_) | Op::JumpIfNonZero(_)))
+                as u32;
+            for me in 0..2 {
+                assert_eq!(s.eval(code, &g, me), tree(&e, &s, &k, &g, me), "{e:?}");
+            }
+        }
+        assert!(long > 40 && jumps > 400, "{long} {jumps}");
+    }
+
+    /// The Province bound of `gains_bound` never contradicts the full
+    /// computation.
+    #[test]
+    fn gains_bound_agrees_with_gains_to_end() {
+        let mut r = GameRng::for_game(9, 0);
+        for players in [2u8, 3, 4, 6] {
+            let k = Kingdom::random(players as usize, &[crate::cards::Set::Base], 4).unwrap();
+            let mut g = Game::new(&k, 1, 0);
+            for _ in 0..500 {
+                for c in k.supply.iter() {
+                    let full = k.pile_size[c as usize] as u32;
+                    g.supply[c as usize] = r.below(full.min(14) + 1) as u8;
+                }
+                g.recount_totals();
+                let v = gains_to_end(&g);
+                for n in -2..16 {
+                    for op in [
+                        BinOp::Lt,
+                        BinOp::Le,
+                        BinOp::Gt,
+                        BinOp::Ge,
+                        BinOp::Eq,
+                        BinOp::Ne,
+                    ] {
+                        if let Some(b) = gains_bound(op, n, &g) {
+                            assert_eq!(b, bin(op, v, n) != 0, "{v} {op:?} {n}");
+                        }
+                    }
                 }
             }
         }
