@@ -1187,32 +1187,23 @@ mod tests {
         }
     }
 
-    fn sim(args: &[&str]) -> Result<SimConfig> {
-        match parse(&[&["sim"], args].concat()) {
-            Command::Sim(a) => SimConfig::from_args(&a),
-            _ => unreachable!(),
-        }
+    /// `fn verb(args) -> Result<Config>`: parse `domsim verb ARGS…` and
+    /// validate it.
+    macro_rules! verb {
+        ($($f:ident: $name:literal, $variant:ident => $config:ty;)*) => {$(
+            fn $f(args: &[&str]) -> Result<$config> {
+                match parse(&[&[$name], args].concat()) {
+                    Command::$variant(a) => <$config>::from_args(&a),
+                    _ => unreachable!(),
+                }
+            }
+        )*};
     }
-
-    fn matrix(args: &[&str]) -> Result<MatrixConfig> {
-        match parse(&[&["matrix"], args].concat()) {
-            Command::Matrix(a) => MatrixConfig::from_args(&a),
-            _ => unreachable!(),
-        }
-    }
-
-    fn sweep(args: &[&str]) -> Result<SweepConfig> {
-        match parse(&[&["sweep"], args].concat()) {
-            Command::Sweep(a) => SweepConfig::from_args(&a),
-            _ => unreachable!(),
-        }
-    }
-
-    fn rank(args: &[&str]) -> Result<RankConfig> {
-        match parse(&[&["rank"], args].concat()) {
-            Command::Rank(a) => RankConfig::from_args(&a),
-            _ => unreachable!(),
-        }
+    verb! {
+        sim: "sim", Sim => SimConfig;
+        matrix: "matrix", Matrix => MatrixConfig;
+        sweep: "sweep", Sweep => SweepConfig;
+        rank: "rank", Rank => RankConfig;
     }
 
     fn kingdom(args: &[&str], players: usize) -> Result<KingdomConfig> {

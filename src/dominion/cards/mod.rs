@@ -172,8 +172,12 @@ pub fn trash_reaction<B: Bots>(g: &mut Game, b: &mut B, o: u8, r: Card) {
 /// Hovel (when you buy a Victory card, you may trash it from your hand).
 pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     for r in CardSet::BUY_REACTIONS.iter() {
-        if r == Card::Hovel && c.is_victory() && g.players[p as usize].hand.contains(Card::Hovel) {
-            dark_ages::hovel_on_buy(g, b, p, c);
+        if !g.players[p as usize].hand.contains(r) {
+            continue;
+        }
+        match r {
+            Card::Hovel if c.is_victory() => dark_ages::hovel_on_buy(g, b, p, c),
+            _ => {}
         }
     }
 }

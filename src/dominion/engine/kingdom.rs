@@ -90,10 +90,6 @@ pub struct Kingdom {
     /// Shelters forced on (`Some(true)`) or off (`Some(false)`); `None` = the
     /// random rule of RULES §3.3, drawn from the game's RNG.
     pub shelters: Option<bool>,
-    /// Some card with a "when trashed" ability or a trash Reaction (Market
-    /// Square) can appear: the engine then runs the trash-trigger mechanism
-    /// (one test otherwise).
-    pub watch_trash: bool,
     /// Every hook ([`Hooks`]) of a card that can appear: the engine runs a
     /// trigger mechanism only when some card of the game has its hook.
     pub hooks: Hooks,
@@ -209,7 +205,6 @@ impl Kingdom {
             turn_cap: DEFAULT_TURN_CAP,
             non_supply,
             shelters: None,
-            watch_trash: false,
             hooks: Hooks::NONE,
             on_gain: CardSet::EMPTY,
             track_turn: false,
@@ -314,8 +309,15 @@ impl Kingdom {
             hooks = hooks.or(Hooks::ON_GAIN);
         }
         self.hooks = hooks;
-        self.watch_trash =
-            !self.in_game.and(CardSet::on_trash()).is_empty() || hooks.has(Hooks::TRASH_REACTION);
+    }
+
+    /// Some card with a "when trashed" ability or a trash Reaction (Market
+    /// Square) can appear: the engine then runs the trash-trigger mechanism
+    /// (one test otherwise).
+    #[inline]
+    pub fn watch_trash(&self) -> bool {
+        self.hooks
+            .has(Hooks(Hooks::ON_TRASH.0 | Hooks::TRASH_REACTION.0))
     }
 
     /// Force Shelters on or off (`None`: the random rule of RULES §3.3).

@@ -621,7 +621,7 @@ impl Game {
         pl.remove_owned(c);
         self.trash.push(c);
         b.event(self, Event::Trash { player: p, card: c });
-        if self.kingdom.watch_trash {
+        if self.kingdom.watch_trash() {
             self.note_trashed(b, p, c, as_card);
         }
     }

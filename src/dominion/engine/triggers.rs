@@ -7,7 +7,7 @@
 //!
 //! * **on-trash** (RULES §9): every move to the trash goes through
 //!   `Game::put_in_trash_as`, which records the card here when the kingdom
-//!   can have on-trash cards or trash Reactions (`Kingdom::watch_trash`, so other
+//!   can have on-trash cards or trash Reactions (`Kingdom::watch_trash()`, so other
 //!   games pay one test). Outside a batch the abilities resolve at once,
 //!   interrupting whatever trashed the card. [`Game::begin_trash_batch`] /
 //!   [`Game::end_trash_batch`] bracket "trash several cards at once" (Chapel,

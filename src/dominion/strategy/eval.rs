@@ -748,50 +748,55 @@ mod tests {
     /// computation.
     #[test]
     fn gains_bound_agrees_with_gains_to_end() {
-        let mut r = GameRng::for_game(9, 0);
-        for players in [2u8, 3, 4, 6] {
-            let k = Kingdom::random(players as usize, &[crate::cards::Set::Base], 4).unwrap();
-            let mut g = Game::new(&k, 1, 0);
-            for _ in 0..500 {
-                for c in k.supply.iter() {
-                    let full = k.pile_size[c as usize] as u32;
-                    g.supply[c as usize] = r.below(full.min(14) + 1) as u8;
-                }
-                g.recount_totals();
-                let v = gains_to_end(&g);
-                for n in -2..16 {
-                    for op in [
-                        BinOp::Lt,
-                        BinOp::Le,
-                        BinOp::Gt,
-                        BinOp::Ge,
-                        BinOp::Eq,
-                        BinOp::Ne,
-                    ] {
-                        if let Some(b) = gains_bound(op, n, &g) {
-                            assert_eq!(b, bin(op, v, n) != 0, "{v} {op:?} {n}");
-                        }
+        random_supplies(9, &[2, 3, 4, 6], 4, 500, 14, |g| {
+            let v = gains_to_end(g);
+            for n in -2..16 {
+                for op in [
+                    BinOp::Lt,
+                    BinOp::Le,
+                    BinOp::Gt,
+                    BinOp::Ge,
+                    BinOp::Eq,
+                    BinOp::Ne,
+                ] {
+                    if let Some(b) = gains_bound(op, n, g) {
+                        assert_eq!(b, bin(op, v, n) != 0, "{v} {op:?} {n}");
                     }
                 }
+            }
+        });
+    }
+
+    /// Run `check` on `rounds` states per player count, each with every
+    /// Supply pile of a random base kingdom set to a random size of at most
+    /// `most` (mostly small piles, some empty, some full).
+    fn random_supplies(
+        seed: u64,
+        players: &[usize],
+        kingdom_seed: u64,
+        rounds: usize,
+        most: u32,
+        mut check: impl FnMut(&Game),
+    ) {
+        let mut r = GameRng::for_game(seed, 0);
+        for &n in players {
+            let k = Kingdom::random(n, &[crate::cards::Set::Base], kingdom_seed).unwrap();
+            let mut g = Game::new(&k, 1, 0);
+            for _ in 0..rounds {
+                for c in k.supply.iter() {
+                    let full = k.pile_size[c as usize] as u32;
+                    g.supply[c as usize] = r.below(full.min(most) + 1) as u8;
+                }
+                g.recount_totals();
+                check(&g);
             }
         }
     }
 
     #[test]
     fn gains_to_end_matches_its_definition_on_random_supplies() {
-        let mut r = GameRng::for_game(7, 0);
-        for players in [2u8, 3, 4, 5, 6] {
-            let k = Kingdom::random(players as usize, &[crate::cards::Set::Base], 3).unwrap();
-            let mut g = Game::new(&k, 1, 0);
-            for _ in 0..2_000 {
-                for c in k.supply.iter() {
-                    // Mostly small piles, some empty, some full.
-                    let full = k.pile_size[c as usize] as u32;
-                    g.supply[c as usize] = r.below(full.min(12) + 1) as u8;
-                }
-                g.recount_totals();
-                assert_eq!(gains_to_end(&g), reference(&g), "{:?}", &g.supply[..]);
-            }
-        }
+        random_supplies(7, &[2, 3, 4, 5, 6], 3, 2_000, 12, |g| {
+            assert_eq!(gains_to_end(g), reference(g), "{:?}", &g.supply[..]);
+        });
     }
 }
