@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Instructions per game of the issue-18 workloads, counted by callgrind
+# (valgrind), which does not depend on the machine's load: the way to steer
+# engine speed when wall time is noisy (results/BENCHMARKS.md).
+#
+#   scripts/instructions.sh                      # this tree's release build
+#   scripts/instructions.sh OLD_BIN NEW_BIN ...  # compare binaries, same games?
+#
+# For each workload and binary: `domsim sim A B -j 1` under callgrind at
+# N1 and N2 games; instructions per game = (Ir(N2) - Ir(N1)) / (N2 - N1),
+# which cancels start-up and strategy compilation. With several binaries it
+# also compares their per-game CSVs (`--games-csv`, N1 games, in a run of
+# its own: writing it costs instructions): a speed change must play the
+# very same games. N1/N2 default to 1000/6000
+# (environment variables N1, N2). Needs valgrind (Debian: apt-get install
+# valgrind); nothing else beyond the repository.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || {
+    echo "instructions.sh: valgrind is not installed (Debian: apt-get install valgrind)" >&2
+    exit 2
+}
+N1=${N1:-1000}
+N2=${N2:-6000}
+if [[ $# -eq 0 ]]; then
+    cargo build --release -q
+    set -- ./target/release/domsim
+fi
+for b in "$@"; do
+    [[ -x $b ]] || { echo "instructions.sh: $b is not an executable" >&2; exit 2; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+S=strategies
+witch_kingdom="Witch,Smithy,Militia,Moneylender,Laboratory,Council Room,Library,Chapel,Workshop,Gardens"
+names=("Big Money mirror" "Smithy BM vs BMU (HiveMind rules)" "Double Witch mirror" "Masquerade BM mirror")
+args=(
+    "$S/big_money.dom $S/big_money.dom --preset First_Game"
+    "$S/hivemind_smithy_bm.dom $S/hivemind_bmu.dom --preset First_Game"
+    "$S/double_witch.dom $S/double_witch.dom --kingdom WITCH_KINGDOM"
+    "$S/masquerade_big_money.dom $S/masquerade_big_money.dom --preset Victory_Dance"
+)
+
+# Ir of one run: binary, games, workload arguments...
+ir() {
+    local bin=$1 n=$2
+    shift 2
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" sim "$@" \
+        -n "$n" -j 1 -o "$tmp/out.csv" 2>"$tmp/err" >/dev/null ||
+        { cat "$tmp/err" >&2; exit 1; }
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err"
+}
+
+header="| workload |"
+rule="|---|"
+for b in "$@"; do
+    header+=" $(basename "$b") |"
+    rule+="---:|"
+done
+[[ $# -gt 1 ]] && { header+=" change | same games |"; rule+="---:|---|"; }
+echo "Instructions per game (callgrind, ($N2 − $N1 games) / $((N2 - N1)), -j 1)"
+echo
+echo "$header"
+echo "$rule"
+for w in "${!names[@]}"; do
+    # Word-split the workload, then restore the names that contain spaces.
+    read -r -a a <<<"${args[$w]}"
+    for i in "${!a[@]}"; do
+        case ${a[$i]} in
+            First_Game) a[$i]="First Game" ;;
+            Victory_Dance) a[$i]="Victory Dance" ;;
+            WITCH_KINGDOM) a[$i]=$witch_kingdom ;;
+        esac
+    done
+    row="| ${names[$w]} |"
+    first="" last="" same=yes k=0
+    for b in "$@"; do
+        lo=$(ir "$b" "$N1" "${a[@]}")
+        hi=$(ir "$b" "$N2" "${a[@]}")
+        if [[ $# -gt 1 ]]; then
+            "$b" sim "${a[@]}" -n "$N1" -j 1 -o "$tmp/out.csv" \
+                --games-csv "$tmp/games$k.csv" >/dev/null 2>&1
+        fi
+        per=$(((hi - lo) / (N2 - N1)))
+        row+=" $per |"
+        [[ -z $first ]] && first=$per
+        last=$per
+        if [[ $k -gt 0 ]] && ! cmp -s "$tmp/games0.csv" "$tmp/games$k.csv"; then
+            same=no
+        fi
+        k=$((k + 1))
+    done
+    if [[ $# -gt 1 ]]; then
+        row+=" $(awk -v a="$first" -v b="$last" 'BEGIN { printf "%+.1f%%", 100 * (b / a - 1) }') | $same |"
+    fi
+    echo "$row"
+done
