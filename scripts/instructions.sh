@@ -33,14 +33,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 S=strategies
-witch_kingdom="Witch,Smithy,Militia,Moneylender,Laboratory,Council Room,Library,Chapel,Workshop,Gardens"
-names=("Big Money mirror" "Smithy BM vs BMU (HiveMind rules)" "Double Witch mirror" "Masquerade BM mirror")
-args=(
-    "$S/big_money.dom $S/big_money.dom --preset First_Game"
-    "$S/hivemind_smithy_bm.dom $S/hivemind_bmu.dom --preset First_Game"
-    "$S/double_witch.dom $S/double_witch.dom --kingdom WITCH_KINGDOM"
-    "$S/masquerade_big_money.dom $S/masquerade_big_money.dom --preset Victory_Dance"
-)
+# Workload `$1` (0-3): its name in `name`, its `domsim sim` arguments in `a`.
+workload() {
+    case $1 in
+        0) name="Big Money mirror"
+           a=("$S/big_money.dom" "$S/big_money.dom" --preset "First Game") ;;
+        1) name="Smithy BM vs BMU (HiveMind rules)"
+           a=("$S/hivemind_smithy_bm.dom" "$S/hivemind_bmu.dom" --preset "First Game") ;;
+        2) name="Double Witch mirror"
+           a=("$S/double_witch.dom" "$S/double_witch.dom" --kingdom
+              "Witch,Smithy,Militia,Moneylender,Laboratory,Council Room,Library,Chapel,Workshop,Gardens") ;;
+        3) name="Masquerade BM mirror"
+           a=("$S/masquerade_big_money.dom" "$S/masquerade_big_money.dom" --preset "Victory Dance") ;;
+    esac
+}
 
 # Ir of one run: binary, games, workload arguments...
 ir() {
@@ -63,24 +69,16 @@ echo "Instructions per game (callgrind, ($N2 − $N1 games) / $((N2 - N1)), -j 1
 echo
 echo "$header"
 echo "$rule"
-for w in "${!names[@]}"; do
-    # Word-split the workload, then restore the names that contain spaces.
-    read -r -a a <<<"${args[$w]}"
-    for i in "${!a[@]}"; do
-        case ${a[$i]} in
-            First_Game) a[$i]="First Game" ;;
-            Victory_Dance) a[$i]="Victory Dance" ;;
-            WITCH_KINGDOM) a[$i]=$witch_kingdom ;;
-        esac
-    done
-    row="| ${names[$w]} |"
+for w in 0 1 2 3; do
+    workload "$w"
+    row="| $name |"
     first="" last="" same=yes k=0
     for b in "$@"; do
         lo=$(ir "$b" "$N1" "${a[@]}")
         hi=$(ir "$b" "$N2" "${a[@]}")
         if [[ $# -gt 1 ]]; then
             "$b" sim "${a[@]}" -n "$N1" -j 1 -o "$tmp/out.csv" \
-                --games-csv "$tmp/games$k.csv" >/dev/null 2>&1
+                --games-csv "$tmp/games$k.csv" >/dev/null
         fi
         per=$(((hi - lo) / (N2 - N1)))
         row+=" $per |"

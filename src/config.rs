@@ -439,19 +439,28 @@ pub fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// A verb's outputs, named as on its command line (`("-o", path)`; `None`:
+/// not asked for). Each verb lists them once and checks them twice: apart
+/// from its inputs before anything is read ([`check_io`]), and writable
+/// last ([`check_writable`]).
+type Outs<'a> = [(&'static str, Option<&'a Path>)];
+
+/// The outputs asked for, with their option names.
+fn given<'a>(outs: &Outs<'a>) -> Vec<(&'static str, &'a Path)> {
+    outs.iter()
+        .filter_map(|&(o, p)| p.map(|p| (o, p)))
+        .collect()
+}
+
 /// Refuse, before anything runs, an output that is a strategy file or
 /// another output (see [`crate::output::check_distinct`]).
-pub(crate) fn check_io(specs: &[String], outs: &[(&str, Option<&Path>)]) -> Result<()> {
+pub(crate) fn check_io(specs: &[String], outs: &Outs) -> Result<()> {
     let ins: Vec<(&str, &Path)> = specs
         .iter()
         .filter(|s| !s.starts_with("builtin:"))
         .map(|s| ("strategy file", Path::new(s.as_str())))
         .collect();
-    let outs: Vec<(&str, &Path)> = outs
-        .iter()
-        .filter_map(|(o, p)| p.map(|p| (*o, p)))
-        .collect();
-    crate::output::check_distinct(&ins, &outs)
+    crate::output::check_distinct(&ins, &given(outs))
 }
 
 /// Fail now if an output cannot be written (see [`crate::output`]): the
@@ -464,8 +473,9 @@ pub(crate) fn check_out_path(path: &Path) -> Result<()> {
 /// outputs last, once everything else is known to be good, so that a bad
 /// path fails before any game — not after the whole run — and a command
 /// line with two mistakes gets the message it got before this check.
-fn check_out_paths(paths: &[Option<&Path>]) -> Result<()> {
-    for p in paths.iter().flatten() {
+/// (Checking a path twice is harmless: nothing is left behind.)
+fn check_writable(outs: &Outs) -> Result<()> {
+    for (_, p) in given(outs) {
         check_out_path(p)?;
     }
     Ok(())
@@ -547,18 +557,16 @@ impl SimConfig {
             bail!("--checkpoint cannot be combined with --report, --stats or --save-stats: the playtest statistics are collected in the same pass as the table and are not checkpointed; run the statistics without --checkpoint");
         }
         let specs = a.strategies.all();
-        check_io(
-            &specs,
-            &[
-                ("-o", run.out.as_deref()),
-                ("--checkpoint", a.checkpoint.as_deref()),
-                ("--report", pt.report.as_deref()),
-                ("--stats", pt.stats.as_deref()),
-                ("--save-stats", pt.save_stats.as_deref()),
-                ("--games-csv", pt.games_csv.as_deref()),
-                ("--save-partial", run.save_partial.as_deref()),
-            ],
-        )?;
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--checkpoint", a.checkpoint.as_deref()),
+            ("--report", pt.report.as_deref()),
+            ("--stats", pt.stats.as_deref()),
+            ("--save-stats", pt.save_stats.as_deref()),
+            ("--games-csv", pt.games_csv.as_deref()),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
+        check_io(&specs, &outs)?;
         if pt.games_csv.is_some() && (checkpoint.is_some() || run.shard.is_some()) {
             bail!("--games-csv lists the games of one whole run: it cannot be combined with --checkpoint or --shard");
         }
@@ -568,12 +576,7 @@ impl SimConfig {
         let (specs, players) = seat_specs(&specs, a.players.players)?;
         let kingdom = KingdomConfig::from_args(&a.kingdom, players, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
-        check_out_paths(&[
-            run.out.as_deref(),
-            run.save_partial.as_deref(),
-            pt.games_csv.as_deref(),
-            a.checkpoint.as_deref(),
-        ])?;
+        check_writable(&outs)?;
         Ok(SimConfig {
             run,
             players,
@@ -608,14 +611,12 @@ impl MatrixConfig {
             check_out_path(h)?;
         }
         let specs = a.strategies.all();
-        check_io(
-            &specs,
-            &[
-                ("-o", run.out.as_deref()),
-                ("--report", html),
-                ("--save-partial", run.save_partial.as_deref()),
-            ],
-        )?;
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--report", html),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
+        check_io(&specs, &outs)?;
         if specs.len() < 2 {
             bail!(
                 "a round robin needs at least 2 strategies ({} given)",
@@ -624,7 +625,7 @@ impl MatrixConfig {
         }
         let kingdom = KingdomConfig::from_args(&a.kingdom, 2, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
-        check_out_paths(&[run.out.as_deref(), run.save_partial.as_deref()])?;
+        check_writable(&outs)?;
         Ok(MatrixConfig {
             run,
             kingdom,
@@ -660,22 +661,16 @@ impl SweepConfig {
                 specs.len()
             );
         }
-        check_io(
-            &specs,
-            &[
-                ("-o", run.out.as_deref()),
-                ("--summary", a.summary.as_deref()),
-                ("--save-partial", run.save_partial.as_deref()),
-            ],
-        )?;
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--summary", a.summary.as_deref()),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
+        check_io(&specs, &outs)?;
         let kingdoms =
             KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
         let lineup = LineupConfig::load(specs)?;
-        check_out_paths(&[
-            run.out.as_deref(),
-            a.summary.as_deref(),
-            run.save_partial.as_deref(),
-        ])?;
+        check_writable(&outs)?;
         Ok(SweepConfig {
             run,
             kingdoms,
@@ -739,15 +734,13 @@ impl RankConfig {
                 specs.len()
             );
         }
-        check_io(
-            &specs,
-            &[
-                ("-o", run.out.as_deref()),
-                ("--html", a.html.as_deref()),
-                ("--matrix", a.matrix.as_deref()),
-                ("--save-partial", run.save_partial.as_deref()),
-            ],
-        )?;
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--html", a.html.as_deref()),
+            ("--matrix", a.matrix.as_deref()),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
+        check_io(&specs, &outs)?;
         let (kingdoms, seeds) = if many {
             let list = KingdomList::from_args(
                 a.random_kingdoms,
@@ -771,12 +764,7 @@ impl RankConfig {
             )
         };
         let lineup = LineupConfig::load(specs)?;
-        check_out_paths(&[
-            run.out.as_deref(),
-            a.html.as_deref(),
-            a.matrix.as_deref(),
-            run.save_partial.as_deref(),
-        ])?;
+        check_writable(&outs)?;
         Ok(RankConfig {
             run,
             players: p,
@@ -857,10 +845,8 @@ impl OptimizeConfig {
         };
         let mut ins = against.clone();
         ins.extend(templates.iter().cloned());
-        check_io(
-            &ins,
-            &[("--bot", a.bot.as_deref()), ("-o", run.out.as_deref())],
-        )?;
+        let outs = [("--bot", a.bot.as_deref()), ("-o", run.out.as_deref())];
+        check_io(&ins, &outs)?;
         let kingdom = KingdomConfig::from_args(&a.kingdom, 2, run.seed, &against)?;
         let field = LineupConfig::load(against)?;
         // Templates: read and parse them all before any game.
@@ -869,7 +855,7 @@ impl OptimizeConfig {
             let text = crate::output::read_input(Path::new(t), "template")?;
             parsed.push(Template::parse(&text, t)?);
         }
-        check_out_paths(&[a.bot.as_deref(), run.out.as_deref()])?;
+        check_writable(&outs)?;
         Ok(OptimizeConfig {
             run,
             auto: a.auto,
@@ -931,17 +917,11 @@ impl CompareConfig {
                 specs.len()
             );
         }
-        let mut outputs: Vec<(&str, &Path)> = Vec::new();
-        if let Some(o) = &a.out {
-            outputs.push(("-o", o));
-        }
-        if let Some(h) = &a.html {
-            outputs.push(("--html", h));
-        }
+        let outs = [("-o", run.out.as_deref()), ("--html", a.html.as_deref())];
         let mut inputs: Vec<(&str, &Path)> = a.a.iter().map(|p| ("--a", p.as_path())).collect();
         inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
         inputs.extend(specs.iter().map(|s| ("STRATEGY", Path::new(s))));
-        crate::output::check_distinct(&inputs, &outputs)?;
+        crate::output::check_distinct(&inputs, &given(&outs))?;
         let cards_a = data::load_files(&a.a)?;
         let (cards_b, b_how) = match (&a.b_set, a.b.is_empty()) {
             (Some(set), _) => {
@@ -1019,7 +999,7 @@ impl CompareConfig {
             );
         }
         // Written only after both variants have played: checked now.
-        check_out_paths(&[run.out.as_deref(), a.html.as_deref()])?;
+        check_writable(&outs)?;
         Ok(CompareConfig {
             run,
             players,
@@ -1108,12 +1088,9 @@ impl ReportConfig {
             .iter()
             .map(|p| ("statistics file", p.as_path()))
             .collect();
-        let mut outs = vec![("-o", out)];
-        if let Some(c) = csv {
-            outs.push(("--csv", c));
-        }
-        crate::output::check_distinct(&ins, &outs)?;
-        check_out_paths(&[Some(out), csv])?;
+        let outs = [("-o", Some(out)), ("--csv", csv)];
+        crate::output::check_distinct(&ins, &given(&outs))?;
+        check_writable(&outs)?;
         let inputs = inputs
             .iter()
             .map(|p| {

@@ -565,6 +565,27 @@ mod tests {
     use super::*;
     use crate::engine::{GameRng, Kingdom};
 
+    /// The six comparison operators.
+    const COMPARISONS: [BinOp; 6] = [
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::Eq,
+        BinOp::Ne,
+    ];
+
+    /// Set every Supply pile of `g` to a random size of at most `most`
+    /// (mostly small piles, some empty, some full), totals recounted.
+    fn randomize_supply(g: &mut Game, r: &mut GameRng, most: u32) {
+        let k = g.kingdom;
+        for c in k.supply.iter() {
+            let full = k.pile_size[c as usize] as u32;
+            g.supply[c as usize] = r.below(full.min(most) + 1) as u8;
+        }
+        g.recount_totals();
+    }
+
     /// `gains_to_end` by the definition: the Provinces left, or the sum of
     /// the `need` smallest non-empty Supply piles, whichever is fewer.
     fn reference(g: &Game) -> i32 {
@@ -604,14 +625,7 @@ mod tests {
             i32::MAX - 1,
             i32::MAX,
         ];
-        for op in [
-            BinOp::Lt,
-            BinOp::Le,
-            BinOp::Gt,
-            BinOp::Ge,
-            BinOp::Eq,
-            BinOp::Ne,
-        ] {
+        for op in COMPARISONS {
             for &n in &edges {
                 let Some((lo, hi)) = as_range(op, n) else {
                     assert!(
@@ -686,21 +700,12 @@ mod tests {
             0 => Expr::Neg(Box::new(random_expr(r, depth - 1))),
             1 => Expr::Not(Box::new(random_expr(r, depth - 1))),
             _ => {
-                let ops = [
-                    BinOp::Add,
-                    BinOp::Sub,
-                    BinOp::Mul,
-                    BinOp::Div,
-                    BinOp::Mod,
-                    BinOp::Lt,
-                    BinOp::Le,
-                    BinOp::Gt,
-                    BinOp::Ge,
-                    BinOp::Eq,
-                    BinOp::Ne,
-                    BinOp::And,
-                    BinOp::Or,
-                ];
+                let arith = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
+                let ops: Vec<BinOp> = arith
+                    .into_iter()
+                    .chain(COMPARISONS)
+                    .chain([BinOp::And, BinOp::Or])
+                    .collect();
                 let op = ops[r.below(ops.len() as u32) as usize];
                 let l = random_expr(r, depth - 1);
                 let rr = random_expr(r, depth - 1);
@@ -721,11 +726,7 @@ mod tests {
         let (mut long, mut jumps) = (0, 0);
         for i in 0..8_000 {
             if i % 50 == 0 {
-                for c in k.supply.iter() {
-                    let full = k.pile_size[c as usize] as u32;
-                    g.supply[c as usize] = r.below(full.min(12) + 1) as u8;
-                }
-                g.recount_totals();
+                randomize_supply(&mut g, &mut r, 12);
                 g.turn.coins = r.below(12) as _;
             }
             let depth = 1 + r.below(6);
@@ -751,14 +752,7 @@ mod tests {
         random_supplies(9, &[2, 3, 4, 6], 4, 500, 14, |g| {
             let v = gains_to_end(g);
             for n in -2..16 {
-                for op in [
-                    BinOp::Lt,
-                    BinOp::Le,
-                    BinOp::Gt,
-                    BinOp::Ge,
-                    BinOp::Eq,
-                    BinOp::Ne,
-                ] {
+                for op in COMPARISONS {
                     if let Some(b) = gains_bound(op, n, g) {
                         assert_eq!(b, bin(op, v, n) != 0, "{v} {op:?} {n}");
                     }
@@ -767,9 +761,8 @@ mod tests {
         });
     }
 
-    /// Run `check` on `rounds` states per player count, each with every
-    /// Supply pile of a random base kingdom set to a random size of at most
-    /// `most` (mostly small piles, some empty, some full).
+    /// Run `check` on `rounds` states per player count of a random base
+    /// kingdom, each with its Supply randomised ([`randomize_supply`]).
     fn random_supplies(
         seed: u64,
         players: &[usize],
@@ -783,11 +776,7 @@ mod tests {
             let k = Kingdom::random(n, &[crate::cards::Set::Base], kingdom_seed).unwrap();
             let mut g = Game::new(&k, 1, 0);
             for _ in 0..rounds {
-                for c in k.supply.iter() {
-                    let full = k.pile_size[c as usize] as u32;
-                    g.supply[c as usize] = r.below(full.min(most) + 1) as u8;
-                }
-                g.recount_totals();
+                randomize_supply(&mut g, &mut r, most);
                 check(&g);
             }
         }
