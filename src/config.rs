@@ -1164,6 +1164,23 @@ mod tests {
         }
     }
 
+    /// Refused with a message that starts with `start`.
+    #[track_caller]
+    fn refused_with<T>(r: Result<T>, start: &str) {
+        let e = refused(r);
+        assert!(e.starts_with(start), "expected {start:?}…, got: {e}");
+    }
+
+    /// Refused with a message that names `what` (a file, an option).
+    #[track_caller]
+    fn refused_naming<T>(r: Result<T>, what: &str) {
+        let e = refused(r);
+        assert!(
+            e.contains(what),
+            "expected a message naming {what:?}, got: {e}"
+        );
+    }
+
     /// `fn verb(args) -> Result<Config>`: parse `domsim verb ARGS…` and
     /// validate it.
     macro_rules! verb {
@@ -1250,10 +1267,14 @@ mod tests {
         );
         let eleven =
             "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch,Workshop";
-        let e = refused(kingdom(&["--kingdom", eleven], 2));
-        assert!(e.contains("at most 10 piles; 11 were given"), "{e}");
-        let e = refused(kingdom(&["--kingdom", "Village,Village"], 2));
-        assert!(e.contains("'Village' is listed twice"), "{e}");
+        refused_naming(
+            kingdom(&["--kingdom", eleven], 2),
+            "at most 10 piles; 11 were given",
+        );
+        refused_naming(
+            kingdom(&["--kingdom", "Village,Village"], 2),
+            "'Village' is listed twice",
+        );
     }
 
     #[test]
@@ -1270,10 +1291,11 @@ mod tests {
             "--seed is the default --kingdom-seed"
         );
         assert_eq!(a.how, "random sets=base,intrigue kingdom_seed=5");
-        let e = refused(kingdom(&["--random", "--sets", ""], 2));
-        assert!(e.contains("--sets: no card set given"), "{e}");
-        let e = refused(kingdom(&["--random", "--sets", "bsae"], 2));
-        assert!(e.starts_with("--sets: "), "{e}");
+        refused_naming(
+            kingdom(&["--random", "--sets", ""], 2),
+            "--sets: no card set given",
+        );
+        refused_with(kingdom(&["--random", "--sets", "bsae"], 2), "--sets: ");
         let e = refused(kingdom(
             &["--preset", "First Game", "--kingdom-seed", "3"],
             2,
@@ -1304,8 +1326,10 @@ mod tests {
         assert_eq!(l.how, "random sets=base count=3");
         let e = refused(KingdomList::from_args(None, "base", None, 1, 2));
         assert_eq!(e, "give --random N or --kingdoms FILE");
-        let e = refused(KingdomList::from_args(Some(10_000_001), "base", None, 1, 2));
-        assert!(e.contains("at most 10000000 kingdoms"), "{e}");
+        refused_naming(
+            KingdomList::from_args(Some(10_000_001), "base", None, 1, 2),
+            "at most 10000000 kingdoms",
+        );
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("k.txt");
         let ten = "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch";
@@ -1344,20 +1368,20 @@ mod tests {
         let (specs, p) = seat_specs(&[], None).unwrap();
         assert_eq!((specs.len(), p), (2, 2), "default lineup: two seats");
         let three = vec![BM.to_string(); 3];
-        let e = refused(seat_specs(&three, Some(2)));
-        assert!(
-            e.starts_with("3 strategies for 2 players: give at most one strategy per seat"),
-            "{e}"
+        refused_with(
+            seat_specs(&three, Some(2)),
+            "3 strategies for 2 players: give at most one strategy per seat",
         );
-        let e = refused(sim(&[BM, BM, BM, "-p", "2"]));
-        assert!(e.contains("3 strategies for 2 players"), "{e}");
+        refused_naming(sim(&[BM, BM, BM, "-p", "2"]), "3 strategies for 2 players");
     }
 
     #[test]
     fn folders_expand_to_their_strategy_files() {
         let d = tempfile::tempdir().unwrap();
-        let e = refused(expand_specs(&[d.path().display().to_string()]));
-        assert!(e.contains("holds no .dom strategy file"), "{e}");
+        refused_naming(
+            expand_specs(&[d.path().display().to_string()]),
+            "holds no .dom strategy file",
+        );
         std::fs::write(d.path().join("b.dom"), "buy: Gold\n").unwrap();
         std::fs::write(d.path().join("a.dom"), "buy: Gold\n").unwrap();
         std::fs::write(d.path().join("notes.txt"), "").unwrap();
@@ -1395,32 +1419,26 @@ mod tests {
             tmp(&d, "g.csv"),
         );
         let shard = ["--shard", "1/2", "--save-partial", part.as_str()];
-        let e = refused(sim(&[&[BM, BM, "-o", &out], &shard[..]].concat()));
-        assert!(e.starts_with("--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong"), "{e}");
-        let e = refused(sim(&[&[BM, BM, "--precision", "0.01"], &shard[..]].concat()));
-        assert!(
-            e.starts_with("--shard cannot be combined with --precision"),
-            "{e}"
+        refused_with(sim(&[&[BM, BM, "-o", &out], &shard[..]].concat()), "--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong");
+        refused_with(
+            sim(&[&[BM, BM, "--precision", "0.01"], &shard[..]].concat()),
+            "--shard cannot be combined with --precision",
         );
-        let e = refused(sim(&[BM, BM, "--checkpoint", &ck, "--report", &rep]));
-        assert!(
-            e.starts_with("--checkpoint cannot be combined with --report, --stats or --save-stats"),
-            "{e}"
+        refused_with(
+            sim(&[BM, BM, "--checkpoint", &ck, "--report", &rep]),
+            "--checkpoint cannot be combined with --report, --stats or --save-stats",
         );
-        let e = refused(sim(&[BM, BM, "--checkpoint", &ck, "--precision", "0.01"]));
-        assert!(
-            e.starts_with("--checkpoint cannot be combined with --precision"),
-            "{e}"
+        refused_with(
+            sim(&[BM, BM, "--checkpoint", &ck, "--precision", "0.01"]),
+            "--checkpoint cannot be combined with --precision",
         );
-        let e = refused(sim(&[BM, BM, "--checkpoint", &ck, "--games-csv", &games]));
-        assert!(
-            e.starts_with("--games-csv lists the games of one whole run"),
-            "{e}"
+        refused_with(
+            sim(&[BM, BM, "--checkpoint", &ck, "--games-csv", &games]),
+            "--games-csv lists the games of one whole run",
         );
-        let e = refused(sim(&[&[BM, BM, "--games-csv", &games], &shard[..]].concat()));
-        assert!(
-            e.starts_with("--games-csv lists the games of one whole run"),
-            "{e}"
+        refused_with(
+            sim(&[&[BM, BM, "--games-csv", &games], &shard[..]].concat()),
+            "--games-csv lists the games of one whole run",
         );
         // Each alone is fine, and records what was asked.
         let c = sim(&[BM, BM, "--checkpoint", &ck, "--checkpoint-every", "50"]).unwrap();
@@ -1444,22 +1462,26 @@ mod tests {
     fn sim_outputs_clash_and_bad_paths() {
         let d = tempfile::tempdir().unwrap();
         let same = tmp(&d, "same.csv");
-        let e = refused(sim(&[BM, BM, "-o", &same, "--games-csv", &same]));
-        assert!(e.contains("same.csv"), "{e}");
+        refused_naming(
+            sim(&[BM, BM, "-o", &same, "--games-csv", &same]),
+            "same.csv",
+        );
         let strat = tmp(&d, "s.dom");
         std::fs::write(&strat, "buy: Gold, Silver\n").unwrap();
-        let e = refused(sim(&[&strat, BM, "-o", &strat]));
-        assert!(e.contains("s.dom"), "{e}");
+        refused_naming(sim(&[&strat, BM, "-o", &strat]), "s.dom");
         for opt in ["--report", "-o", "--games-csv", "--checkpoint"] {
             let e = refused(sim(&[BM, BM, opt, &tmp(&d, "missing/f")]));
             assert!(e.contains("missing"), "{opt}: {e}");
         }
-        let e = refused(matrix(&[BM, BM, "-o", &tmp(&d, "missing/m.csv")]));
-        assert!(e.contains("missing"), "{e}");
-        let e = refused(rank(&[BM, BM, "--matrix", &tmp(&d, "missing/m.csv")]));
-        assert!(e.contains("missing"), "{e}");
-        let e = refused(sim(&[&tmp(&d, "no-such.dom"), BM]));
-        assert!(e.contains("no-such.dom"), "{e}");
+        refused_naming(
+            matrix(&[BM, BM, "-o", &tmp(&d, "missing/m.csv")]),
+            "missing",
+        );
+        refused_naming(
+            rank(&[BM, BM, "--matrix", &tmp(&d, "missing/m.csv")]),
+            "missing",
+        );
+        refused_naming(sim(&[&tmp(&d, "no-such.dom"), BM]), "no-such.dom");
         assert_eq!(
             std::fs::read_dir(d.path()).unwrap().count(),
             1,
@@ -1473,19 +1495,18 @@ mod tests {
         let e = refused(matrix(&[BM]));
         assert_eq!(e, "a round robin needs at least 2 strategies (1 given)");
         let part = tmp(&d, "p.json");
-        let e = refused(matrix(&[
-            BM,
-            BM,
-            "--report",
-            &tmp(&d, "r.html"),
-            "--shard",
-            "1/2",
-            "--save-partial",
-            &part,
-        ]));
-        assert!(
-            e.starts_with("--shard writes only its --save-partial file: -o and --report belong"),
-            "{e}"
+        refused_with(
+            matrix(&[
+                BM,
+                BM,
+                "--report",
+                &tmp(&d, "r.html"),
+                "--shard",
+                "1/2",
+                "--save-partial",
+                &part,
+            ]),
+            "--shard writes only its --save-partial file: -o and --report belong",
         );
         let c = matrix(&[BM, BM, BM, "-n", "30"]).unwrap();
         assert_eq!(
@@ -1502,21 +1523,20 @@ mod tests {
         let e = refused(sweep(&[BM, BM]));
         assert_eq!(e, "give --random N or --kingdoms FILE");
         let part = tmp(&d, "p.json");
-        let e = refused(sweep(&[
-            BM,
-            BM,
-            "--random",
-            "2",
-            "--summary",
-            &tmp(&d, "s.csv"),
-            "--shard",
-            "1/2",
-            "--save-partial",
-            &part,
-        ]));
-        assert!(
-            e.starts_with("--shard writes only its --save-partial file: -o and --summary belong"),
-            "{e}"
+        refused_with(
+            sweep(&[
+                BM,
+                BM,
+                "--random",
+                "2",
+                "--summary",
+                &tmp(&d, "s.csv"),
+                "--shard",
+                "1/2",
+                "--save-partial",
+                &part,
+            ]),
+            "--shard writes only its --save-partial file: -o and --summary belong",
         );
         let c = sweep(&[BM, BM, "--random", "4", "--sets", "intrigue"]).unwrap();
         assert_eq!(c.kingdoms.kingdoms.len(), 4);
@@ -1540,15 +1560,17 @@ mod tests {
             ),
             "{e}"
         );
-        let e = refused(rank(&[
-            BM,
-            BM,
-            "--random-kingdoms",
-            "2",
-            "--matrix",
-            &tmp(&d, "m.csv"),
-        ]));
-        assert!(e.contains("several kingdoms"), "{e}");
+        refused_naming(
+            rank(&[
+                BM,
+                BM,
+                "--random-kingdoms",
+                "2",
+                "--matrix",
+                &tmp(&d, "m.csv"),
+            ]),
+            "several kingdoms",
+        );
         let e = refused(rank(&[BM, BM, BM, "-p", "4"]));
         assert_eq!(
             e,
@@ -1560,19 +1582,18 @@ mod tests {
             "a ranking at 2-player tables needs at least 2 strategies (1 given)"
         );
         let part = tmp(&d, "p.json");
-        let e = refused(rank(&[
-            BM,
-            BM,
-            "--precision",
-            "20",
-            "--shard",
-            "1/2",
-            "--save-partial",
-            &part,
-        ]));
-        assert!(
-            e.starts_with("--shard cannot be combined with --precision"),
-            "{e}"
+        refused_with(
+            rank(&[
+                BM,
+                BM,
+                "--precision",
+                "20",
+                "--shard",
+                "1/2",
+                "--save-partial",
+                &part,
+            ]),
+            "--shard cannot be combined with --precision",
         );
         let one = rank(&[BM, BM, "--seed", "9"]).unwrap();
         assert!(!one.many);
@@ -1604,10 +1625,11 @@ mod tests {
         };
         let e = refused(opt(&["strategies/templates/money_draw.domt", "--auto"]));
         assert_eq!(e, "give a TEMPLATE or --auto, not both");
-        let e = refused(opt(&[]));
-        assert!(e.starts_with("give a strategy TEMPLATE"), "{e}");
-        let e = refused(opt(&["no-such-template.domt", "-a", BM]));
-        assert!(e.contains("no-such-template.domt"), "{e}");
+        refused_with(opt(&[]), "give a strategy TEMPLATE");
+        refused_naming(
+            opt(&["no-such-template.domt", "-a", BM]),
+            "no-such-template.domt",
+        );
         let c = opt(&[
             "strategies/templates/money_draw.domt",
             "-a",
@@ -1637,8 +1659,10 @@ mod tests {
             e,
             "give variant B with --b FILE or --b-set CARD:FIELD=VALUE"
         );
-        let e = refused(cmp(&["--a", a, "--b-set", "cost=5", BM, BM]));
-        assert!(e.contains("expected CARD:FIELD=VALUE"), "{e}");
+        refused_naming(
+            cmp(&["--a", a, "--b-set", "cost=5", BM, BM]),
+            "expected CARD:FIELD=VALUE",
+        );
     }
 
     #[test]
@@ -1655,8 +1679,10 @@ mod tests {
         }
         match parse(&["check", "strategies/big_money.dom", "--preset", "Nope"]) {
             Command::Check(a) => {
-                let e = refused(CheckConfig::from_args(&a));
-                assert!(e.starts_with("--preset: unknown preset 'Nope'"), "{e}");
+                refused_with(
+                    CheckConfig::from_args(&a),
+                    "--preset: unknown preset 'Nope'",
+                );
             }
             _ => unreachable!(),
         }
@@ -1700,19 +1726,18 @@ mod tests {
                 .len(),
             2
         );
-        let e = refused(ReportConfig::from_args(&two, &html, Some(&csv)));
-        assert!(
-            e.starts_with("--csv writes the statistics of one run"),
-            "{e}"
+        refused_with(
+            ReportConfig::from_args(&two, &html, Some(&csv)),
+            "--csv writes the statistics of one run",
         );
-        let e = refused(ReportConfig::from_args(std::slice::from_ref(&a), &a, None));
-        assert!(e.contains("a.json"), "{e}");
-        let e = refused(ReportConfig::from_args(
-            std::slice::from_ref(&a),
-            &html,
-            Some(&html),
-        ));
-        assert!(e.contains("r.html"), "{e}");
+        refused_naming(
+            ReportConfig::from_args(std::slice::from_ref(&a), &a, None),
+            "a.json",
+        );
+        refused_naming(
+            ReportConfig::from_args(std::slice::from_ref(&a), &html, Some(&html)),
+            "r.html",
+        );
         let e = refused(ReportConfig::from_args(
             &[d.path().join("none.json")],
             &html,
@@ -1723,8 +1748,7 @@ mod tests {
             "{e}"
         );
         std::fs::write(&b, "{\"not\": \"statistics\"}").unwrap();
-        let e = refused(ReportConfig::from_args(&two, &html, None));
-        assert!(e.contains("b.json"), "{e}");
+        refused_naming(ReportConfig::from_args(&two, &html, None), "b.json");
         assert!(!html.exists() && !csv.exists(), "validation writes nothing");
     }
 
@@ -1734,17 +1758,22 @@ mod tests {
         let p = d.path().join("part-1.json");
         std::fs::write(&p, "{}").unwrap();
         let out = d.path().join("t.csv");
-        let e = refused(MergeConfig::from_args(std::slice::from_ref(&p), &p));
-        assert!(e.contains("part-1.json"), "{e}");
-        let e = refused(MergeConfig::from_args(&[d.path().join("none.json")], &out));
-        assert!(e.contains("none.json"), "{e}");
-        let e = refused(MergeConfig::from_args(std::slice::from_ref(&p), &out));
-        assert!(e.contains("part-1.json"), "{e}");
-        let e = refused(MergeConfig::from_args(
-            std::slice::from_ref(&p),
-            &d.path().join("missing/t.csv"),
-        ));
-        assert!(e.contains("missing"), "{e}");
+        refused_naming(
+            MergeConfig::from_args(std::slice::from_ref(&p), &p),
+            "part-1.json",
+        );
+        refused_naming(
+            MergeConfig::from_args(&[d.path().join("none.json")], &out),
+            "none.json",
+        );
+        refused_naming(
+            MergeConfig::from_args(std::slice::from_ref(&p), &out),
+            "part-1.json",
+        );
+        refused_naming(
+            MergeConfig::from_args(std::slice::from_ref(&p), &d.path().join("missing/t.csv")),
+            "missing",
+        );
         assert!(!out.exists());
     }
 
