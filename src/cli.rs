@@ -657,6 +657,11 @@ pub fn run() -> Result<ExitCode> {
             return Ok(ExitCode::from(code));
         }
     };
+    // `serve` keeps the default signal actions: it writes no file, and
+    // Ctrl-C ends it.
+    if !matches!(cli.cmd, Command::Serve { .. }) {
+        catch_signals();
+    }
     // Data cards: bound for the whole command (verbs that bind cards
     // themselves refuse a global --cards).
     let _binding = if cli.cards.is_empty() {
@@ -892,15 +897,28 @@ pub(crate) fn warning(w: &str) -> String {
 
 pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Ctrl-C and SIGTERM set the stop flag: the runner finishes the games in
-/// progress, starts no new one, and the command reports what was completed.
-pub(crate) fn install_stop_handler() {
+/// Whether the running verb checks [`STOP`] (set by [`install_stop_handler`]).
+static WATCHED: AtomicBool = AtomicBool::new(false);
+
+/// Catch Ctrl-C, SIGTERM and SIGHUP from the start of every verb that may
+/// write a file, before its first temporary file can exist (the output
+/// checks of the configuration create and remove one). Until the verb
+/// watches [`STOP`], a signal removes every temporary file and exits with
+/// status 130 at once; afterwards the first signal only sets the flag (the
+/// run finishes the games in progress, starts no new one and reports what
+/// was completed) and a second one exits at once, still removing them.
+fn catch_signals() {
     let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
-            // Second signal: give up at once (no output file is written).
+        if !WATCHED.load(Ordering::SeqCst) || STOP.swap(true, Ordering::SeqCst) {
             report::remove_pending_files_and_exit(EXIT_INTERRUPTED as i32);
         }
     });
+}
+
+/// The verb checks [`STOP`] from now on: the next signal asks it to stop
+/// rather than ending the process (see [`catch_signals`]).
+pub(crate) fn install_stop_handler() {
+    WATCHED.store(true, Ordering::SeqCst);
 }
 
 pub(crate) fn progress_wanted() -> bool {

@@ -152,8 +152,10 @@ fn failed_run_leaves_existing_file_untouched() {
     assert_eq!(entries(&d), vec!["keep.csv"]);
 }
 
-/// The run has started (its signal handler is installed before the output's
-/// temporary file is created) once a file appears in `dir`.
+/// The run has started once a file appears in `dir`: the first one is the
+/// temporary file of the configuration's output check or of the output
+/// itself. domsim catches signals before either exists, so a signal from
+/// then on must leave nothing behind whatever stage it interrupts.
 #[cfg(unix)]
 fn wait_for_temp_file(dir: &std::path::Path) {
     for _ in 0..200 {
