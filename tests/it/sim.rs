@@ -246,6 +246,63 @@ fn second_signal_exits_at_once_without_files() {
     assert!(entries(&d).is_empty(), "left {:?}", entries(&d));
 }
 
+/// Whether process `pid` catches SIGTERM (Linux: bit 14 of `SigCgt` in
+/// /proc/PID/status); None where /proc does not say.
+#[cfg(unix)]
+fn catches_sigterm(pid: u32) -> Option<bool> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let hex = status.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+    let mask = u64::from_str_radix(hex.trim(), 16).ok()?;
+    Some(mask & (1 << 14) != 0)
+}
+
+/// A signal that comes before the games start stops the command at once,
+/// with status 130 and no file: here domsim is still waiting for its
+/// strategy file, a FIFO that nobody writes. (Before signals were caught
+/// from the start, SIGTERM killed it there with the default action, and
+/// in the output checks that followed it left a temporary file behind.)
+#[cfg(target_os = "linux")]
+#[test]
+fn signal_before_the_games_start_exits_at_once_without_files() {
+    let d = scratch("sigearly");
+    let fifo = d.join("never_written.dom");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = d.join("out.csv");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(["sim", "-n", "10", "-o", out.to_str().unwrap()])
+        .arg(&fifo)
+        .arg("builtin:big-money")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut caught = false;
+    for _ in 0..400 {
+        if catches_sigterm(child.id()) == Some(true) {
+            caught = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    if !caught {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("domsim never caught SIGTERM while it waited for its strategy file");
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_eq!(entries(&d), vec!["never_written.dom"]);
+}
+
 /// Issue 17.4: rounds (mean and distribution) and per-seat wins, ties and
 /// losses in the console and the CSV, consistent with each other.
 #[test]
