@@ -150,8 +150,13 @@ impl CardVec {
     /// over the moved cards (how many of them are Copper, which only
     /// Coppersmith needs, the caller counts in `out` when it must: that
     /// test cost every card of every hand a compare and an add). Every card
-    /// is written to both places and the two ends advance by 0 or 1, so a random hand costs no mispredicted branch
-    /// (the stray writes land past the ends, in unused capacity).
+    /// is written to both places and the two ends advance by 0 or 1, so a
+    /// random hand costs no mispredicted branch (the stray writes land past
+    /// the ends, in unused capacity).
+    ///
+    /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
+    /// self.len() <= MAX_CARDS` (a broken invariant panics on the slice
+    /// bounds, as in [`CardVec::append`], rather than writing out of place).
     #[inline(always)]
     pub fn partition_out(
         &mut self,
@@ -166,33 +171,19 @@ impl CardVec {
         let id = *uid;
         // Range checks once per zone rather than three per card: both ends
         // advance by at most one a card, so they stay inside these slices.
-        // (A game holds at most `MAX_CARDS` cards, so the ids always fit;
-        // the clamping loop below is only a guard.)
         let (mut kept, mut o, mut coins) = (0usize, 0usize, 0u16);
         let src = &mut self.cards[..n];
         let dst = &mut out.cards[o0..o0 + n];
-        if let Some(ids) = out_uid.get_mut(o0..o0 + n) {
-            for i in 0..n {
-                let c = src[i];
-                let m = moves[c as usize] as usize;
-                dst[o] = c;
-                ids[o] = id.wrapping_add(o as u16);
-                src[kept] = c;
-                o += m;
-                kept += 1 - m;
-                coins += value[c as usize] as u16 * m as u16;
-            }
-        } else {
-            for i in 0..n {
-                let c = src[i];
-                let m = moves[c as usize] as usize;
-                dst[o] = c;
-                out_uid[(o0 + o).min(MAX_CARDS - 1)] = id.wrapping_add(o as u16);
-                src[kept] = c;
-                o += m;
-                kept += 1 - m;
-                coins += value[c as usize] as u16 * m as u16;
-            }
+        let ids = &mut out_uid[o0..o0 + n];
+        for i in 0..n {
+            let c = src[i];
+            let m = moves[c as usize] as usize;
+            dst[o] = c;
+            ids[o] = id.wrapping_add(o as u16);
+            src[kept] = c;
+            o += m;
+            kept += 1 - m;
+            coins += value[c as usize] as u16 * m as u16;
         }
         self.len = kept as u16;
         out.len = (o0 + o) as u16;
