@@ -171,10 +171,7 @@ pub fn trash_reaction<B: Bots>(g: &mut Game, b: &mut B, o: u8, r: Card) {
 /// "When you buy a card" Reactions in `p`'s hand ([`Hooks::BUY_REACTION`]):
 /// Hovel (when you buy a Victory card, you may trash it from your hand).
 pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
-    for r in CardSet::BUY_REACTIONS.iter() {
-        if !g.players[p as usize].hand.contains(r) {
-            continue;
-        }
+    for r in g.hand_kinds(p, CardSet::BUY_REACTIONS).iter() {
         match r {
             Card::Hovel if c.is_victory() => dark_ages::hovel_on_buy(g, b, p, c),
             _ => {}

@@ -316,8 +316,7 @@ impl Kingdom {
     /// (one test otherwise).
     #[inline]
     pub fn watch_trash(&self) -> bool {
-        self.hooks
-            .has(Hooks(Hooks::ON_TRASH.0 | Hooks::TRASH_REACTION.0))
+        self.hooks.has(Hooks::ON_TRASH.or(Hooks::TRASH_REACTION))
     }
 
     /// Force Shelters on or off (`None`: the random rule of RULES §3.3).

@@ -279,7 +279,7 @@ impl Game {
         }
     }
 
-    /// The kinds of card in `p`'s hand having any of the types `t`.
+    /// The kinds of card in `p`'s hand that are in `filter`.
     #[inline]
     pub fn hand_kinds(&self, p: u8, filter: CardSet) -> CardSet {
         let mut s = CardSet::EMPTY;

@@ -106,12 +106,7 @@ impl Game {
                     legal.insert(e.as_card);
                 }
             }
-            let mut reactions = CardSet::EMPTY;
-            for r in CardSet::TRASH_REACTIONS.iter() {
-                if self.players[o as usize].hand.contains(r) {
-                    reactions.insert(r);
-                }
-            }
+            let reactions = self.hand_kinds(o, CardSet::TRASH_REACTIONS);
             let choice = if reactions.is_empty() && legal.len() == 1 {
                 legal.first()
             } else {
