@@ -226,6 +226,16 @@ fn swapped(op: BinOp) -> Option<BinOp> {
     })
 }
 
+/// `l <op> r` as `x <op'> k` when one operand is a constant `k` that folds
+/// into a [`bin_k`] operation (`and`/`or` are compiled to jumps before).
+fn with_constant<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, BinOp, i32)> {
+    match (l, r) {
+        (x, Expr::Int(k)) => Some((x, op, *k)),
+        (Expr::Int(k), x) => swapped(op).map(|o| (x, o, *k)),
+        _ => None,
+    }
+}
+
 /// Evaluation stack size; deeper expressions are rejected at compile time.
 pub(crate) const STACK: usize = 64;
 
@@ -383,25 +393,20 @@ impl Ctx<'_> {
                 };
                 dl.max(dr + 1)
             }
-            // A constant operand: one `BinK`, no push.
-            Expr::Bin(op, l, r) if matches!(**r, Expr::Int(_)) => {
-                let Expr::Int(k) = **r else { unreachable!() };
-                let d = self.emit(l);
-                self.out.code.push(bin_k(*op, k));
-                d
-            }
-            Expr::Bin(op, l, r) if matches!(**l, Expr::Int(_)) && swapped(*op).is_some() => {
-                let Expr::Int(k) = **l else { unreachable!() };
-                let d = self.emit(r);
-                self.out.code.push(bin_k(swapped(*op).unwrap_or(*op), k));
-                d
-            }
-            Expr::Bin(op, l, r) => {
-                let dl = self.emit(l);
-                let dr = self.emit(r);
-                self.out.code.push(Op::Bin(*op));
-                dl.max(dr + 1)
-            }
+            Expr::Bin(op, l, r) => match with_constant(*op, l, r) {
+                // A constant operand: one `BinK`, no push.
+                Some((x, op, k)) => {
+                    let d = self.emit(x);
+                    self.out.code.push(bin_k(op, k));
+                    d
+                }
+                None => {
+                    let dl = self.emit(l);
+                    let dr = self.emit(r);
+                    self.out.code.push(Op::Bin(*op));
+                    dl.max(dr + 1)
+                }
+            },
         }
     }
 
