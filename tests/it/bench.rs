@@ -160,3 +160,35 @@ fn bench_bad_options_exit_2_and_leave_no_file() {
     }
     assert!(entries(&d).is_empty());
 }
+
+/// `scripts/pgo.sh` (the profile-guided build, run in full by `.ci/run`
+/// with `--verify`): its help names every step and option, and a bad
+/// argument is refused with status 2 before anything is built.
+#[test]
+fn pgo_script_help_and_bad_argument() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pgo.sh");
+    let o = Command::new(&script).arg("--help").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let help = stdout(&o);
+    for want in [
+        "--train-only",
+        "--verify",
+        "llvm-profdata",
+        "target/pgo/release/domsim",
+        "status 3",
+    ] {
+        assert!(help.contains(want), "missing {want:?} in\n{help}");
+    }
+    assert!(
+        !help.contains("set -euo"),
+        "help runs into the code:\n{help}"
+    );
+    let o = Command::new(&script).arg("--fast").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown argument '--fast'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+}
