@@ -156,6 +156,15 @@ check() {
         die "$what: the PGO build played other games than the plain build"
     echo "pgo.sh: $what: the same 20,000 games" >&2
 }
+# Each build says which it is (build.rs reads the compiler flags).
+says() {
+    local text
+    text=$("$1" bench --quick --only "big money mirror" --threads 1 2>&1) ||
+        die "$1 bench --quick failed: $text"
+    grep -q -- "$2" <<<"$text" || die "$1 bench does not say '$2'"
+}
+says target/pgo/release/domsim "^- build: release, profile-guided (scripts/pgo.sh)$"
+says target/release/domsim "^- build: release$"
 check "Smithy BM vs BMU" $S/hivemind_smithy_bm.dom $S/hivemind_bmu.dom --preset "First Game"
 check "Masquerade mirror" $S/masquerade_big_money.dom $S/masquerade_big_money.dom --preset "Victory Dance"
 check "Grim Parade, 4 players" $S/cultist.dom $S/knights.dom $S/procession.dom $S/band_of_misfits.dom \

@@ -371,6 +371,26 @@ pub fn release_build() -> bool {
     !cfg!(debug_assertions)
 }
 
+/// "profile-guided", "instrumented" or "" (see `build.rs`).
+const PGO: &str = env!("DOMSIM_PGO");
+
+/// The build, as `domsim bench` records it: release or debug, and whether
+/// it is the profile-guided build of `scripts/pgo.sh` (or the instrumented
+/// build that collects its profile), as `build.rs` read it from the
+/// compiler flags.
+pub fn build_description() -> String {
+    let base = if release_build() {
+        "release"
+    } else {
+        "debug (debug assertions on: numbers are meaningless)"
+    };
+    match std::hint::black_box(PGO) {
+        "profile-guided" => format!("{base}, profile-guided (scripts/pgo.sh)"),
+        "instrumented" => format!("{base}, instrumented for profiling (numbers are meaningless)"),
+        _ => base.to_string(),
+    }
+}
+
 /// CPU time (user + system) of this process so far, in seconds: the sum
 /// over all its threads, live and exited (Linux `/proc/self/stat`, in clock
 /// ticks of 1/100 s, the fixed `USER_HZ` of Linux's /proc interface). `None`
@@ -398,14 +418,7 @@ pub fn machine_meta() -> Vec<(&'static str, String)> {
         ("logical_cores", logical_cores().to_string()),
         ("os", os_description()),
         ("domsim_version", env!("CARGO_PKG_VERSION").to_string()),
-        (
-            "build",
-            if release_build() {
-                "release".to_string()
-            } else {
-                "debug (debug assertions on: numbers are meaningless)".to_string()
-            },
-        ),
+        ("build", build_description()),
     ]
 }
 
@@ -595,6 +608,14 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     let mut so = std::io::stdout().lock();
     if !release_build() {
         let warn = "WARNING: this domsim is a DEBUG build: its numbers are meaningless. Measure with `cargo run --release -- bench` (or scripts/bench.sh).";
+        eprintln!("{warn}");
+        writeln!(so, "**{warn}**\n")?;
+    }
+    // black_box: the same control flow in every build, so the profile of
+    // the instrumented build matches the optimized one (a constant would
+    // fold this branch away in one of them).
+    if matches!(std::hint::black_box(PGO), "instrumented") {
+        let warn = "WARNING: this domsim is instrumented for profiling (scripts/pgo.sh's training build): its numbers are meaningless.";
         eprintln!("{warn}");
         writeln!(so, "**{warn}**\n")?;
     }
