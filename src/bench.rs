@@ -374,6 +374,14 @@ pub fn release_build() -> bool {
 /// "profile-guided", "instrumented" or "" (see `build.rs`).
 const PGO: &str = env!("DOMSIM_PGO");
 
+/// [`PGO`], read through `black_box` so that every build has the same
+/// control flow where it is tested: a folded constant would remove the
+/// branch in one build, and the instrumented build's profile would then not
+/// match the optimized one (LLVM discards a mismatched function's profile).
+fn pgo_kind() -> &'static str {
+    std::hint::black_box(PGO)
+}
+
 /// The build, as `domsim bench` records it: release or debug, and whether
 /// it is the profile-guided build of `scripts/pgo.sh` (or the instrumented
 /// build that collects its profile), as `build.rs` read it from the
@@ -384,10 +392,22 @@ pub fn build_description() -> String {
     } else {
         "debug (debug assertions on: numbers are meaningless)"
     };
-    match std::hint::black_box(PGO) {
+    match pgo_kind() {
         "profile-guided" => format!("{base}, profile-guided (scripts/pgo.sh)"),
         "instrumented" => format!("{base}, instrumented for profiling (numbers are meaningless)"),
         _ => base.to_string(),
+    }
+}
+
+/// Why this build's timings mean nothing, when they do not: a debug build,
+/// or the instrumented training build of `scripts/pgo.sh`.
+pub fn build_warning() -> Option<&'static str> {
+    if !release_build() {
+        Some("WARNING: this domsim is a DEBUG build: its numbers are meaningless. Measure with `cargo run --release -- bench` (or scripts/bench.sh).")
+    } else if pgo_kind() == "instrumented" {
+        Some("WARNING: this domsim is instrumented for profiling (scripts/pgo.sh's training build): its numbers are meaningless.")
+    } else {
+        None
     }
 }
 
@@ -606,16 +626,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     meta.push("scale", cfg.scale);
 
     let mut so = std::io::stdout().lock();
-    if !release_build() {
-        let warn = "WARNING: this domsim is a DEBUG build: its numbers are meaningless. Measure with `cargo run --release -- bench` (or scripts/bench.sh).";
-        eprintln!("{warn}");
-        writeln!(so, "**{warn}**\n")?;
-    }
-    // black_box: the same control flow in every build, so the profile of
-    // the instrumented build matches the optimized one (a constant would
-    // fold this branch away in one of them).
-    if matches!(std::hint::black_box(PGO), "instrumented") {
-        let warn = "WARNING: this domsim is instrumented for profiling (scripts/pgo.sh's training build): its numbers are meaningless.";
+    if let Some(warn) = build_warning() {
         eprintln!("{warn}");
         writeln!(so, "**{warn}**\n")?;
     }
