@@ -78,7 +78,8 @@ for w in 0 1 2 3; do
         hi=$(ir "$b" "$N2" "${a[@]}")
         if [[ $# -gt 1 ]]; then
             "$b" sim "${a[@]}" -n "$N1" -j 1 -o "$tmp/out.csv" \
-                --games-csv "$tmp/games$k.csv" >/dev/null
+                --games-csv "$tmp/games$k.csv" >/dev/null 2>"$tmp/err" ||
+                { cat "$tmp/err" >&2; exit 1; }
         fi
         per=$(((hi - lo) / (N2 - N1)))
         row+=" $per |"

@@ -94,9 +94,9 @@ bin=target/pgo-instrumented/release/domsim
 step "training runs"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# A training run; its messages only if it fails.
+# One run of domsim (training or check); its messages only if it fails.
 run() {
-    "$@" >/dev/null 2>"$out/log" || { cat "$out/log" >&2; die "training run failed: $*"; }
+    "$@" >/dev/null 2>"$out/log" || { cat "$out/log" >&2; die "failed: $*"; }
 }
 S=strategies
 run "$bin" bench --quick --threads 1,2
@@ -146,12 +146,11 @@ echo "pgo.sh: built target/pgo/release/domsim" >&2
 $verify || exit 0
 step "same games as the plain build (target/release/domsim)"
 cargo build --release -q
-S=strategies
 check() {
     local what=$1
     shift
-    target/release/domsim sim "$@" -n 20000 --seed 11 -o "$out/a.csv" --games-csv "$out/ga.csv" >/dev/null 2>&1
-    target/pgo/release/domsim sim "$@" -n 20000 --seed 11 -o "$out/b.csv" --games-csv "$out/gb.csv" >/dev/null 2>&1
+    run target/release/domsim sim "$@" -n 20000 --seed 11 -o "$out/a.csv" --games-csv "$out/ga.csv"
+    run target/pgo/release/domsim sim "$@" -n 20000 --seed 11 -o "$out/b.csv" --games-csv "$out/gb.csv"
     cmp -s "$out/ga.csv" "$out/gb.csv" && cmp -s "$out/a.csv" "$out/b.csv" ||
         die "$what: the PGO build played other games than the plain build"
     echo "pgo.sh: $what: the same 20,000 games" >&2
