@@ -87,7 +87,43 @@ pub(crate) enum Cond {
     VarCmp(Var, BinOp, i32),
     /// `function(card) <cmp> constant` (count limits, supply checks).
     FunCmp(Fun, Card, BinOp, i32),
+    /// `term <cmp> term` (`count(Smithy) * 11 < count(Treasure)`,
+    /// `count(Masquerade) < 1 + cards / 16`): `Compiled::cmps[index]`.
+    Cmp(u16),
+    /// `a and b` of two conditions: `Compiled::pairs[index]`, `b` tested
+    /// only when `a` holds.
+    And(u16),
+    /// `a or b`: `b` tested only when `a` does not hold.
+    Or(u16),
     Code(Code),
+}
+
+/// Where a [`Term`] starts: one load, `count` of a type's cards, or a
+/// constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TermSrc {
+    Slot(Slot),
+    /// `count(type)`: copies I own of the cards of `Compiled::masks[index]`.
+    CountMask(u16),
+    Const(i32),
+}
+
+/// A number with at most two constant operations applied in order
+/// (`count(Smithy) * 11`; `1 + cards / 16` is `cards / 16 + 1`), evaluated
+/// with the bytecode's arithmetic, so it gives the program's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Term {
+    pub src: TermSrc,
+    pub ops: [(BinOp, i32); 2],
+    pub n: u8,
+}
+
+/// `l <op> r` of two terms ([`Cond::Cmp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CmpTerms {
+    pub l: Term,
+    pub op: BinOp,
+    pub r: Term,
 }
 
 /// A number that one load reads (see [`Cond::Range`]). Its names repeat
@@ -259,8 +295,13 @@ const WHYS: [Why; 10] = [
 pub struct Compiled {
     pub name: String,
     pub(crate) code: Vec<Op>,
-    /// The card sets of [`Op::FunMask`].
+    /// The card sets of [`Op::FunMask`], [`Op::CountMask`] and
+    /// [`TermSrc::CountMask`].
     pub(crate) masks: Vec<CardSet>,
+    /// The comparisons of [`Cond::Cmp`].
+    pub(crate) cmps: Vec<CmpTerms>,
+    /// The operands of [`Cond::And`] and [`Cond::Or`].
+    pub(crate) pairs: Vec<[Cond; 2]>,
     pub(crate) entries: Vec<CEntry>,
     /// Where each entry of `entries` is written (`file:line:col`), for
     /// `domsim log --explain`; never read while a game is played.
@@ -324,6 +365,93 @@ impl Ctx<'_> {
         }
     }
 
+    /// The index of `m` in `masks` (added the first time).
+    fn mask_index(&mut self, m: CardSet) -> u16 {
+        match self.out.masks.iter().position(|&x| x == m) {
+            Some(i) => i as u16,
+            None => {
+                self.out.masks.push(m);
+                self.out.masks.len() as u16 - 1
+            }
+        }
+    }
+
+    /// `e` as a [`Term`], when it is one.
+    fn term(&mut self, e: &Expr) -> Option<Term> {
+        let src = match e {
+            Expr::Int(v) => TermSrc::Const(*v),
+            Expr::Var(v) => TermSrc::Slot(Slot::of_var(*v)?),
+            Expr::Fun(f, s) => match self.subj(*s) {
+                Subj::Card(c) => TermSrc::Slot(Slot::of_fun(*f, c)?),
+                Subj::Mask(m) if *f == Fun::Count => TermSrc::CountMask(self.mask_index(m)),
+                Subj::Mask(_) => return None,
+            },
+            Expr::Bin(
+                op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod),
+                l,
+                r,
+            ) => {
+                let (x, op, k) = with_constant(*op, l, r)?;
+                let mut t = self.term(x)?;
+                let slot = t.ops.get_mut(t.n as usize)?;
+                *slot = (op, k);
+                t.n += 1;
+                return Some(t);
+            }
+            _ => return None,
+        };
+        Some(Term {
+            src,
+            ops: [(BinOp::Add, 0); 2],
+            n: 0,
+        })
+    }
+
+    /// The fast form of a condition (a [`Cond`] other than `Code`), when
+    /// it has one: comparisons of a number the engine keeps ready with a
+    /// constant, of two [`Term`]s, and `and`/`or` of such conditions.
+    fn fast(&mut self, e: &Expr) -> Option<Cond> {
+        let Expr::Bin(op, l, r) = e else {
+            return None;
+        };
+        match op {
+            BinOp::And | BinOp::Or => {
+                let pair = [self.fast(l)?, self.fast(r)?];
+                self.out.pairs.push(pair);
+                let i = u16::try_from(self.out.pairs.len() - 1).ok()?;
+                Some(if *op == BinOp::And {
+                    Cond::And(i)
+                } else {
+                    Cond::Or(i)
+                })
+            }
+            _ if is_cmp(*op) => match (&**l, &**r) {
+                (Expr::Var(v), Expr::Int(n)) => Some(fast_cond(
+                    Slot::of_var(*v),
+                    *op,
+                    *n,
+                    Cond::VarCmp(*v, *op, *n),
+                )),
+                (Expr::Fun(f, Subject::Card(c)), Expr::Int(n)) => Some(fast_cond(
+                    Slot::of_fun(*f, *c),
+                    *op,
+                    *n,
+                    Cond::FunCmp(*f, *c, *op, *n),
+                )),
+                _ => {
+                    let cmp = CmpTerms {
+                        l: self.term(l)?,
+                        op: *op,
+                        r: self.term(r)?,
+                    };
+                    self.out.cmps.push(cmp);
+                    Some(Cond::Cmp(u16::try_from(self.out.cmps.len() - 1).ok()?))
+                }
+            },
+            _ => None,
+        }
+    }
+
     /// Emit `e`; returns the stack depth it needs (the accumulator counts
     /// as one slot: every push stores it).
     fn emit(&mut self, e: &Expr) -> usize {
@@ -350,17 +478,11 @@ impl Ctx<'_> {
                         None => Op::Fun(*f, c),
                     },
                     Subj::Mask(m) => {
-                        let i = match self.out.masks.iter().position(|&x| x == m) {
-                            Some(i) => i,
-                            None => {
-                                self.out.masks.push(m);
-                                self.out.masks.len() - 1
-                            }
-                        };
+                        let i = self.mask_index(m);
                         if *f == Fun::Count {
-                            Op::CountMask(i as u16)
+                            Op::CountMask(i)
                         } else {
-                            Op::FunMask(*f, i as u16)
+                            Op::FunMask(*f, i)
                         }
                     }
                 };
@@ -439,18 +561,10 @@ impl Ctx<'_> {
             }
             let cond = match &e.cond {
                 None => Cond::Always,
-                Some(Expr::Bin(op, l, r)) if is_cmp(*op) => match (&**l, &**r) {
-                    (Expr::Var(v), Expr::Int(n)) => {
-                        fast_cond(Slot::of_var(*v), *op, *n, Cond::VarCmp(*v, *op, *n))
-                    }
-                    (Expr::Fun(f, Subject::Card(c)), Expr::Int(n)) => {
-                        fast_cond(Slot::of_fun(*f, *c), *op, *n, Cond::FunCmp(*f, *c, *op, *n))
-                    }
-                    _ => {
-                        Cond::Code(self.code(e.cond.as_ref().unwrap_or(&Expr::Bool(true)), e.pos)?)
-                    }
+                Some(x) => match self.fast(x) {
+                    Some(c) => c,
+                    None => Cond::Code(self.code(x, e.pos)?),
                 },
-                Some(x) => Cond::Code(self.code(x, e.pos)?),
             };
             let (target, mask) = match e.target.map(|s| self.subj(s)) {
                 None => (Target::Nothing, CardSet::EMPTY),
@@ -487,6 +601,8 @@ pub(crate) fn compile(
             name: st.name.clone(),
             code: Vec::new(),
             masks: Vec::new(),
+            cmps: Vec::new(),
+            pairs: Vec::new(),
             entries: Vec::new(),
             entry_at: Vec::new(),
             lists: Vec::new(),
@@ -705,6 +821,33 @@ pub(crate) fn compile_expr(
     Ok((cx.out, code))
 }
 
+/// Compile a lone condition as a list entry's (its fast form when it has
+/// one), for the tests that compare it with the expression tree.
+#[cfg(test)]
+pub(crate) fn compile_cond(
+    st: &Strategy,
+    e: &Expr,
+    k: &Kingdom,
+) -> Result<(Compiled, Cond), StrategyError> {
+    let (c, _) = compile(st, k)?;
+    let mut cx = Ctx {
+        st,
+        k,
+        out: c,
+        warnings: Vec::new(),
+    };
+    let pos = Pos {
+        file: 0,
+        line: 1,
+        col: 1,
+    };
+    let cond = match cx.fast(e) {
+        Some(c) => c,
+        None => Cond::Code(cx.code(e, pos)?),
+    };
+    Ok((cx.out, cond))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -816,7 +959,8 @@ mod tests {
     #[test]
     fn simple_conditions_take_the_fast_path() {
         let st = crate::strategy::parse(
-            "buy:\n Smithy if coins >= 4\n Chapel max 1\n Silver if coins + 1 > 3\n Gold",
+            "buy:\n Smithy if coins >= 4\n Chapel max 1\n Silver if coins + 1 > 3\n Gold\n \
+             Copper if hand(Copper) + 1 > 3\n Duchy if coins >= 5 and count(Duchy) * 2 < cards",
             "t.dom",
         )
         .unwrap();
@@ -827,15 +971,43 @@ mod tests {
             conds[1],
             Cond::Range(Slot::Count(Card::Chapel), i32::MIN, 0)
         );
-        // A constant operand folds into the operation: no push.
-        let Cond::Code(code) = conds[2] else {
+        // Two terms: `coins + 1` and `3`.
+        let Cond::Cmp(i) = conds[2] else {
+            panic!("{:?}", conds[2])
+        };
+        assert_eq!(
+            c.cmps[i as usize],
+            CmpTerms {
+                l: Term {
+                    src: TermSrc::Slot(Slot::Coins),
+                    ops: [(BinOp::Add, 1), (BinOp::Add, 0)],
+                    n: 1
+                },
+                op: BinOp::Gt,
+                r: Term {
+                    src: TermSrc::Const(3),
+                    ops: [(BinOp::Add, 0); 2],
+                    n: 0
+                },
+            }
+        );
+        // Not a term (`hand` scans a zone): bytecode, where a constant
+        // operand folds into the operation (no push).
+        let Cond::Code(code) = conds[4] else {
             panic!("{:?}", conds[2])
         };
         assert_eq!(
             c.code[code.start as usize..(code.start + code.len) as usize],
-            [Op::Slot(Slot::Coins), Op::AddK(1), Op::GtK(3)]
+            [Op::Fun(Fun::Hand, Card::Copper), Op::AddK(1), Op::GtK(3)]
         );
         assert_eq!(conds[3], Cond::Always);
+        // `and` of two fast conditions, the first a `Range`.
+        let Cond::And(i) = conds[5] else {
+            panic!("{:?}", conds[5])
+        };
+        let [a, b] = c.pairs[i as usize];
+        assert_eq!(a, Cond::Range(Slot::Coins, 5, i32::MAX));
+        assert!(matches!(b, Cond::Cmp(_)), "{b:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! fixed-size stack, lists are ranges of a flat entry array.
 
 use super::ast::{BinOp, Fun, Var};
-use super::compile::{CEntry, Code, Compiled, Cond, Op, Slot, Subj, Target, STACK};
+use super::compile::{CEntry, Code, Compiled, Cond, Op, Slot, Subj, Target, Term, TermSrc, STACK};
 use crate::cards::{Card, CardSet};
 use crate::engine::{Game, Pick};
 
@@ -153,8 +153,37 @@ impl Compiled {
             },
             Cond::VarCmp(v, op, n) => bin(op, var(self, v, g, me), n) != 0,
             Cond::FunCmp(f, c, op, n) => bin(op, fun_card(f, c, g, me), n) != 0,
+            Cond::Cmp(i) => {
+                let c = self.cmps[i as usize];
+                bin(c.op, self.term(c.l, g, me), self.term(c.r, g, me)) != 0
+            }
+            Cond::And(i) => {
+                let [a, b] = self.pairs[i as usize];
+                self.holds(a, g, me) && self.holds(b, g, me)
+            }
+            Cond::Or(i) => {
+                let [a, b] = self.pairs[i as usize];
+                self.holds(a, g, me) || self.holds(b, g, me)
+            }
             Cond::Code(c) => self.eval(c, g, me) != 0,
         }
+    }
+
+    /// The value of a [`Term`]: its load, then its constant operations
+    /// with the bytecode's arithmetic ([`bin`]).
+    #[inline(always)]
+    fn term(&self, t: Term, g: &Game, me: u8) -> i32 {
+        let mut v = match t.src {
+            TermSrc::Slot(s) => slot(s, g, me),
+            TermSrc::CountMask(i) => {
+                owned_in(&g.players[me as usize].owned, self.masks[i as usize])
+            }
+            TermSrc::Const(k) => k,
+        };
+        for &(op, k) in &t.ops[..t.n as usize] {
+            v = bin(op, v, k);
+        }
+        v
     }
     #[inline]
     fn entries(&self, list: u16) -> &[CEntry] {
@@ -743,6 +772,112 @@ mod tests {
             }
         }
         assert!(long > 40 && jumps > 400, "{long} {jumps}");
+    }
+
+    /// A random number for [`random_cond`]: a constant, a variable, a
+    /// count or a pile, then zero to three constant operations with the
+    /// constant on either side (three, a `Var` that is not a slot and the
+    /// non-commutative operations with the constant on the left are not
+    /// terms: the bytecode answers those).
+    fn random_term(r: &mut GameRng) -> super::super::ast::Expr {
+        use super::super::ast::{Expr, Subject};
+        use crate::cards::Types;
+        let int = |r: &mut GameRng| Expr::Int(r.below(16) as i32 - 3);
+        let mut e = match r.below(4) {
+            0 => int(r),
+            1 => Expr::Var(
+                [
+                    Var::Cards,
+                    Var::Coins,
+                    Var::TotalMoney,
+                    Var::HandSize,
+                    Var::GainsToEnd,
+                ][r.below(5) as usize],
+            ),
+            _ => {
+                let f = [Fun::Count, Fun::Supply][r.below(2) as usize];
+                let x = match r.below(4) {
+                    0 => Subject::Card(Card::Copper),
+                    1 => Subject::Card(Card::Estate),
+                    2 => Subject::Card(Card::Province),
+                    _ => Subject::Type(Types::TREASURE),
+                };
+                Expr::Fun(f, x)
+            }
+        };
+        let n = if r.below(8) == 0 { 3 } else { r.below(3) };
+        for _ in 0..n {
+            let op =
+                [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod][r.below(5) as usize];
+            let k = Box::new(int(r));
+            e = if r.below(4) != 0 {
+                Expr::Bin(op, Box::new(e), k)
+            } else {
+                Expr::Bin(op, k, Box::new(e))
+            };
+        }
+        e
+    }
+
+    /// A random condition: comparisons of terms, `and`/`or` of conditions,
+    /// and now and then any expression ([`random_expr`]).
+    fn random_cond(r: &mut GameRng, depth: u32) -> super::super::ast::Expr {
+        use super::super::ast::Expr;
+        match r.below(16) {
+            0 => random_expr(r, 2),
+            1..=5 if depth > 0 => {
+                let op = [BinOp::And, BinOp::Or][r.below(2) as usize];
+                let l = random_cond(r, depth - 1);
+                let rr = random_cond(r, depth - 1);
+                Expr::Bin(op, Box::new(l), Box::new(rr))
+            }
+            _ => {
+                let op = COMPARISONS[r.below(6) as usize];
+                let l = random_term(r);
+                let rr = random_term(r);
+                Expr::Bin(op, Box::new(l), Box::new(rr))
+            }
+        }
+    }
+
+    /// The fast forms of conditions (`Cond::Cmp`, `And`, `Or`, `Range`…)
+    /// answer as the expression tree does, on random conditions and
+    /// states; the ones without a fast form keep the bytecode.
+    #[test]
+    fn fast_conditions_agree_with_the_expression_tree() {
+        let mut r = GameRng::for_game(12, 0);
+        let k = Kingdom::random(2, &[crate::cards::Set::Base], 6).unwrap();
+        let st = super::super::parse("buy: Copper", "<t>").unwrap();
+        let mut g = Game::new(&k, 1, 0);
+        let (mut cmp, mut and_or, mut code) = (0, 0, 0);
+        for i in 0..8_000 {
+            if i % 50 == 0 {
+                randomize_supply(&mut g, &mut r, 12);
+                g.turn.coins = r.below(12) as _;
+                for p in 0..2 {
+                    g.players[p].owned[Card::Copper as usize] = r.below(12) as u8;
+                    g.players[p].owned[Card::Estate as usize] = r.below(5) as u8;
+                    g.players[p].owned_total = r.below(40) as _;
+                    g.players[p].money = r.below(30) as _;
+                }
+            }
+            let e = random_cond(&mut r, 3);
+            let (s, cond) = super::super::compile::compile_cond(&st, &e, &k).unwrap();
+            match cond {
+                Cond::Cmp(_) => cmp += 1,
+                Cond::And(_) | Cond::Or(_) => and_or += 1,
+                Cond::Code(_) => code += 1,
+                _ => {}
+            }
+            for me in 0..2 {
+                let want = tree(&e, &s, &k, &g, me) != 0;
+                assert_eq!(s.holds(cond, &g, me), want, "{e:?} as {cond:?}");
+            }
+        }
+        assert!(
+            cmp > 1_000 && and_or > 150 && code > 1_000,
+            "{cmp} {and_or} {code}"
+        );
     }
 
     /// The Province bound of `gains_bound` never contradicts the full
