@@ -463,6 +463,12 @@ pub(crate) fn check_io(specs: &[String], outs: &Outs) -> Result<()> {
     crate::output::check_distinct(&ins, &given(outs))
 }
 
+/// Refuse an output that is the `--kingdoms` file.
+fn check_kingdoms_file(file: Option<&Path>, outs: &Outs) -> Result<()> {
+    let ins: Vec<(&str, &Path)> = file.map(|f| ("--kingdoms", f)).into_iter().collect();
+    crate::output::check_distinct(&ins, &given(outs))
+}
+
 /// Fail now if an output cannot be written (see [`crate::output`]): the
 /// output is prepared and dropped, leaving nothing behind.
 pub(crate) fn check_out_path(path: &Path) -> Result<()> {
@@ -474,7 +480,33 @@ pub(crate) fn check_out_path(path: &Path) -> Result<()> {
 /// path fails before any game — not after the whole run — and a command
 /// line with two mistakes gets the message it got before this check.
 /// (Checking a path twice is harmless: nothing is left behind.)
-fn check_writable(outs: &Outs) -> Result<()> {
+///
+/// It also refuses an output that is a file the `loaded` strategies were
+/// read from beyond their command line (the default lineup's files, the
+/// bases they extend) or a bound card file (`--cards`): [`check_io`] saw
+/// only the files named.
+fn check_writable(outs: &Outs, loaded: &[&LineupConfig]) -> Result<()> {
+    let mut files: Vec<(&str, String)> = Vec::new();
+    for l in loaded {
+        for (_, e) in &l.lineup.entrants {
+            if let lineup::Loaded::File(st) = e {
+                files.extend(st.files.iter().map(|f| ("strategy file", f.clone())));
+            }
+        }
+    }
+    files.extend(
+        crate::cards::data::bound_files()
+            .into_iter()
+            .map(|f| ("card file", f)),
+    );
+    files.sort();
+    files.dedup();
+    let ins: Vec<(&str, &Path)> = files
+        .iter()
+        .filter(|(_, f)| !f.starts_with('<'))
+        .map(|(what, f)| (*what, Path::new(f.as_str())))
+        .collect();
+    crate::output::check_distinct(&ins, &given(outs))?;
     for (_, p) in given(outs) {
         check_out_path(p)?;
     }
@@ -576,7 +608,7 @@ impl SimConfig {
         let (specs, players) = seat_specs(&specs, a.players.players)?;
         let kingdom = KingdomConfig::from_args(&a.kingdom, players, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
-        check_writable(&outs)?;
+        check_writable(&outs, &[&lineup])?;
         Ok(SimConfig {
             run,
             players,
@@ -625,7 +657,7 @@ impl MatrixConfig {
         }
         let kingdom = KingdomConfig::from_args(&a.kingdom, 2, run.seed, &specs)?;
         let lineup = LineupConfig::load(specs)?;
-        check_writable(&outs)?;
+        check_writable(&outs, &[&lineup])?;
         Ok(MatrixConfig {
             run,
             kingdom,
@@ -667,10 +699,11 @@ impl SweepConfig {
             ("--save-partial", run.save_partial.as_deref()),
         ];
         check_io(&specs, &outs)?;
+        check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let kingdoms =
             KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
         let lineup = LineupConfig::load(specs)?;
-        check_writable(&outs)?;
+        check_writable(&outs, &[&lineup])?;
         Ok(SweepConfig {
             run,
             kingdoms,
@@ -741,6 +774,7 @@ impl RankConfig {
             ("--save-partial", run.save_partial.as_deref()),
         ];
         check_io(&specs, &outs)?;
+        check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let (kingdoms, seeds) = if many {
             let list = KingdomList::from_args(
                 a.random_kingdoms,
@@ -764,7 +798,7 @@ impl RankConfig {
             )
         };
         let lineup = LineupConfig::load(specs)?;
-        check_writable(&outs)?;
+        check_writable(&outs, &[&lineup])?;
         Ok(RankConfig {
             run,
             players: p,
@@ -855,7 +889,7 @@ impl OptimizeConfig {
             let text = crate::output::read_input(Path::new(t), "template")?;
             parsed.push(Template::parse(&text, t)?);
         }
-        check_writable(&outs)?;
+        check_writable(&outs, &[&field])?;
         Ok(OptimizeConfig {
             run,
             auto: a.auto,
@@ -999,7 +1033,7 @@ impl CompareConfig {
             );
         }
         // Written only after both variants have played: checked now.
-        check_writable(&outs)?;
+        check_writable(&outs, &[&lineup])?;
         Ok(CompareConfig {
             run,
             players,
@@ -1090,7 +1124,7 @@ impl ReportConfig {
             .collect();
         let outs = [("-o", Some(out)), ("--csv", csv)];
         crate::output::check_distinct(&ins, &given(&outs))?;
-        check_writable(&outs)?;
+        check_writable(&outs, &[])?;
         let inputs = inputs
             .iter()
             .map(|p| {
@@ -1663,6 +1697,21 @@ mod tests {
             cmp(&["--a", a, "--b-set", "cost=5", BM, BM]),
             "expected CARD:FIELD=VALUE",
         );
+    }
+
+    /// `sim` without strategies plays the shipped files: they are inputs,
+    /// so an output may not be one of them (nothing is written here:
+    /// `from_args` only validates).
+    #[test]
+    fn the_default_lineup_files_are_inputs() {
+        let Some(smithy) = lineup::shipped("smithy_big_money.dom") else {
+            return;
+        };
+        let s = smithy.display().to_string();
+        match parse(&["sim", "-n", "10", "-o", &s]) {
+            Command::Sim(a) => refused_naming(SimConfig::from_args(&a), "same file as the input"),
+            _ => unreachable!(),
+        }
     }
 
     #[test]

@@ -421,10 +421,19 @@ fn ident(p: &Path) -> Option<Ident> {
 /// Refuse an output that is also an input or another output (after
 /// resolving symbolic links, by device and inode where the file exists).
 /// `inputs` and `outputs` pair a path with the option that named it, for
-/// the message. Standard output (`-`) and devices never clash.
+/// the message. Devices never clash (`/dev/null` twice is fine); standard
+/// output (`-`) takes one output at most, since two would interleave.
 pub fn check_distinct(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
     let ins: Vec<_> = inputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
     let outs: Vec<_> = outputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
+    let stdout: Vec<&str> = outputs
+        .iter()
+        .filter(|(_, p)| p.as_os_str() == "-")
+        .map(|(o, _)| *o)
+        .collect();
+    if let [first, second, ..] = stdout[..] {
+        bail!("{first} and {second} both write to standard output ('-'): give one of them a file");
+    }
     for (i, (oo, op, oid)) in outs.iter().enumerate() {
         let Some(oid) = oid else { continue };
         for (io, ip, iid) in &ins {
@@ -548,6 +557,12 @@ mod tests {
         let e = check_distinct(&[], &[("-o", &n), ("--report", &rel)]).unwrap_err();
         assert!(format!("{e}").contains("are the same file"), "{e}");
         check_distinct(&[("strategy", &a)], &[("-o", &n), ("--x", Path::new("-"))]).unwrap();
+        let e = check_distinct(&[], &[("-o", Path::new("-")), ("--report", Path::new("-"))])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "-o and --report both write to standard output ('-'): give one of them a file"
+        );
         check_distinct(
             &[],
             &[

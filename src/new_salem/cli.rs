@@ -227,21 +227,31 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     if a.checkpoint.is_some() && a.precision.is_some() {
         bail!("--checkpoint cannot be combined with --precision (a sequential run's checkpoints would not be resumable)");
     }
-    let inputs: Vec<String> = a
+    // The bot files and the four files of --data are inputs.
+    let data_files: Vec<PathBuf> = a
+        .data
+        .data
+        .iter()
+        .flat_map(|dir| super::data::FILES.iter().map(move |f| dir.join(f)))
+        .collect();
+    let mut inputs: Vec<(&str, &Path)> = a
         .bots
         .bots
         .iter()
-        .filter(|b| Path::new(b).exists())
-        .cloned()
+        .map(Path::new)
+        .filter(|b| b.exists())
+        .map(|b| ("bot file", b))
         .collect();
-    crate::config::check_io(
-        &inputs,
-        &[
-            ("-o", a.out.as_deref()),
-            ("--checkpoint", a.checkpoint.as_deref()),
-            ("--report", a.report.as_deref()),
-        ],
-    )?;
+    inputs.extend(data_files.iter().map(|f| ("data file", f.as_path())));
+    let outs: Vec<(&str, &Path)> = [
+        ("-o", a.out.as_deref()),
+        ("--checkpoint", a.checkpoint.as_deref()),
+        ("--report", a.report.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(o, p)| p.map(|p| (o, p)))
+    .collect();
+    crate::output::check_distinct(&inputs, &outs)?;
     crate::cli::install_stop_handler();
     let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
     let report = a.report.as_deref().map(AtomicFile::create).transpose()?;

@@ -201,6 +201,96 @@ fn an_output_may_not_be_an_input_or_another_output() {
     assert!(left.is_empty(), "no temporary file: {left:?}");
 }
 
+/// The files a run reads beyond its command line are inputs too: the base
+/// a strategy extends and a `--cards` file. Two outputs on standard output
+/// would interleave.
+#[test]
+fn an_output_may_not_be_an_extended_base_or_a_card_file() {
+    let d = scratch("clash2");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for f in ["smithy_big_money.dom", "big_money_ultimate.dom"] {
+        std::fs::copy(root.join("strategies").join(f), d.join(f)).unwrap();
+    }
+    let base = d.join("big_money_ultimate.dom");
+    let before = std::fs::read(&base).unwrap();
+    let smithy = d.join("smithy_big_money.dom");
+    let s = smithy.to_str().unwrap();
+    for verb in ["sim", "matrix"] {
+        let o = domsim(&[verb, s, BM, "-n", "20", "-o", base.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{verb}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("same file as the input strategy file"),
+            "{verb}: {}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read(&base).unwrap(), before, "{verb}: base intact");
+    }
+    let cards = d.join("c.toml");
+    std::fs::copy(root.join("cards/post_rider.toml"), &cards).unwrap();
+    let before = std::fs::read(&cards).unwrap();
+    let c = cards.to_str().unwrap();
+    let o = domsim(&["--cards", c, "sim", BM, BM, "-n", "20", "-o", c]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("same file as the input card file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&cards).unwrap(), before, "card file intact");
+    // A sweep's kingdoms file; New Salem's data files.
+    let k = d.join("k.txt");
+    std::fs::write(
+        &k,
+        "Smithy,Village,Market,Militia,Mine,Moat,Remodel,Cellar,Workshop,Woodcutter\n",
+    )
+    .unwrap();
+    let ks = k.to_str().unwrap();
+    let o = domsim(&["sweep", BM, BM, "--kingdoms", ks, "-n", "10", "-o", ks]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("same file as the input --kingdoms"),
+        "{}",
+        stderr(&o)
+    );
+    let data = d.join("salem");
+    std::fs::create_dir(&data).unwrap();
+    for f in [
+        "rules.toml",
+        "buildings.csv",
+        "events.toml",
+        "characters.toml",
+    ] {
+        std::fs::copy(root.join("src/new_salem/sample").join(f), data.join(f)).unwrap();
+    }
+    let rules = data.join("rules.toml");
+    let before = std::fs::read(&rules).unwrap();
+    let o = domsim(&[
+        "salem",
+        "sim",
+        "--data",
+        data.to_str().unwrap(),
+        "-n",
+        "10",
+        "-o",
+        rules.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("same file as the input data file"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&rules).unwrap(), before, "data intact");
+    let o = domsim(&["sim", BM, BM, "-n", "20", "-o", "-", "--report", "-"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("-o and --report both write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
 #[test]
 fn edited_statistics_are_refused_with_the_field_named() {
     let d = scratch("badstats");

@@ -188,6 +188,8 @@ pub struct DataCard {
     pub program: Program,
     /// `file:line:col` of its `[[card]]` table.
     pub origin: String,
+    /// The card file it was read from (an output may not overwrite it).
+    pub file: String,
     /// The printed card this one reprints (`reprint_of`), for `cards verify`.
     pub reprint_of: Option<Card>,
 }
@@ -1574,6 +1576,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
             blocks_attacks,
         },
         origin,
+        file: cx.file.to_string(),
     })
 }
 
@@ -1637,6 +1640,16 @@ pub fn describe(dc: &DataCard) -> String {
 pub fn bound_signatures() -> Vec<String> {
     let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
     bound.iter().map(|c| c.signature()).collect()
+}
+
+/// The card files of the data cards bound now, each once (inputs that no
+/// output may overwrite).
+pub fn bound_files() -> Vec<String> {
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    let mut files: Vec<String> = bound.iter().map(|c| c.file.clone()).collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// The cards of the binding that lives now (for run keys and metadata).
