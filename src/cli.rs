@@ -215,6 +215,7 @@ fn announce(path: &std::path::Path) {
 
 /// `domsim matrix`'s raw arguments (validated into [`MatrixConfig`]).
 #[derive(Args, Debug)]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money): the field, at least 2; every pair plays")))]
 pub struct MatrixArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,
@@ -422,6 +423,7 @@ pub enum Command {
 
 /// `domsim sweep`'s raw arguments (validated into [`crate::config::SweepConfig`]).
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money): the field, at least 2; every pair plays in each kingdom")))]
 pub struct SweepArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,
@@ -454,6 +456,7 @@ pub struct SweepArgs {
 
 /// `domsim rank`'s raw arguments (validated into [`crate::config::RankConfig`]).
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money) or folders of them (every *.dom inside): the field, at least 2 (at least -p)")))]
 pub struct RankArgs {
     /// Strategy files or folders of them (every *.dom inside).
     #[command(flatten)]
@@ -472,10 +475,11 @@ pub struct RankArgs {
     /// Rank over K random kingdoms from --sets (kingdom k drawn from (--seed, k)).
     #[arg(long, value_name = "K", conflicts_with_all = ["kingdom", "preset", "random"], value_parser = parse_count, allow_negative_numbers = true)]
     pub random_kingdoms: Option<u64>,
-    /// Most tables per kingdom (when the field has more subsets of
-    /// --players entrants than this, that many are sampled).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub tables: u64,
+    /// With -p 3 to 6: most tables per kingdom (when the field has more
+    /// subsets of --players entrants than this, that many are sampled)
+    /// [default: 400]. Not with -p 2, where every pair plays.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub tables: Option<u64>,
     /// Games per table (per pair with 2 players); the maximum with --precision.
     #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
@@ -585,6 +589,7 @@ pub struct CheckArgs {
 
 /// `domsim compare`'s raw arguments (validated into [`crate::config::CompareConfig`]).
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money), one per seat: 2 to 6")))]
 pub struct CompareArgs {
     /// The strategies of the table, one per seat (2–6).
     #[command(flatten)]

@@ -740,6 +740,9 @@ pub struct RankConfig {
     pub matrix: Option<PathBuf>,
 }
 
+/// `rank --tables`' default: most tables of 3 to 6 players per kingdom.
+pub const RANK_TABLES: u64 = 400;
+
 impl RankConfig {
     pub fn from_args(a: &RankArgs) -> Result<RankConfig> {
         let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
@@ -753,6 +756,14 @@ impl RankConfig {
         if a.matrix.is_some() && (p != 2 || many) {
             bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p} or several kingdoms)");
         }
+        // Two players: every pair, whatever the field's size (the matrix
+        // and the Bradley–Terry fit need every pair); larger tables are
+        // sampled beyond --tables.
+        let tables = match (p, a.tables) {
+            (2, Some(_)) => bail!("--tables is for tables of 3 to 6 players (-p 3 or more): at 2 players every pair plays"),
+            (2, None) => usize::MAX,
+            (_, t) => t.unwrap_or(RANK_TABLES) as usize,
+        };
         let specs = expand_specs(&a.strategies.all())?;
         if specs.len() < 2 || specs.len() < p {
             bail!(
@@ -802,7 +813,7 @@ impl RankConfig {
         Ok(RankConfig {
             run,
             players: p,
-            tables: a.tables as usize,
+            tables,
             many,
             kingdoms,
             seeds,

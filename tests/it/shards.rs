@@ -470,6 +470,49 @@ fn rank_writes_a_leaderboard_with_intervals() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// At 2 players every pair plays, however large the field: the shipped
+/// folder has more than 28 bots (over 400 pairs, which used to be
+/// sampled down to `--tables`), and the matrix has no empty cell but the
+/// diagonal. `--tables` belongs to larger tables.
+#[test]
+fn rank_of_two_plays_every_pair_of_a_large_field() {
+    let d = scratch("rank-all");
+    let m = d.join("m.csv");
+    let o = domsim(&[
+        "rank",
+        "strategies",
+        "--preset",
+        "First Game",
+        "-n",
+        "2",
+        "--matrix",
+        m.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&m).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let n = rows.len() - 1;
+    assert!(n > 28, "{n} bots");
+    let pairs = n * (n - 1) / 2;
+    assert!(
+        stdout(&o).contains(&format!("{pairs} table(s) of 2")),
+        "{}",
+        stdout(&o)
+    );
+    let empty: usize = rows[1..]
+        .iter()
+        .map(|r| r.split(',').skip(1).filter(|c| c.is_empty()).count())
+        .sum();
+    assert_eq!(empty, n, "only the diagonal is empty");
+    let o = domsim(&["rank", "strategies", "-n", "2", "--tables", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--tables is for tables of 3 to 6 players"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `rank -p 3..6` plays tables and fits Plackett–Luce; several kingdoms
 /// give a leaderboard per kingdom and one overall; `--precision` stops
 /// early and says whether it was reached; `--html` is a self-contained
