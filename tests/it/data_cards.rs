@@ -286,7 +286,7 @@ fn sim_with_a_data_card_in_kingdom_and_strategy() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
-    assert!(csv.contains("Hex Peddler $4 Action-Attack"), "{csv}");
+    assert!(csv.contains("Hex Peddler ($4, Action-Attack"), "{csv}");
     assert!(csv.contains("Hex Peddler money"), "{csv}");
     assert!(entries(&d).len() == 2, "{:?}", entries(&d));
 }

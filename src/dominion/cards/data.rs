@@ -224,13 +224,15 @@ impl DataCard {
         Ok(c)
     }
 
-    /// The card's definition in one canonical line (run keys, report
-    /// metadata): two cards with the same signature play the same.
+    /// The card's definition in one line (run keys, CSV metadata): a
+    /// reader's summary (name, cost, types, bonuses) and a hash of the whole
+    /// definition (every field and the compiled program), so two cards with
+    /// the same signature play the same and any change shows.
     pub fn signature(&self) -> String {
         let i = &self.info;
         let p = &self.program;
-        format!(
-            "{} ${} {:?} +{}c +{}a +{}b +${} value {} vp {} vp_per {:?} block {} ops {:?} main {} on_gain {:?} on_trash {:?}",
+        let exact = format!(
+            "{} {} {:?} {} {} {} {} {} {} {:?} {} {:?} {} {:?} {:?}",
             self.name,
             i.cost,
             i.types,
@@ -246,7 +248,31 @@ impl DataCard {
             p.main,
             p.on_gain,
             p.on_trash
-        )
+        );
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in exact.as_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+        let mut parts = vec![format!("${}", i.cost), format!("{:?}", i.types)];
+        for (n, w) in [(i.cards, "Card"), (i.actions, "Action"), (i.buys, "Buy")] {
+            if n > 0 {
+                parts.push(format!("+{n} {w}{}", if n > 1 { "s" } else { "" }));
+            }
+        }
+        if i.coins > 0 {
+            parts.push(format!("+${}", i.coins));
+        }
+        if i.value > 0 {
+            parts.push(format!("worth ${}", i.value));
+        }
+        if i.vp != 0 {
+            parts.push(format!("{} VP", i.vp));
+        }
+        if !p.ops.is_empty() {
+            parts.push(format!("{} effect steps", p.ops.len()));
+        }
+        format!("{} ({}; definition {h:016x})", self.name, parts.join(", "))
     }
 }
 
