@@ -215,7 +215,7 @@ fn announce(path: &std::path::Path) {
 
 /// `domsim matrix`'s raw arguments (validated into [`MatrixConfig`]).
 #[derive(Args, Debug)]
-#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money): the field, at least 2; every pair plays")))]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money) or folders of them (every *.dom inside): the field, at least 2; every pair plays")))]
 pub struct MatrixArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,
@@ -423,7 +423,7 @@ pub enum Command {
 
 /// `domsim sweep`'s raw arguments (validated into [`crate::config::SweepConfig`]).
 #[derive(Args, Debug, Clone)]
-#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money): the field, at least 2; every pair plays in each kingdom")))]
+#[command(mut_arg("files", |a| a.help("Strategy files (or builtin:big-money) or folders of them (every *.dom inside): the field, at least 2; every pair plays in each kingdom")))]
 pub struct SweepArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,

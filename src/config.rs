@@ -414,7 +414,8 @@ pub fn seat_specs(specs: &[String], players: Option<u8>) -> Result<(Vec<String>,
 }
 
 /// Strategy specs with folders expanded to the `*.dom` files inside
-/// (sorted), for `rank` and `optimize --against`.
+/// (sorted), for the verbs that take a field: `matrix`, `sweep`, `rank`
+/// and `optimize --against`.
 pub fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for s in specs {
@@ -642,7 +643,7 @@ impl MatrixConfig {
         if let Some(h) = html {
             check_out_path(h)?;
         }
-        let specs = a.strategies.all();
+        let specs = expand_specs(&a.strategies.all())?;
         let outs = [
             ("-o", run.out.as_deref()),
             ("--report", html),
@@ -686,7 +687,7 @@ impl SweepConfig {
     pub fn from_args(a: &SweepArgs) -> Result<SweepConfig> {
         let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
         run.refuse_with_shard("-o and --summary", run.out.is_some() || a.summary.is_some())?;
-        let specs = a.strategies.all();
+        let specs = expand_specs(&a.strategies.all())?;
         if specs.len() < 2 {
             bail!(
                 "a sweep needs at least 2 strategies ({} given)",

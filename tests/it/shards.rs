@@ -470,6 +470,29 @@ fn rank_writes_a_leaderboard_with_intervals() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `matrix` and `sweep` take a folder as `rank` does: every `*.dom` inside.
+#[test]
+fn matrix_and_sweep_take_a_folder() {
+    let d = scratch("field-folder");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    for f in [
+        "big_money.dom",
+        "smithy_big_money.dom",
+        "big_money_ultimate.dom",
+    ] {
+        std::fs::copy(root.join(f), d.join(f)).unwrap();
+    }
+    let dir = d.to_str().unwrap();
+    let o = domsim(&["matrix", dir, "-n", "20"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in ["Big Money", "Big Money Ultimate", "Smithy Big Money"] {
+        assert!(stdout(&o).contains(name), "{}", stdout(&o));
+    }
+    let o = domsim(&["sweep", dir, "--random", "2", "-n", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Big Money Ultimate"), "{}", stdout(&o));
+}
+
 /// At 2 players every pair plays, however large the field: the shipped
 /// folder has more than 28 bots (over 400 pairs, which used to be
 /// sampled down to `--tables`), and the matrix has no empty cell but the
