@@ -206,8 +206,22 @@ pub fn summary_text(infos: &[EntrantInfo], ks: &[SweepKingdom]) -> String {
             / ks.len().max(1) as f64;
         let mine: Vec<&CardEffect> = effects.iter().filter(|e| e.strategy == i).collect();
         let fmt = |e: &&CardEffect| format!("{} {:+.1}%", e.card, 100.0 * (e.with.1 - e.without.1));
-        let up: Vec<String> = mine.iter().take(3).map(fmt).collect();
-        let down: Vec<String> = mine.iter().rev().take(3).map(fmt).collect();
+        // Only effects that print as non-zero (|difference| >= 0.05 points)
+        // help or hurt.
+        let diff = |e: &&&CardEffect| 100.0 * (e.with.1 - e.without.1);
+        let up: Vec<String> = mine
+            .iter()
+            .filter(|e| diff(e) >= 0.05)
+            .take(3)
+            .map(fmt)
+            .collect();
+        let down: Vec<String> = mine
+            .iter()
+            .rev()
+            .filter(|e| diff(e) <= -0.05)
+            .take(3)
+            .map(fmt)
+            .collect();
         s.push_str(&format!(
             "{}: mean score {:.1}%, best of the field in {} of {} kingdoms; helped by {}; hurt by {}\n",
             info.name,
