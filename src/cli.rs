@@ -637,10 +637,20 @@ pub enum CardsCmd {
 pub fn run() -> Result<ExitCode> {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if e.use_stderr() => {
             let _ = e.print();
-            return Ok(ExitCode::from(code));
+            return Ok(ExitCode::from(2));
+        }
+        // --help and --version print on standard output, where a write
+        // error is an error like any verb's (a closed pipe is not).
+        Err(e) => {
+            use std::io::Write;
+            return match e.print().and_then(|_| std::io::stdout().flush()) {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(anyhow!("cannot write to standard output: {w}"))
+                }
+                _ => Ok(ExitCode::SUCCESS),
+            };
         }
     };
     // `serve` keeps the default signal actions: it writes no file, and
