@@ -681,6 +681,44 @@ mod tests {
     }
 
     #[test]
+    fn commit_is_all_or_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a.csv");
+        let b = d.path().join("b.csv");
+        std::fs::write(&a, "old").unwrap();
+        if Path::new("/dev/full").exists() {
+            // A stream that fails after a staged file: nothing replaced.
+            let mut c = Commit::new();
+            c.add(Output::create(&a).unwrap(), b"new").unwrap();
+            c.add(Output::create(&b).unwrap(), b"new").unwrap();
+            c.add(Output::create(Path::new("/dev/full")).unwrap(), b"x")
+                .unwrap();
+            let e = c.commit().unwrap_err();
+            assert!(format!("{e:#}").contains("/dev/full"), "{e:#}");
+            assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+            assert!(!b.exists());
+            assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        }
+        // Dropped before commit: nothing replaced either.
+        let mut c = Commit::new();
+        c.add(Output::create(&a).unwrap(), b"new").unwrap();
+        drop(c);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        // All good: every output written.
+        let mut c = Commit::new();
+        c.add(Output::create(&a).unwrap(), b"A").unwrap();
+        c.add_with(Output::create(&b).unwrap(), |w| w.write_all(b"B"))
+            .unwrap();
+        c.add(Output::create(Path::new("/dev/null")).unwrap(), b"x")
+            .unwrap();
+        c.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "A");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "B");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2);
+    }
+
+    #[test]
     fn symlink_target_is_replaced_and_link_kept() {
         let d = tempfile::tempdir().unwrap();
         let target = d.path().join("real.csv");
