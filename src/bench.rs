@@ -21,8 +21,8 @@ use crate::report::{AtomicFile, Meta};
 use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::presets::Preset;
 use crate::sim::{self, RunConfig, Stats};
+use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -625,27 +625,26 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     meta.push("quick", cfg.quick);
     meta.push("scale", cfg.scale);
 
-    let mut so = std::io::stdout().lock();
     if let Some(warn) = build_warning() {
-        eprintln!("{warn}");
-        writeln!(so, "**{warn}**\n")?;
+        // On standard error too when the table is not (stdout redirected),
+        // so the warning is seen; once when the table itself goes there.
+        if !crate::output::console_is_stderr() {
+            eprintln!("{warn}");
+        }
+        outln!("**{warn}**\n");
     }
-    writeln!(
-        so,
-        "domsim bench: whole games between shipped strategy files, through the simulator's runner\n"
-    )?;
+    outln!("domsim bench: whole games between shipped strategy files, through the simulator's runner\n"
+    );
     for (k, v) in &machine {
-        writeln!(so, "- {k}: {v}")?;
+        outln!("- {k}: {v}");
     }
-    writeln!(
-        so,
+    outln!(
         "- run: threads {}, {}game counts x{}\n",
         threads.join(","),
         if cfg.quick { "quick " } else { "" },
         cfg.scale
-    )?;
-    write!(so, "{}", table_header())?;
-    so.flush()?;
+    );
+    out!("{}", table_header());
 
     let total_start = Instant::now();
     let mut rows = Vec::new();
@@ -692,8 +691,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
             let wall = start.elapsed().as_secs_f64();
             let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| (b - a).max(0.0));
             if interrupted {
-                writeln!(so)?;
-                so.flush()?;
+                outln!();
                 eprintln!(
                     "interrupted during '{}' on {t} thread(s); the rows above are complete; no file written",
                     p.w.name
@@ -708,8 +706,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
                 _ => None,
             });
             if let Some(why) = failure {
-                writeln!(so)?;
-                so.flush()?;
+                outln!();
                 eprintln!(
                     "error: workload '{}' on {t} thread(s): {why}; no file written",
                     p.w.name
@@ -732,25 +729,18 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
                 one_thread_rate = Some(row.rate());
             }
             row.speedup = one_thread_rate.map(|r1| row.rate() / r1);
-            write!(so, "{}", table_row(&row))?;
-            so.flush()?;
+            out!("{}", table_row(&row));
             rows.push(row);
         }
     }
-    writeln!(
-        so,
-        "\n{} run(s) in {:.1} s. games/s = games / wall seconds; CPU s = CPU time of the whole process during the run (n/a where unknown); speed-up = games/s over games/s on 1 thread.",
+    outln!("\n{} run(s) in {:.1} s. games/s = games / wall seconds; CPU s = CPU time of the whole process during the run (n/a where unknown); speed-up = games/s over games/s on 1 thread.",
         rows.len(),
         total_start.elapsed().as_secs_f64()
-    )?;
-    so.flush()?;
+    );
     if let Some(file) = file {
-        let bytes = csv_bytes(&meta, &rows)?;
-        let dest = file.dest().to_path_buf();
-        file.commit(&bytes)?;
-        if dest.as_os_str() != "-" {
-            eprintln!("wrote {}", dest.display());
-        }
+        let mut outs = crate::output::Commit::new();
+        outs.add(file, csv_bytes(&meta, &rows)?)?;
+        outs.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }

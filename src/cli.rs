@@ -20,6 +20,7 @@ use crate::config::{
     OptimizeConfig, RankConfig, ReportConfig, RunConfig, SimConfig, SweepConfig,
 };
 use crate::engine::{Game, Kingdom};
+use crate::output::Commit;
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::scenario::{state_json, Scenario};
 use crate::sim;
@@ -196,21 +197,6 @@ pub struct PlayersArg {
     /// Players (2–6); default: the number of strategies (2 if fewer).
     #[arg(long, short = 'p', value_parser = clap::value_parser!(u8).range(2..=6))]
     pub players: Option<u8>,
-}
-
-/// "wrote FILE" on standard error (nothing for `-`, standard output).
-/// Commit an output and say where it went (not for standard output).
-fn commit_announce(f: AtomicFile, bytes: impl AsRef<[u8]>) -> Result<()> {
-    let dest = f.dest().to_path_buf();
-    f.commit(bytes.as_ref())?;
-    announce(&dest);
-    Ok(())
-}
-
-fn announce(path: &std::path::Path) {
-    if path.as_os_str() != "-" {
-        eprintln!("wrote {}", path.display());
-    }
 }
 
 /// `domsim matrix`'s raw arguments (validated into [`MatrixConfig`]).
@@ -656,10 +642,20 @@ pub enum CardsCmd {
 pub fn run() -> Result<ExitCode> {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+        Err(e) if e.use_stderr() => {
             let _ = e.print();
-            return Ok(ExitCode::from(code));
+            return Ok(ExitCode::from(2));
+        }
+        // --help and --version print on standard output, where a write
+        // error is an error like any verb's (a closed pipe is not).
+        Err(e) => {
+            use std::io::Write;
+            return match e.print().and_then(|_| std::io::stdout().flush()) {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(anyhow!("cannot write to standard output: {w}"))
+                }
+                _ => Ok(ExitCode::SUCCESS),
+            };
         }
     };
     // `serve` keeps the default signal actions: it writes no file, and
@@ -1108,11 +1104,12 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
     );
     out!("{}", sim::sweep::summary_text(&infos, &done));
     let meta = sweep_meta(&base, &infos);
+    let mut outs = Commit::new();
     if let Some(f) = file {
-        commit_announce(f, &sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
+        outs.add(f, sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
     }
     if let Some(f) = summary_file {
-        commit_announce(f, &sim::sweep::summary_csv(&meta, &infos, &done)?)?;
+        outs.add(f, sim::sweep::summary_csv(&meta, &infos, &done)?)?;
     }
     if let (Some(f), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
@@ -1122,8 +1119,9 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
             games: total,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Sweep(done));
-        commit_announce(f, &part.to_json()?)?;
+        outs.add(f, part.to_json()?)?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1336,7 +1334,11 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             outln!("\nprecision ±{prec} Elo reached after {played} games per table (widest ±{widest:.1}).");
         } else {
             outln!("\nprecision ±{prec} Elo NOT reached in {played} games per table (widest ±{widest:.1}); raise -n.");
-            eprintln!("warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n");
+            if !crate::output::console_is_stderr() {
+                eprintln!(
+                    "warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n"
+                );
+            }
         }
         base.push("precision_elo", prec);
         base.push("precision_reached", reached);
@@ -1347,18 +1349,17 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     } else {
         rc.games
     };
+    let mut outs = Commit::new();
     if let Some(f) = file {
-        let bytes = rank_csv(&base, games_label, &run, &infos)?;
-        commit_announce(f, &bytes)?;
+        outs.add(f, rank_csv(&base, games_label, &run, &infos)?)?;
     }
     if let Some(f) = html_file {
-        let bytes = rank_html(&base, games_label, &run, &infos);
-        commit_announce(f, bytes.as_bytes())?;
+        outs.add(f, rank_html(&base, games_label, &run, &infos))?;
     }
     if let Some(f) = matrix_file {
-        commit_announce(
+        outs.add(
             f,
-            &matrix_csv_bytes(&base, games_label, rank_cells(&run, n), &infos)?,
+            matrix_csv_bytes(&base, games_label, rank_cells(&run, n), &infos)?,
         )?;
     }
     if let (Some(f), Some(spec)) = (partial_file, rc.shard) {
@@ -1369,8 +1370,9 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             games: key_games,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Tables(Box::new(run)));
-        commit_announce(f, &part.to_json()?)?;
+        outs.add(f, part.to_json()?)?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1791,15 +1793,15 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
     meta.push("max_games", budget.max_games);
     meta.push("confirm", budget.confirm);
     push_entrants(&mut meta, &field.infos());
+    let mut outs = Commit::new();
     match bot_file {
-        Some(f) => {
-            commit_announce(f, text.as_bytes())?;
-        }
+        Some(f) => outs.add(f, &text)?,
         None => out!("\n{text}"),
     }
     if let Some(f) = csv_file {
-        commit_announce(f, &optimize::search_csv(&meta, t, obj, found)?)?;
+        outs.add(f, optimize::search_csv(&meta, t, obj, found)?)?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1894,7 +1896,9 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
             matrix_csv_bytes(&key.meta, key.games, cells, &key.entrants)?
         }
     };
-    commit_announce(file, &bytes)?;
+    let mut outs = Commit::new();
+    outs.add(file, bytes)?;
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1986,6 +1990,11 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         .as_deref()
         .map(AtomicFile::create)
         .transpose()?;
+    let playtest_files = PlaytestFiles::create(
+        pt.report.as_deref(),
+        pt.stats.as_deref(),
+        pt.save_stats.as_deref(),
+    )?;
     let mut game_rows: Vec<sim::GameRow> = Vec::new();
     let result = match checkpoint {
         None if pt.wanted() && games_file.is_some() => {
@@ -2084,8 +2093,29 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
+    if let Some(p) = pt.precision {
+        let w = result.stats.widest_half_width();
+        if w < p {
+            outln!(
+                "sequential mode: target reached after {} games (widest 95% half-width {w:.4} < {p})",
+                result.completed,
+            );
+        } else {
+            outln!(
+                "sequential mode: target NOT reached: all {} games played, widest 95% half-width {w:.4} ≥ {p}; raise -n",
+                result.completed,
+            );
+            if !crate::output::console_is_stderr() {
+                eprintln!(
+                    "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
+                    result.completed
+                );
+            }
+        }
+    }
     let mut base = base_meta("sim", seed, &kc);
     base.push("players", players);
+    let mut outs = Commit::new();
     if let Some(file) = file {
         let bytes = sim_csv_bytes(
             &base,
@@ -2095,7 +2125,7 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             &result.stats,
             &infos,
         )?;
-        commit_announce(file, &bytes)?;
+        outs.add(file, bytes)?;
     }
     if let Some(f) = games_file {
         game_rows.sort_unstable_by_key(|r| r.index);
@@ -2110,8 +2140,7 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
                 kc.flags()
             ),
         );
-        let bytes = games_csv_bytes(&meta, &game_rows, &infos, players)?;
-        commit_announce(f, &bytes)?;
+        outs.add(f, games_csv_bytes(&meta, &game_rows, &infos, players)?)?;
     }
     if let (Some(file), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
@@ -2125,25 +2154,7 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             spec,
             sim::shard::Counts::Sim(Box::new(result.stats.clone())),
         );
-        commit_announce(file, &part.to_json()?)?;
-    }
-    if let Some(p) = pt.precision {
-        let w = result.stats.widest_half_width();
-        if w < p {
-            outln!(
-                "sequential mode: target reached after {} games (widest 95% half-width {w:.4} < {p})",
-                result.completed,
-            );
-        } else {
-            outln!(
-                "sequential mode: target NOT reached: all {} games played, widest 95% half-width {w:.4} ≥ {p}; raise -n",
-                result.completed,
-            );
-            eprintln!(
-                "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
-                result.completed
-            );
-        }
+        outs.add(file, part.to_json()?)?;
     }
     if let Some(st) = &mut playtest {
         st.seed = Some(seed);
@@ -2151,11 +2162,9 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             .iter()
             .map(|i| format!("{} | {} | {}", i.name, i.source, i.hash))
             .collect();
-        write_playtest(
+        playtest_files.stage(
+            &mut outs,
             st,
-            pt.report.as_deref(),
-            pt.stats.as_deref(),
-            pt.save_stats.as_deref(),
             &format!(
                 "domsim sim: {} games, seed {seed}, kingdom ({}): {}",
                 result.completed,
@@ -2164,57 +2173,72 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             ),
         )?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Write the requested playtest outputs (each atomically).
-fn write_playtest(
-    st: &crate::stats::PlaytestStats,
-    html: Option<&std::path::Path>,
-    csv: Option<&std::path::Path>,
-    json: Option<&std::path::Path>,
-    note: &str,
-) -> Result<()> {
-    if let Some(p) = json {
-        crate::stats::save_json(p, st)?;
-        announce(p);
+/// The playtest outputs of `sim` and `report`, created before any work.
+struct PlaytestFiles {
+    html: Option<AtomicFile>,
+    csv: Option<AtomicFile>,
+    json: Option<AtomicFile>,
+}
+
+impl PlaytestFiles {
+    fn create(
+        html: Option<&std::path::Path>,
+        csv: Option<&std::path::Path>,
+        json: Option<&std::path::Path>,
+    ) -> Result<PlaytestFiles> {
+        Ok(PlaytestFiles {
+            html: html.map(AtomicFile::create).transpose()?,
+            csv: csv.map(AtomicFile::create).transpose()?,
+            json: json.map(AtomicFile::create).transpose()?,
+        })
     }
-    if let Some(p) = csv {
-        crate::stats::csv::write_csv(p, st)?;
-        announce(p);
+
+    /// Add the requested outputs of `st` to `outs` (JSON, CSV, HTML report
+    /// with `note` under its title).
+    fn stage(self, outs: &mut Commit, st: &crate::stats::PlaytestStats, note: &str) -> Result<()> {
+        if let Some(f) = self.json {
+            outs.add_with(f, |w| crate::stats::write_json_to(w, st))?;
+        }
+        if let Some(f) = self.csv {
+            outs.add_with(f, |w| crate::stats::csv::write_csv_to(w, st))?;
+        }
+        if let Some(f) = self.html {
+            let opts = crate::stats::html::ReportOptions {
+                title: None,
+                note: Some(note.to_string()),
+                matrix: None,
+            };
+            outs.add(f, crate::stats::html::render_html(st, &opts))?;
+        }
+        Ok(())
     }
-    if let Some(p) = html {
-        let opts = crate::stats::html::ReportOptions {
-            title: None,
-            note: Some(note.to_string()),
-            matrix: None,
-        };
-        crate::stats::html::write_html(p, st, &opts)?;
-        announce(p);
-    }
-    Ok(())
 }
 
 fn cmd_report(c: ReportConfig) -> Result<ExitCode> {
     let ReportConfig { inputs, out, csv } = c;
+    let mut outs = Commit::new();
     if let [(pa, a), (pb, b)] = &inputs[..] {
         let file = AtomicFile::create(&out)?;
         let page = crate::stats::html::render_comparison(
             (&pa.display().to_string(), a),
             (&pb.display().to_string(), b),
         );
-        commit_announce(file, page.as_bytes())?;
+        outs.add(file, page)?;
+        outs.commit()?;
         return Ok(ExitCode::SUCCESS);
     }
+    let files = PlaytestFiles::create(Some(&out), csv.as_deref(), None)?;
     let (input, st) = &inputs[0];
     let seed = st
         .seed
         .map_or_else(|| "seed not recorded".to_string(), |s| format!("seed {s}"));
-    write_playtest(
+    files.stage(
+        &mut outs,
         st,
-        Some(&out),
-        csv.as_deref(),
-        None,
         &format!(
             "domsim report {}: {} games, {seed}, kingdom: {}",
             input.display(),
@@ -2222,6 +2246,7 @@ fn cmd_report(c: ReportConfig) -> Result<ExitCode> {
             st.kingdom.join("; ")
         ),
     )?;
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -2240,7 +2265,8 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
         lineup: LineupConfig { lineup: all, .. },
         report,
     } = c;
-    let (html, seed, games) = (report.as_deref(), run.seed, run.games);
+    let html_file = report.as_deref().map(AtomicFile::create).transpose()?;
+    let (seed, games) = (run.seed, run.games);
     let names: Vec<String> = all.entrants.iter().map(|e| e.0.name.clone()).collect();
     let (cells, completed, interrupted) =
         round_robin(&k, &compiled, &names, &cfg, &pool, progress_wanted());
@@ -2261,9 +2287,12 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
     }
     let mut base = base_meta("matrix", seed, &kc);
     base.push("players", 2);
+    let mut outs = Commit::new();
     if let Some(file) = file {
-        let bytes = matrix_csv_bytes(&base, games, m.cells.clone(), &m.entrants)?;
-        commit_announce(file, &bytes)?;
+        outs.add(
+            file,
+            matrix_csv_bytes(&base, games, m.cells.clone(), &m.entrants)?,
+        )?;
     }
     if let (Some(file), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {
@@ -2273,9 +2302,9 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
             games,
         };
         let part = sim::shard::Partial::new(key, spec, sim::shard::Counts::Matrix(m.cells.clone()));
-        commit_announce(file, &part.to_json()?)?;
+        outs.add(file, part.to_json()?)?;
     }
-    if let Some(h) = html {
+    if let Some(h) = html_file {
         let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
         let values: Vec<Vec<crate::stats::html::Cell>> = m
             .cells
@@ -2301,9 +2330,9 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
             )),
             matrix: Some((&values, &names)),
         };
-        crate::stats::html::write_html(h, &empty, &opts)?;
-        announce(h);
+        outs.add(h, crate::stats::html::render_html(&empty, &opts))?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -2590,6 +2619,8 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         html,
     } = c;
     let (threads, seed, games) = (run.threads, run.seed, run.games);
+    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
     let card_name = card.name().to_string();
     let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
     let kingdom_desc = kc.kingdom.describe();
@@ -2659,12 +2690,14 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         );
     }
     outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
-    if let Some(o) = &run.out {
-        crate::output::write_file(o, &playtest::compare_csv(&meta, &rows)?)?;
+    let mut outs = Commit::new();
+    if let Some(f) = csv_file {
+        outs.add(f, playtest::compare_csv(&meta, &rows)?)?;
     }
-    if let Some(h) = &html {
+    if let Some(f) = html_file {
         let title = format!("{card_name}: variant A vs variant B");
-        crate::output::write_file(h, playtest::compare_html(&title, &meta, &rows).as_bytes())?;
+        outs.add(f, playtest::compare_html(&title, &meta, &rows))?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }

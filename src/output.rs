@@ -21,10 +21,26 @@
 //! that was killed with `kill -9` — by the next run that writes the same
 //! destination (its process id is no longer alive).
 //!
-//! **Standard output** of the verbs (tables, logs): [`stdout_write`] and
-//! [`stdout_flush`]. A write error is an error (exit status 2); a *closed
-//! pipe* (`domsim log | head`) is not: the process exits quietly with status
-//! 0, as `head` users expect from Unix tools.
+//! **Several outputs of one run** ([`Commit`]): all or nothing, as far as
+//! the file system allows. Every regular file is first written in full to
+//! its temporary file (flushed and synced); then the outputs that cannot be
+//! staged (standard output, FIFOs, devices) are written; only when all of
+//! that succeeded are the temporary files renamed over their destinations.
+//! A failure anywhere before the renames (`--report /dev/full`, a full disk)
+//! leaves every existing file as it was. "wrote FILE" lines come after the
+//! renames.
+//!
+//! **The console** (tables, notes, logs: [`out!`], [`outln!`],
+//! [`console_write`]) goes to standard output, unless an output of the run
+//! is standard output (`-o -`, `/dev/stdout`): then it goes to standard
+//! error, so that standard output carries exactly the bytes `-o FILE`
+//! would write. A write error is an error (exit status 2). A *closed pipe*
+//! (`domsim log | head`) is not: when no output of the run is still to be
+//! written, the process exits quietly with status 0, as `head` users expect
+//! from Unix tools; otherwise the rest of the console text is dropped and
+//! the run goes on, so that the files asked for are still written
+//! (`domsim sim -o r.csv | head -3`). The same holds for an output that is
+//! standard output (`-o - --report r.html | head -1`).
 //!
 //! **Reading** ([`read_input`]): every file input is read through a hard size
 //! cap, whatever size the file reports (`/dev/zero` is refused after the cap,
@@ -40,6 +56,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Largest file any verb reads (strategy files, scenarios, statistics,
 /// checkpoints, card and New Salem data): 64 MiB.
@@ -62,6 +79,17 @@ pub fn remove_pending_files_and_exit(code: i32) -> ! {
     std::process::exit(code)
 }
 
+/// An output of this run writes to standard output: the console goes to
+/// standard error (see the module documentation).
+static STDOUT_CLAIMED: AtomicBool = AtomicBool::new(false);
+
+/// The console's reader is gone (closed pipe): further console text is dropped.
+static CONSOLE_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Outputs created and not yet committed or dropped: while there are any,
+/// a closed standard output does not end the process.
+static OPEN_OUTPUTS: AtomicUsize = AtomicUsize::new(0);
+
 /// The marker in every temporary file name: `.NAME.domsim-tmp.PID`.
 const TMP_MARK: &str = ".domsim-tmp.";
 
@@ -69,7 +97,8 @@ enum Target {
     Stdout,
     /// Written through directly (FIFO, device, /dev/stdout): opened at commit.
     Direct(PathBuf),
-    /// Written atomically: the resolved destination and its open temporary file.
+    /// Written atomically: the resolved destination and its temporary file
+    /// (open until the bytes are staged in it, `None` after).
     Atomic {
         dest: PathBuf,
         tmp: PathBuf,
@@ -81,6 +110,31 @@ enum Target {
 pub struct Output {
     shown: PathBuf,
     target: Target,
+    /// Bytes waiting in memory for a destination that cannot be staged
+    /// (standard output, FIFO, device) until [`Commit::commit`].
+    held: Option<Vec<u8>>,
+}
+
+fn write_error(shown: &Path, e: std::io::Error) -> anyhow::Error {
+    anyhow!("cannot write '{}': {e}", shown.display())
+}
+
+/// True when `path` (written through directly) is this process's standard
+/// output: `/dev/stdout` and its aliases, or the same pipe or socket.
+fn is_own_stdout(path: &Path) -> bool {
+    if ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"]
+        .iter()
+        .any(|s| path == Path::new(s))
+    {
+        return true;
+    }
+    match (std::fs::metadata(path), std::fs::metadata("/dev/stdout")) {
+        (Ok(a), Ok(b)) => {
+            let ft = a.file_type();
+            (ft.is_fifo() || ft.is_socket()) && a.dev() == b.dev() && a.ino() == b.ino()
+        }
+        _ => false,
+    }
 }
 
 /// Follow a chain of symbolic links to the path a write should replace
@@ -142,17 +196,11 @@ impl Output {
             bail!("output path is empty");
         }
         if path.as_os_str() == "-" {
-            return Ok(Output {
-                shown,
-                target: Target::Stdout,
-            });
+            return Ok(Output::new(shown, Target::Stdout));
         }
         let dest = resolve_links(path)?;
         if is_special_prefix(path) || is_special_prefix(&dest) {
-            return Ok(Output {
-                shown,
-                target: Target::Direct(path.to_path_buf()),
-            });
+            return Ok(Output::new(shown, Target::Direct(path.to_path_buf())));
         }
         match std::fs::metadata(&dest) {
             Ok(m) if m.is_dir() => bail!(
@@ -162,10 +210,7 @@ impl Output {
             Ok(m) if !m.is_file() => {
                 let ft = m.file_type();
                 if ft.is_fifo() || ft.is_char_device() || ft.is_block_device() || ft.is_socket() {
-                    return Ok(Output {
-                        shown,
-                        target: Target::Direct(dest),
-                    });
+                    return Ok(Output::new(shown, Target::Direct(dest)));
                 }
                 bail!("cannot write '{}': not a regular file", path.display())
             }
@@ -199,14 +244,31 @@ impl Output {
         }
         reg.push(tmp.clone());
         drop(reg);
-        Ok(Output {
+        Ok(Output::new(
             shown,
-            target: Target::Atomic {
+            Target::Atomic {
                 dest,
                 tmp,
                 file: Some(file),
             },
-        })
+        ))
+    }
+
+    fn new(shown: PathBuf, target: Target) -> Output {
+        let stdout = match &target {
+            Target::Stdout => true,
+            Target::Direct(p) => is_own_stdout(&shown) || is_own_stdout(p),
+            Target::Atomic { .. } => false,
+        };
+        if stdout {
+            STDOUT_CLAIMED.store(true, Ordering::SeqCst);
+        }
+        OPEN_OUTPUTS.fetch_add(1, Ordering::SeqCst);
+        Output {
+            shown,
+            target,
+            held: None,
+        }
     }
 
     /// The path as the user gave it (for messages).
@@ -230,52 +292,154 @@ impl Output {
         mut self,
         f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     ) -> Result<()> {
-        let shown = self.shown.clone();
-        let err = |e: std::io::Error| anyhow!("cannot write '{}': {e}", shown.display());
+        self.stage(f)?;
+        self.write_held()?;
+        self.finish()
+    }
+
+    fn error(&self, e: std::io::Error) -> anyhow::Error {
+        write_error(&self.shown, e)
+    }
+
+    /// First step of a commit: a regular file gets every byte in its
+    /// temporary file, flushed and synced (the destination is untouched);
+    /// the bytes for any other destination are kept in memory.
+    fn stage(&mut self, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+        let shown = &self.shown;
         match &mut self.target {
+            Target::Atomic { file, .. } => {
+                let file = file.take().expect("an output is staged once");
+                let mut w = std::io::BufWriter::new(file);
+                f(&mut w)
+                    .and_then(|_| w.flush())
+                    .map_err(|e| write_error(shown, e))?;
+                let file = w
+                    .into_inner()
+                    .map_err(|e| write_error(shown, e.into_error()))?;
+                file.sync_all().map_err(|e| write_error(shown, e))?;
+            }
+            Target::Stdout | Target::Direct(_) => {
+                let mut v = Vec::new();
+                f(&mut v).map_err(|e| write_error(shown, e))?;
+                self.held = Some(v);
+            }
+        }
+        Ok(())
+    }
+
+    /// Second step: write the bytes held for standard output, a FIFO or a
+    /// device. A closed standard output is not an error (see the module
+    /// documentation).
+    fn write_held(&mut self) -> Result<()> {
+        let Some(bytes) = self.held.take() else {
+            return Ok(());
+        };
+        match &self.target {
             Target::Stdout => {
                 let out = std::io::stdout();
                 let mut lock = out.lock();
-                let r = f(&mut lock).and_then(|_| lock.flush());
-                match r {
+                match lock.write_all(&bytes).and_then(|_| lock.flush()) {
                     Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                        remove_pending_files_and_exit(0)
+                        // This output is one of the open ones: others still
+                        // to write mean going on without it.
+                        if OPEN_OUTPUTS.load(Ordering::SeqCst) <= 1 {
+                            remove_pending_files_and_exit(0)
+                        }
+                        Ok(())
                     }
-                    r => r.map_err(err),
+                    r => r.map_err(|e| self.error(e)),
                 }
             }
             Target::Direct(p) => {
-                let file = OpenOptions::new().write(true).open(&*p).map_err(err)?;
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .map_err(|e| self.error(e))?;
                 let mut w = std::io::BufWriter::new(file);
-                f(&mut w).and_then(|_| w.flush()).map_err(err)
+                w.write_all(&bytes)
+                    .and_then(|_| w.flush())
+                    .map_err(|e| self.error(e))
             }
-            Target::Atomic { dest, tmp, file } => {
-                let file = file.take().expect("an uncommitted output is open");
-                let mut w = std::io::BufWriter::new(file);
-                f(&mut w).and_then(|_| w.flush()).map_err(err)?;
-                let file = w.into_inner().map_err(|e| err(e.into_error()))?;
-                file.sync_all().map_err(err)?;
-                drop(file);
-                let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-                std::fs::rename(&*tmp, &*dest).map_err(err)?;
-                reg.retain(|x| x != tmp);
-                drop(reg);
-                *tmp = PathBuf::new();
-                Ok(())
-            }
+            Target::Atomic { .. } => Ok(()),
         }
+    }
+
+    /// Last step: rename a staged temporary file over its destination.
+    fn finish(mut self) -> Result<()> {
+        let shown = &self.shown;
+        if let Target::Atomic { dest, tmp, .. } = &mut self.target {
+            let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+            std::fs::rename(&*tmp, &*dest).map_err(|e| write_error(shown, e))?;
+            reg.retain(|x| x != tmp);
+            drop(reg);
+            *tmp = PathBuf::new();
+        }
+        Ok(())
     }
 
     /// "wrote FILE" on standard error, unless the output was standard output.
     pub fn announce(&self) {
         if !self.is_stdout() {
-            eprintln!("wrote {}", self.shown.display());
+            note(&format!("wrote {}", self.shown.display()));
         }
+    }
+}
+
+/// The outputs of one run, committed together: see the module
+/// documentation. [`Commit::add`] each output as its bytes are ready, then
+/// [`Commit::commit`]; dropped before that (an error, a signal), nothing
+/// existing has been replaced.
+#[derive(Default)]
+pub struct Commit {
+    staged: Vec<Output>,
+}
+
+impl Commit {
+    pub fn new() -> Commit {
+        Commit::default()
+    }
+
+    /// Stage `bytes` for `out`.
+    pub fn add(&mut self, out: Output, bytes: impl AsRef<[u8]>) -> Result<()> {
+        self.add_with(out, |w| w.write_all(bytes.as_ref()))
+    }
+
+    /// Stage what `f` writes for `out` (streamed into a regular file's
+    /// temporary file; kept in memory for any other destination).
+    pub fn add_with(
+        &mut self,
+        mut out: Output,
+        f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<()> {
+        out.stage(f)?;
+        self.staged.push(out);
+        Ok(())
+    }
+
+    /// Write the outputs that cannot be staged (in the order added), then,
+    /// if all succeeded, rename every staged file over its destination and
+    /// say "wrote FILE" for each on standard error.
+    pub fn commit(mut self) -> Result<()> {
+        for o in &mut self.staged {
+            o.write_held()?;
+        }
+        let mut shown = Vec::new();
+        for o in std::mem::take(&mut self.staged) {
+            if !o.is_stdout() {
+                shown.push(o.shown.clone());
+            }
+            o.finish()?;
+        }
+        for p in shown {
+            note(&format!("wrote {}", p.display()));
+        }
+        Ok(())
     }
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
+        OPEN_OUTPUTS.fetch_sub(1, Ordering::SeqCst);
         if let Target::Atomic { tmp, file, .. } = &mut self.target {
             if !tmp.as_os_str().is_empty() {
                 file.take();
@@ -292,42 +456,79 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     Output::create(path)?.commit(bytes)
 }
 
-/// `print!` for the verbs: writes through [`stdout_write`] and returns the
-/// error (`?`) instead of panicking when standard output fails.
+/// `print!` for the verbs' console text (see the module documentation):
+/// writes through [`console_write`] and returns the error (`?`) instead of
+/// panicking when the write fails.
 #[macro_export]
 macro_rules! out {
     ($($t:tt)*) => {
-        $crate::output::stdout_write(format!($($t)*).as_bytes())?
+        $crate::output::console_write(format!($($t)*).as_bytes())?
     };
 }
 
-/// `println!` for the verbs (see [`out!`]).
+/// `println!` for the verbs' console text (see [`out!`]).
 #[macro_export]
 macro_rules! outln {
     () => {
-        $crate::output::stdout_write(b"\n")?
+        $crate::output::console_write(b"\n")?
     };
     ($($t:tt)*) => {
-        $crate::output::stdout_write(format!("{}\n", format_args!($($t)*)).as_bytes())?
+        $crate::output::console_write(format!("{}\n", format_args!($($t)*)).as_bytes())?
     };
 }
 
-/// Write to standard output. A closed pipe ends the process quietly with
-/// status 0 (`domsim log | head`); any other error is returned.
-pub fn stdout_write(bytes: &[u8]) -> Result<()> {
-    let out = std::io::stdout();
-    let mut lock = out.lock();
-    match lock.write_all(bytes).and_then(|_| lock.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => remove_pending_files_and_exit(0),
-        r => r.map_err(|e| anyhow!("cannot write to standard output: {e}")),
+/// True when the console goes to standard error because an output of the
+/// run is standard output (a warning that repeats a console line need not
+/// be printed twice there).
+pub fn console_is_stderr() -> bool {
+    STDOUT_CLAIMED.load(Ordering::SeqCst)
+}
+
+/// Write console text: to standard output, or to standard error when an
+/// output of the run is standard output. A closed pipe ends the process
+/// quietly with status 0 when no output is still to be written, and is
+/// otherwise ignored (the rest of the console text is dropped, the run goes
+/// on); any other error is returned.
+pub fn console_write(bytes: &[u8]) -> Result<()> {
+    if CONSOLE_GONE.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    let (r, name) = if console_is_stderr() {
+        let mut lock = std::io::stderr().lock();
+        (
+            lock.write_all(bytes).and_then(|_| lock.flush()),
+            "standard error",
+        )
+    } else {
+        let mut lock = std::io::stdout().lock();
+        (
+            lock.write_all(bytes).and_then(|_| lock.flush()),
+            "standard output",
+        )
+    };
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            if OPEN_OUTPUTS.load(Ordering::SeqCst) == 0 {
+                remove_pending_files_and_exit(0)
+            }
+            CONSOLE_GONE.store(true, Ordering::SeqCst);
+            Ok(())
+        }
+        r => r.map_err(|e| anyhow!("cannot write to {name}: {e}")),
     }
 }
 
-/// Flush standard output, with the same rules as [`stdout_write`]. Called
-/// once before a verb returns, so that a failed write of buffered `print!`
-/// output (e.g. to `/dev/full`) is an error, not a panic or a silent loss.
-pub fn stdout_flush() -> Result<()> {
-    stdout_write(&[])
+/// Flush the console, with the same rules as [`console_write`].
+pub fn console_flush() -> Result<()> {
+    console_write(&[])
+}
+
+/// A line on standard error for the user ("wrote FILE", a warning). A
+/// failure to write it is ignored: the diagnostics stream is the last place
+/// to report anything.
+pub fn note(line: &str) {
+    let mut e = std::io::stderr().lock();
+    let _ = writeln!(e, "{line}");
 }
 
 /// Read a whole input file as text, through a hard cap of
@@ -477,6 +678,44 @@ mod tests {
         drop(Output::create(&dest).unwrap());
         assert_eq!(std::fs::read_to_string(&dest).unwrap(), "new");
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn commit_is_all_or_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a.csv");
+        let b = d.path().join("b.csv");
+        std::fs::write(&a, "old").unwrap();
+        if Path::new("/dev/full").exists() {
+            // A stream that fails after a staged file: nothing replaced.
+            let mut c = Commit::new();
+            c.add(Output::create(&a).unwrap(), b"new").unwrap();
+            c.add(Output::create(&b).unwrap(), b"new").unwrap();
+            c.add(Output::create(Path::new("/dev/full")).unwrap(), b"x")
+                .unwrap();
+            let e = c.commit().unwrap_err();
+            assert!(format!("{e:#}").contains("/dev/full"), "{e:#}");
+            assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+            assert!(!b.exists());
+            assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        }
+        // Dropped before commit: nothing replaced either.
+        let mut c = Commit::new();
+        c.add(Output::create(&a).unwrap(), b"new").unwrap();
+        drop(c);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        // All good: every output written.
+        let mut c = Commit::new();
+        c.add(Output::create(&a).unwrap(), b"A").unwrap();
+        c.add_with(Output::create(&b).unwrap(), |w| w.write_all(b"B"))
+            .unwrap();
+        c.add(Output::create(Path::new("/dev/null")).unwrap(), b"x")
+            .unwrap();
+        c.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "A");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "B");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2);
     }
 
     #[test]

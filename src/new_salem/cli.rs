@@ -331,6 +331,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         data_note(&data),
         options_line(&data)
     );
+    let mut outs = crate::output::Commit::new();
     if let Some(f) = file {
         let mut csv = header.clone();
         csv.push_str(ssim::CSV_HEADER);
@@ -338,11 +339,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         for (p, t) in &runs {
             csv.push_str(&ssim::csv_rows(*p, t, &bots));
         }
-        let dest = f.dest().to_path_buf();
-        f.commit(csv.as_bytes())?;
-        if dest.as_os_str() != "-" {
-            eprintln!("wrote {}", dest.display());
-        }
+        outs.add(f, csv)?;
     }
     if let Some(f) = report {
         let page = ssim::render_html(
@@ -356,12 +353,9 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             &runs,
             &bots,
         );
-        let dest = f.dest().to_path_buf();
-        f.commit(page.as_bytes())?;
-        if dest.as_os_str() != "-" {
-            eprintln!("wrote {}", dest.display());
-        }
+        outs.add(f, page)?;
     }
+    outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -257,7 +257,7 @@ pub fn run(cfg: &ServeConfig) -> Result<ExitCode> {
         };
         let url = format!("http://{host}/");
         // The first line says where: tests and scripts read the port from it.
-        crate::output::stdout_write(
+        crate::output::console_write(
             format!(
                 "domsim serve: listening on {url} (strategies from {}; Ctrl-C to stop)\n",
                 app.dir.display()

@@ -1147,15 +1147,19 @@ const FORMAT: &str = "domsim-playtest-stats-1";
 
 /// Save statistics as JSON (atomically), to merge or report on later.
 pub fn save_json(path: &Path, st: &PlaytestStats) -> anyhow::Result<()> {
+    html::write_atomic(path, |w| write_json_to(w, st))
+}
+
+/// The JSON of [`save_json`], written to `w` (for a run that commits its
+/// outputs together, see [`crate::output::Commit`]).
+pub fn write_json_to(w: &mut dyn io::Write, st: &PlaytestStats) -> io::Result<()> {
     let saved = Saved {
         format: FORMAT.into(),
         cards: Card::ALL.iter().map(|c| c.name().to_string()).collect(),
         turns: TURNS,
         stats: st.clone(),
     };
-    html::write_atomic(path, |w| {
-        serde_json::to_writer(&mut *w, &saved).map_err(io::Error::other)
-    })
+    serde_json::to_writer(w, &saved).map_err(io::Error::other)
 }
 
 /// Load statistics saved by [`save_json`]. Fails (InvalidData) on a file from

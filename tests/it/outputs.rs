@@ -527,3 +527,291 @@ fn every_output_is_checked_before_any_game() {
         assert!(entries(&d).is_empty(), "{args:?}: {:?}", entries(&d));
     }
 }
+
+/// Run domsim in `dir` (relative paths of its outputs land there).
+fn domsim_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// `-o -` puts on standard output exactly the bytes `-o FILE` writes; the
+/// table and the notes go to standard error then (nothing is lost).
+#[test]
+fn dash_output_is_byte_identical_to_the_file() {
+    let d = scratch("dash-bytes");
+    let strategies = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    let bm = strategies.join("big_money.dom");
+    let sbm = strategies.join("smithy_big_money.dom");
+    let (bm, sbm) = (bm.to_str().unwrap(), sbm.to_str().unwrap());
+    // Two shards of a sim run, for merge.
+    for (spec, part) in [("1/2", "p1.json"), ("2/2", "p2.json")] {
+        let o = domsim_in(
+            &d,
+            &[
+                "sim",
+                bm,
+                sbm,
+                "-n",
+                "60",
+                "--shard",
+                spec,
+                "--save-partial",
+                part,
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["sim", bm, sbm, "-n", "60"], "score = win rate"),
+        (vec!["matrix", bm, sbm, "-n", "20"], "cell = row's score"),
+        (vec!["rank", bm, sbm, "-n", "20"], "Bradley–Terry"),
+        (
+            vec!["sweep", bm, sbm, "--random", "2", "-n", "6"],
+            "kingdoms",
+        ),
+        (vec!["merge", "p1.json", "p2.json"], "merged 2 shard(s)"),
+        (vec!["salem", "sim", "-p", "3", "-n", "20"], "Bots:"),
+    ];
+    for (args, console) in cases {
+        let with = |out: &str| {
+            let mut a = args.clone();
+            a.extend(["-o", out]);
+            let o = domsim_in(&d, &a);
+            assert!(o.status.success(), "{a:?}: {}", stderr(&o));
+            no_panic(&o);
+            o
+        };
+        let to_file = with("out.csv");
+        assert!(
+            stdout(&to_file).contains(console),
+            "{args:?}: {}",
+            stdout(&to_file)
+        );
+        let file = std::fs::read(d.join("out.csv")).unwrap();
+        let to_stdout = with("-");
+        assert!(
+            to_stdout.stdout == file,
+            "{args:?}: stdout differs from the file:\n{}",
+            stdout(&to_stdout)
+        );
+        assert!(
+            stderr(&to_stdout).contains(console),
+            "{args:?}: the console goes to stderr: {}",
+            stderr(&to_stdout)
+        );
+        assert!(
+            !stderr(&to_stdout).contains("wrote -"),
+            "{}",
+            stderr(&to_stdout)
+        );
+        std::fs::remove_file(d.join("out.csv")).unwrap();
+    }
+    assert_eq!(entries(&d), ["p1.json", "p2.json"]);
+}
+
+/// Spawn domsim with its standard output a pipe whose reading end is
+/// closed before the run writes anything (`domsim … | head -0`).
+fn run_to_closed_pipe(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+/// A closed standard output (the table's reader gone) does not cost the
+/// files asked for: they are written and the run ends with status 0.
+#[test]
+fn files_are_written_when_stdout_is_a_closed_pipe() {
+    let d = scratch("closed-pipe-files");
+    let cases: Vec<Vec<&str>> = vec![
+        vec![
+            "sim", BM, BM, "-n", "40", "-o", "a.csv", "--report", "a.html",
+        ],
+        vec![
+            "rank", BM, BM, "-n", "20", "-o", "a.csv", "--html", "a.html",
+        ],
+        vec![
+            "matrix", BM, BM, "-n", "20", "-o", "a.csv", "--report", "a.html",
+        ],
+        vec![
+            "salem", "sim", "-p", "3", "-n", "20", "-o", "a.csv", "--report", "a.html",
+        ],
+        // The CSV's own reader is gone: the other output is still written.
+        vec!["sim", BM, BM, "-n", "40", "-o", "-", "--report", "a.html"],
+    ];
+    for args in cases {
+        let o = run_to_closed_pipe(&d, &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        no_panic(&o);
+        let html = std::fs::read_to_string(d.join("a.html")).unwrap();
+        assert!(html.contains("</html>"), "{args:?}");
+        if args.contains(&"a.csv") {
+            let csv = std::fs::read_to_string(d.join("a.csv")).unwrap();
+            assert!(csv.starts_with("# domsim"), "{args:?}: {csv}");
+        }
+        for f in entries(&d) {
+            std::fs::remove_file(d.join(f)).unwrap();
+        }
+    }
+}
+
+/// A run whose later output fails (`/dev/full`) replaces none of the
+/// existing files it was to write, and leaves no temporary file.
+#[test]
+fn a_failed_output_leaves_every_existing_output_untouched() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    let d = scratch("all-or-nothing");
+    let cases: Vec<Vec<&str>> = vec![
+        vec![
+            "sim",
+            BM,
+            BM,
+            "-n",
+            "40",
+            "-o",
+            "a.csv",
+            "--report",
+            "/dev/full",
+        ],
+        vec![
+            "sim",
+            BM,
+            BM,
+            "-n",
+            "40",
+            "-o",
+            "a.csv",
+            "--games-csv",
+            "b.csv",
+            "--save-stats",
+            "/dev/full",
+        ],
+        vec![
+            "matrix",
+            BM,
+            BM,
+            "-n",
+            "20",
+            "-o",
+            "a.csv",
+            "--report",
+            "/dev/full",
+        ],
+        vec![
+            "rank",
+            BM,
+            BM,
+            "-n",
+            "20",
+            "-o",
+            "a.csv",
+            "--html",
+            "/dev/full",
+        ],
+        vec![
+            "sweep",
+            BM,
+            BM,
+            "--random",
+            "2",
+            "-n",
+            "6",
+            "-o",
+            "a.csv",
+            "--summary",
+            "/dev/full",
+        ],
+        vec![
+            "salem",
+            "sim",
+            "-p",
+            "3",
+            "-n",
+            "20",
+            "-o",
+            "a.csv",
+            "--report",
+            "/dev/full",
+        ],
+        vec![
+            "compare",
+            "--a",
+            "../cards/post_rider.toml",
+            "--b-set",
+            "Post Rider:cost=5",
+            "--kingdom",
+            "Post Rider",
+            "--fill",
+            BM,
+            BM,
+            "-n",
+            "20",
+            "-o",
+            "a.csv",
+            "--html",
+            "/dev/full",
+        ],
+    ];
+    for args in cases {
+        std::fs::write(d.join("a.csv"), "OLD\n").unwrap();
+        std::fs::write(d.join("b.csv"), "OLD\n").unwrap();
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match a.strip_prefix("../") {
+                Some(rel) => Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(rel)
+                    .display()
+                    .to_string(),
+                None => a.to_string(),
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = domsim_in(&d, &args);
+        no_panic(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("/dev/full"), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("wrote"), "{args:?}: {}", stderr(&o));
+        assert_eq!(
+            std::fs::read_to_string(d.join("a.csv")).unwrap(),
+            "OLD\n",
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("b.csv")).unwrap(),
+            "OLD\n",
+            "{args:?}"
+        );
+        assert_eq!(entries(&d), ["a.csv", "b.csv"], "{args:?}");
+    }
+}
+
+#[test]
+fn help_and_version_to_a_full_stdout_fail() {
+    if !Path::new("/dev/full").exists() {
+        return;
+    }
+    for args in [vec!["--help"], vec!["--version"], vec!["sim", "--help"]] {
+        let o = run_to_dev_full(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("cannot write to standard output"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        no_panic(&o);
+    }
+    // A closed pipe is not an error.
+    let d = scratch("help-pipe");
+    let o = run_to_closed_pipe(&d, &["--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
