@@ -859,6 +859,16 @@ impl OptimizeConfig {
             &ShardArgs::default(),
             a.out.as_ref(),
         );
+        // --max-games caps what a candidate plays during the search, and a
+        // first-level candidate already plays -n games: a cap below that
+        // would silently be -n.
+        if a.max_games < a.games {
+            bail!(
+                "--max-games {} is below -n {}: every candidate plays at least -n games per opponent, so --max-games (default 32400) must be at least -n",
+                a.max_games,
+                a.games
+            );
+        }
         let templates = match (&a.template, a.auto) {
             (Some(_), true) => bail!("give a TEMPLATE or --auto, not both"),
             (None, false) => {

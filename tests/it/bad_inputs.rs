@@ -404,3 +404,98 @@ fn checkpointed_run_killed_and_resumed_gives_the_same_numbers() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("older domsim"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------------------
+// The input-validation audit: limits enforced at parse time, messages that
+// say what is wrong, byte-order marks, long and binary lines, option values.
+
+/// Run `args`; assert exit status 2, every needle in the message, no panic.
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let o = domsim(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected '{n}' in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn optimizer_template_ranges_are_limited_at_parse_time() {
+    let d = scratch("tmpl-limits");
+    let bot = d.join("bot.dom");
+    let run = |name: &str, line: &str, needles: &[&str]| {
+        let t = write(
+            &d,
+            name,
+            format!("buy:\n    {line}\n    Silver\n").as_bytes(),
+        );
+        let mut n = vec![format!("{t}:2:")];
+        n.extend(needles.iter().map(|s| s.to_string()));
+        let n: Vec<&str> = n.iter().map(String::as_str).collect();
+        refused(
+            &[
+                "optimize",
+                &t,
+                "--preset",
+                "First Game",
+                "-n",
+                "20",
+                "--candidates",
+                "4",
+                "--max-games",
+                "60",
+                "--confirm",
+                "40",
+                "--bot",
+                bot.to_str().unwrap(),
+            ],
+            &n,
+        );
+    };
+    run(
+        "wide.domt",
+        "Province if total_money >= {p: 0..4294967295}",
+        &["out of range", "-1000000..1000000"],
+    );
+    run(
+        "i64.domt",
+        "Province if total_money >= {p: -9223372036854775808..9223372036854775807}",
+        &["out of range"],
+    );
+    run(
+        "beyond.domt",
+        "Province if total_money >= {p: 0..99999999999999999999999}",
+        &["out of range"],
+    );
+    run(
+        "many.domt",
+        "Province if total_money >= {p: 0..20000}",
+        &["20001 values", "at most 10000"],
+    );
+    let many: String = (0..33)
+        .map(|i| format!(" and {{x{i}: 1..2}} > 0"))
+        .collect();
+    run(
+        "params.domt",
+        &format!("Province if coins >= 8{many}"),
+        &["too many parameters", "at most 32"],
+    );
+    assert!(!bot.exists());
+}
+
+#[test]
+fn optimize_refuses_max_games_below_games() {
+    refused(
+        &[
+            "optimize",
+            "strategies/templates/money_draw.domt",
+            "-n",
+            "100",
+            "--max-games",
+            "10",
+        ],
+        &["--max-games 10 is below -n 100"],
+    );
+}
