@@ -750,8 +750,16 @@ impl RankConfig {
             run.out.is_some() || a.matrix.is_some() || a.html.is_some(),
         )?;
         run.refuse_sequential_shard(a.precision.is_some())?;
-        if a.matrix.is_some() && (p != 2 || many) {
-            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p} or several kingdoms)");
+        if a.matrix.is_some() && p != 2 {
+            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p}: tables of {p} have no head-to-head score)");
+        }
+        if a.matrix.is_some() && many {
+            let which = if a.kingdoms.is_some() {
+                "--kingdoms".to_string()
+            } else {
+                format!("--random-kingdoms {}", a.random_kingdoms.unwrap_or(0))
+            };
+            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom, not with several kingdoms ({which}): rank in one kingdom (--kingdom, --preset or --random) for a matrix");
         }
         let specs = expand_specs(&a.strategies.all())?;
         if specs.len() < 2 || specs.len() < p {

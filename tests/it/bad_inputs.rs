@@ -499,3 +499,98 @@ fn optimize_refuses_max_games_below_games() {
         &["--max-games 10 is below -n 100"],
     );
 }
+
+#[test]
+fn scenario_messages_name_the_real_problem() {
+    let d = scratch("scen-msgs");
+    let run = |name: &str, text: &[u8], needles: &[&str]| {
+        let f = write(&d, name, text);
+        let mut n = vec![f.clone()];
+        n.extend(needles.iter().map(|s| s.to_string()));
+        let n: Vec<&str> = n.iter().map(String::as_str).collect();
+        refused(&["scenario", &f], &n)
+    };
+    let eleven = "kingdom: Cellar, Chapel, Moat, Village, Smithy, Festival, Market, Laboratory, Mine, Witch, Workshop\nexpect actions: 1\n";
+    let e = run(
+        "eleven.txt",
+        eleven.as_bytes(),
+        &["at most 10 piles", "0 to 10", "11 were given"],
+    );
+    assert!(!e.contains("exactly 10"), "{e}");
+    run(
+        "actions.txt",
+        b"actions: 65536\nexpect actions: 1\n",
+        &["1:10: 65536 is out of range (expected 0..=1000)"],
+    );
+    run(
+        "size.txt",
+        b"expect actions: 65536\n",
+        &["65536 is out of range (expected 0..=65535)"],
+    );
+    // A NUL byte and an escape sequence are shown escaped, never sent raw.
+    let e = run(
+        "nul.txt",
+        b"actions: 1\x00\x1b[31m\nexpect actions: 1\n",
+        &["\\u{0}", "\\u{1b}"],
+    );
+    assert!(!e.contains('\0') && !e.contains('\x1b'), "{e:?}");
+}
+
+#[test]
+fn numbers_too_large_are_out_of_range_not_malformed() {
+    let d = scratch("big-numbers");
+    bad_strategy(
+        &d,
+        &write(
+            &d,
+            "big.dom",
+            b"buy:\n    Gold if coins >= 99999999999999999999\n",
+        ),
+        "99999999999999999999 is out of range: a number is at most 2147483647",
+    );
+    bad_strategy(
+        &d,
+        &write(
+            &d,
+            "bigmax.dom",
+            b"buy:\n    Gold max 99999999999999999999\n",
+        ),
+        "is out of range: a count is at most 2147483647",
+    );
+    bad_strategy(
+        &d,
+        &write(&d, "frac.dom", b"buy:\n    Gold if coins >= 1.5\n"),
+        "'1.5' is not a whole number",
+    );
+    let salem = std::fs::read_to_string("strategies/new_salem/accuser_puritan.salem")
+        .unwrap()
+        .replace("suspect >= 1\"", "suspect >= -9223372036854775808\"");
+    let f = write(&d, "big.salem", salem.as_bytes());
+    refused(
+        &["salem", "check", &f],
+        &[
+            "-9223372036854775808 is out of range",
+            "-2147483648..=2147483647",
+        ],
+    );
+}
+
+#[test]
+fn rank_matrix_over_several_kingdoms_names_the_option() {
+    let d = scratch("rank-matrix");
+    let m = d.join("m.csv");
+    let e = refused(
+        &[
+            "rank",
+            "builtin:big-money",
+            "builtin:big-money",
+            "--matrix",
+            m.to_str().unwrap(),
+            "--random-kingdoms",
+            "2",
+        ],
+        &["several kingdoms (--random-kingdoms 2)"],
+    );
+    assert!(!e.contains("-p 2"), "{e}");
+    assert!(entries(&d).is_empty());
+}
