@@ -434,6 +434,8 @@ const KEYS: &[&str] = &[
 impl Scenario {
     /// Parse a scenario from its text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        // A byte-order mark some editors write is not part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // Pass 1: header keys needed to build the game (players, kingdom, seed).
         let mut players = 2usize;
         let mut kingdom: Vec<Card> = Vec::new();

@@ -594,3 +594,88 @@ fn rank_matrix_over_several_kingdoms_names_the_option() {
     assert!(!e.contains("-p 2"), "{e}");
     assert!(entries(&d).is_empty());
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = scratch("bom");
+    std::fs::create_dir(d.join("a")).unwrap();
+    std::fs::create_dir(d.join("b")).unwrap();
+    let s = write(
+        &d,
+        "a/x.dom",
+        "\u{feff}buy:\n    Gold\n    Silver\n".as_bytes(),
+    );
+    let o = domsim(&["check", &s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Not a different strategy: the same games as without the mark.
+    let plain = write(&d, "b/x.dom", b"buy:\n    Gold\n    Silver\n");
+    let a = domsim(&["sim", "-n", "50", &s, "builtin:big-money"]);
+    let b = domsim(&["sim", "-n", "50", &plain, "builtin:big-money"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b), "a BOM changes nothing");
+    let sc = write(
+        &d,
+        "bom.txt",
+        "\u{feff}kingdom: Village\np0.hand: Village\ndo: play Village\nexpect actions: 2\n"
+            .as_bytes(),
+    );
+    let o = domsim(&["scenario", &sc]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = write(
+        &d,
+        "bom.domt",
+        "\u{feff}buy:\n    Province if total_money >= {p: 12..14}\n    Gold\n    Silver\n"
+            .as_bytes(),
+    );
+    let o = domsim(&[
+        "optimize",
+        &t,
+        "--candidates",
+        "2",
+        "-n",
+        "10",
+        "--max-games",
+        "10",
+        "--confirm",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_long_line_is_quoted_around_the_column() {
+    let d = scratch("longline");
+    let line = format!("    Gold if coins >= 6{} Provinse\n", " ".repeat(700_000));
+    let f = write(&d, "long.dom", format!("buy:\n{line}").as_bytes());
+    let out = d.join("out.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        &f,
+        "builtin:big-money",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", &err[..err.len().min(2000)]);
+    assert!(err.len() < 2000, "{} bytes of message", err.len());
+    assert!(err.contains('…'), "{err}");
+    // The caret still points at the quoted column.
+    let lines: Vec<&str> = err.lines().collect();
+    let q = lines.iter().position(|l| l.starts_with("2 | ")).unwrap();
+    let quoted = lines[q];
+    let caret = lines[q + 1];
+    let at = caret.find('^').unwrap();
+    assert_eq!(
+        quoted.chars().nth(caret[..at].chars().count()),
+        Some('P'),
+        "{err}"
+    );
+    // A control character in a strategy line is escaped.
+    bad_strategy(
+        &d,
+        &write(&d, "nul.dom", b"buy:\n    Gold\x00x\n"),
+        "U+0000",
+    );
+}
