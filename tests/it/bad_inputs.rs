@@ -679,3 +679,54 @@ fn a_long_line_is_quoted_around_the_column() {
         "U+0000",
     );
 }
+
+#[test]
+fn option_values_name_the_option() {
+    let e = refused(
+        &["sim", "-n", "5", "--random", "--kingdom-seed", "abc"],
+        &["--kingdom-seed", "'abc' is not a seed"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    let e = refused(
+        &["log", "--game", "abc"],
+        &["--game", "'abc' is not a game index"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    let e = refused(
+        &["salem", "log", "-p", "3..5"],
+        &["one player count from 3 to 8", "salem sim"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    refused(&["salem", "log", "-p", "9"], &["outside 3..=8"]);
+    refused(&["kingdom", "--seed", "5"], &["--random", "--fill"]);
+    let o = domsim(&["kingdom", "--random", "--seed", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &["soak", "-n", "1", "--cards", "cards/reprints.toml"],
+        &["--cards", "soak"],
+    );
+}
+
+#[test]
+fn an_empty_sweep_shard_has_no_negative_zero() {
+    let d = scratch("empty-shard");
+    let p = d.join("p.json");
+    let o = domsim(&[
+        "sweep",
+        "builtin:big-money",
+        "builtin:big-money",
+        "--random",
+        "1",
+        "-n",
+        "2",
+        "--shard",
+        "1/2",
+        "--save-partial",
+        p.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("0 kingdoms"), "{out}");
+    assert!(out.contains("mean score 0.0%"), "{out}");
+    assert!(!out.contains("-0.0%"), "{out}");
+}
