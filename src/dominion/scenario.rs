@@ -325,7 +325,7 @@ fn counter<T: Num>(v: &str, line: usize, col: usize, max: u64) -> Result<T, Scen
         return err(
             line,
             col,
-            format!("{} is out of range (expected 0..={max})", clip(v.trim())),
+            format!("{} is too large (expected 0..={max})", clip(v.trim())),
         );
     }
     number(v, line, col)

@@ -514,6 +514,30 @@ mod tests {
     }
 
     #[test]
+    fn limits_are_checked_where_the_range_is_written() {
+        let e = err("buy:\n  Province if total_money >= {p: 0..4294967295}\n");
+        assert_eq!((e.line, e.col), (2, 30));
+        assert!(e.msg.contains("4294967295 is out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: -9223372036854775808..9223372036854775807}\n");
+        assert!(e.msg.contains("out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: 0..99999999999999999999999}\n");
+        assert!(e.msg.contains("out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: -5000..5000}\n");
+        assert!(e.msg.contains("10001 values"), "{e}");
+        // The widest range allowed.
+        let t = Template::parse("buy:\n  Gold if coins > {p: 1..10000}\n", "t").unwrap();
+        assert_eq!(t.params[0].kind, Kind::Int { lo: 1, hi: 10000 });
+        let many: String = (0..=MAX_PARAMS)
+            .map(|i| format!(" + {{x{i}: 1..2}}"))
+            .collect();
+        let e = err(&format!("buy:\n  Gold if coins > 0{many}\n"));
+        assert!(e.msg.contains("too many parameters"), "{e}");
+        // A byte-order mark is not part of the template.
+        let t = Template::parse("\u{feff}buy:\n  Gold if coins > {p: 1..3}\n", "t").unwrap();
+        assert!(t.render(&[Value::Int(2)]).starts_with("buy:"));
+    }
+
+    #[test]
     fn card_parameters_take_the_kingdoms_cards() {
         // First Game: Cellar, Market, Militia, Mine, Moat, Remodel, Smithy,
         // Village, Woodcutter, Workshop.

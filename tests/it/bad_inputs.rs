@@ -520,7 +520,7 @@ fn scenario_messages_name_the_real_problem() {
     run(
         "actions.txt",
         b"actions: 65536\nexpect actions: 1\n",
-        &["1:10: 65536 is out of range (expected 0..=1000)"],
+        &["1:10: 65536 is too large (expected 0..=1000)"],
     );
     run(
         "size.txt",
