@@ -89,7 +89,7 @@ pub struct KingdomArgs {
     #[arg(long, value_name = "SETS", default_value = "base")]
     pub sets: String,
     /// Seed of the random kingdom or of the --fill cards (default: the --seed value).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_kingdom_seed, allow_negative_numbers = true)]
     pub kingdom_seed: Option<u64>,
     /// Shelters: `auto` follows the rule (decided per game from the Dark
     /// Ages piles of the kingdom), `on` or `off` forces them in every game.
@@ -167,6 +167,31 @@ pub(crate) fn parse_seed(s: &str) -> std::result::Result<u64, String> {
         .replace('_', "")
         .parse::<u64>()
         .map_err(|_| format!("'{s}' is not a seed (a whole number from 0 to 18446744073709551615)"))
+}
+
+/// `--kingdom-seed`: a seed, named in the message.
+fn parse_kingdom_seed(s: &str) -> std::result::Result<u64, String> {
+    parse_seed(s)
+}
+
+/// A game index of a run (`log --game N`, `salem log --game N`): a whole
+/// number from 0.
+pub(crate) fn parse_game_index(s: &str) -> std::result::Result<u64, String> {
+    s.trim().replace('_', "").parse::<u64>().map_err(|_| {
+        format!("'{s}' is not a game index (a whole number from 0 to 18446744073709551615: game N of the run, as in --games-csv)")
+    })
+}
+
+/// `salem log -p`: one player count, 3 to 8 (`salem sim` takes ranges).
+pub(crate) fn parse_salem_log_players(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<u8>() {
+        Ok(p) if (3..=8).contains(&p) => Ok(p),
+        Ok(p) => Err(format!("{p} players is outside 3..=8")),
+        Err(_) if s.contains("..") || s.contains(',') => Err(format!(
+            "'{s}': `salem log` plays one game, so -p is one player count from 3 to 8 (ranges and lists are for `salem sim`)"
+        )),
+        Err(_) => Err(format!("'{s}' is not a player count (a whole number from 3 to 8)")),
+    }
 }
 
 /// Deterministic shards (`src/sim/shard.rs`).
@@ -304,14 +329,16 @@ pub enum Command {
     /// Print a kingdom without playing: its cards (set, cost, types), the
     /// piles that come with them, and whether Shelters are used; e.g.
     /// `domsim kingdom --random --sets base,dark-ages --seed 7`.
+    #[command(group = clap::ArgGroup::new("seeded").args(["random", "fill"]).multiple(true))]
     Kingdom {
         #[command(flatten)]
         kingdom: KingdomArgs,
         /// Players (pile sizes depend on it).
         #[arg(long, short = 'p', default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=6))]
         players: u8,
-        /// Seed of a random kingdom (same as --kingdom-seed).
-        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+        /// Seed of a random kingdom or of the --fill cards (same as
+        /// --kingdom-seed); only with --random or --fill.
+        #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true, requires = "seeded")]
         seed: u64,
     },
     /// Join the partial files of a sharded run (`--shard I/N --save-partial`)
@@ -523,7 +550,7 @@ pub struct OptimizeArgs {
     /// each level play three times as many).
     #[arg(long, short = 'n', default_value_t = 400, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
-    /// Most games per opponent a candidate plays during the search.
+    /// Most games per opponent a candidate plays during the search (at least -n).
     #[arg(long, default_value_t = 32_400, value_parser = parse_count, allow_negative_numbers = true)]
     pub max_games: u64,
     /// Games per opponent of the confirmation on fresh seeds.
@@ -551,7 +578,7 @@ pub struct LogArgs {
     pub seed: u64,
     /// Which game of the run to play (same deal and seat order as game
     /// GAME of `domsim sim` with the same seed and strategies).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_game_index, allow_negative_numbers = true)]
     pub game: u64,
     /// For every card choice (buy, gain, play, trash…), say which entry
     /// of the strategy file decided it (file:line:col) or which default
@@ -670,9 +697,9 @@ pub fn run() -> Result<ExitCode> {
     } else {
         if matches!(
             cli.cmd,
-            Command::Cards(_) | Command::Salem(_) | Command::Compare(_)
+            Command::Cards(_) | Command::Salem(_) | Command::Compare(_) | Command::Soak { .. }
         ) {
-            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b");
+            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b, `domsim soak` plays the printed cards only");
         }
         let mut cards = crate::cards::data::load_files(&cli.cards)?;
         if let Some(only) = &cli.cards_only {

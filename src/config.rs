@@ -754,8 +754,16 @@ impl RankConfig {
             run.out.is_some() || a.matrix.is_some() || a.html.is_some(),
         )?;
         run.refuse_sequential_shard(a.precision.is_some())?;
-        if a.matrix.is_some() && (p != 2 || many) {
-            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p} or several kingdoms)");
+        if a.matrix.is_some() && p != 2 {
+            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p}: tables of {p} have no head-to-head score)");
+        }
+        if a.matrix.is_some() && many {
+            let which = if a.kingdoms.is_some() {
+                "--kingdoms".to_string()
+            } else {
+                format!("--random-kingdoms {}", a.random_kingdoms.unwrap_or(0))
+            };
+            bail!("--matrix is the head-to-head matrix of 2 players in one kingdom, not with several kingdoms ({which}): rank in one kingdom (--kingdom, --preset or --random) for a matrix");
         }
         // Two players: every pair, whatever the field's size (the matrix
         // and the Bradley–Terry fit need every pair); larger tables are
@@ -871,6 +879,16 @@ impl OptimizeConfig {
             &ShardArgs::default(),
             a.out.as_ref(),
         );
+        // --max-games caps what a candidate plays during the search, and a
+        // first-level candidate already plays -n games: a cap below that
+        // would silently be -n.
+        if a.max_games < a.games {
+            bail!(
+                "--max-games {} is below -n {}: every candidate plays at least -n games per opponent, so --max-games (default 32400) must be at least -n",
+                a.max_games,
+                a.games
+            );
+        }
         let templates = match (&a.template, a.auto) {
             (Some(_), true) => bail!("give a TEMPLATE or --auto, not both"),
             (None, false) => {

@@ -71,7 +71,21 @@ pub struct ScenarioError {
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.msg)
+        // The message may quote the file's text: control characters (a NUL
+        // byte, an escape sequence) are written escaped, not sent to the
+        // terminal.
+        let msg: String = self
+            .msg
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        write!(f, "{}:{}: {msg}", self.line, self.col)
     }
 }
 impl std::error::Error for ScenarioError {}
@@ -305,31 +319,60 @@ fn card_list(v: &str, line: usize, col0: usize) -> Result<Vec<Card>, ScenarioErr
 /// A turn counter of the set-up (actions, coins...): a number up to `max`.
 /// Real turns stay far below these limits; larger values would overflow the
 /// engine's counters once a card adds to them (hardening, issue 8).
-fn counter<T: std::str::FromStr + Into<u64>>(
-    v: &str,
-    line: usize,
-    col: usize,
-    max: u64,
-) -> Result<T, ScenarioError> {
-    let n: T = number(v, line, col)?;
-    if n.into() > max {
+fn counter<T: Num>(v: &str, line: usize, col: usize, max: u64) -> Result<T, ScenarioError> {
+    let n: u64 = number(v, line, col)?;
+    if n > max {
         return err(
             line,
             col,
-            format!("{} is too large (at most {max})", v.trim()),
+            format!("{} is too large (expected 0..={max})", clip(v.trim())),
         );
     }
     number(v, line, col)
 }
 
-fn number<T: std::str::FromStr>(v: &str, line: usize, col: usize) -> Result<T, ScenarioError> {
-    v.trim().parse().or_else(|_| {
-        err(
-            line,
-            col,
-            format!("expected a number, found '{}'", v.trim()),
-        )
+/// An integer type a scenario number is read into, with its range (for
+/// the message when a number does not fit).
+trait Num: std::str::FromStr {
+    const MIN: i128;
+    const MAX: i128;
+}
+
+macro_rules! num {
+    ($($t:ty),*) => {$(
+        impl Num for $t {
+            const MIN: i128 = <$t>::MIN as i128;
+            const MAX: i128 = <$t>::MAX as i128;
+        }
+    )*};
+}
+num!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
+
+fn number<T: Num>(v: &str, line: usize, col: usize) -> Result<T, ScenarioError> {
+    let v = v.trim();
+    v.parse().or_else(|_| {
+        let digits = v.strip_prefix('-').unwrap_or(v);
+        let msg = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!(
+                "{} is out of range (expected {}..={})",
+                clip(v),
+                T::MIN,
+                T::MAX
+            )
+        } else {
+            format!("expected a number, found '{}'", clip(v))
+        };
+        err(line, col, msg)
     })
+}
+
+/// `s` cut to 40 characters with an ellipsis (a quoted value of a huge
+/// line stays readable).
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 fn player_index(s: &str, players: usize, line: usize, col: usize) -> Result<u8, ScenarioError> {
@@ -391,6 +434,8 @@ const KEYS: &[&str] = &[
 impl Scenario {
     /// Parse a scenario from its text.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+        // A byte-order mark some editors write is not part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // Pass 1: header keys needed to build the game (players, kingdom, seed).
         let mut players = 2usize;
         let mut kingdom: Vec<Card> = Vec::new();

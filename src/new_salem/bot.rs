@@ -680,9 +680,18 @@ impl Ctx<'_> {
                 )))
             }
         };
-        let n = n
-            .parse::<i32>()
-            .map_err(|_| bad(format!("{n:?} is not a whole number")))?;
+        let n = n.parse::<i32>().map_err(|_| {
+            let digits = n.strip_prefix('-').unwrap_or(n);
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                bad(format!(
+                    "{n} is out of range (a number in a condition is within {}..={})",
+                    i32::MIN,
+                    i32::MAX
+                ))
+            } else {
+                bad(format!("{n:?} is not a whole number"))
+            }
+        })?;
         Ok(Cond {
             var: Some(var),
             op,

@@ -142,7 +142,7 @@ pub struct LogArgs {
     pub bots: BotArgs,
     #[command(flatten)]
     pub data: DataArgs,
-    #[arg(long, short = 'p', default_value_t = 5, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, short = 'p', default_value_t = 5, value_parser = crate::cli::parse_salem_log_players)]
     pub players: u8,
     #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,

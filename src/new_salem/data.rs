@@ -570,6 +570,12 @@ impl Data {
                 .map_err(|e| anyhow!("{}: {e}", p.display()))?;
             let s =
                 String::from_utf8(bytes).map_err(|_| anyhow!("{}: not UTF-8 text", p.display()))?;
+            // A byte-order mark some editors write is not part of the text
+            // (it would otherwise glue itself to the CSV's first column).
+            let s = match s.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_string(),
+                None => s,
+            };
             texts.push((p.display().to_string(), s));
         }
         Data::parse(

@@ -167,7 +167,10 @@ fn splitmix(x: &mut u64) -> u64 {
 /// points, else the centre plus distinct points drawn from `seed`.
 pub fn initial_points(dims: &[usize], want: usize, seed: u64) -> Vec<Vec<usize>> {
     let want = want.max(1);
-    let space: u128 = dims.iter().map(|&d| d as u128).product();
+    // Saturating: many large parameters overflow even u128.
+    let space: u128 = dims
+        .iter()
+        .fold(1u128, |acc, &d| acc.saturating_mul(d as u128));
     if space <= want as u128 {
         let mut out = vec![vec![0; dims.len()]];
         loop {

@@ -17,7 +17,10 @@
 //! * `{d}` — the value of a parameter declared elsewhere in the file (a
 //!   parameter is declared once, with its range or kind).
 //!
-//! Errors name the file, line and column of the placeholder.
+//! Errors name the file, line and column of the placeholder. Limits, checked
+//! here so that no search starts on an absurd space: an integer range has
+//! ends within ±[`MAX_INT_END`] and at most [`MAX_INT_VALUES`] values; a
+//! template has at most [`MAX_PARAMS`] parameters.
 
 use crate::cards::{Card, Types};
 use crate::engine::Kingdom;
@@ -130,6 +133,50 @@ fn parse_range(s: &str) -> Option<(i64, i64)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
+/// The ends of an integer parameter: within ±[`MAX_INT_END`].
+pub const MAX_INT_END: i64 = 1_000_000;
+/// Most values an integer parameter may take: the search enumerates them.
+pub const MAX_INT_VALUES: i64 = 10_000;
+/// Most parameters in one template.
+pub const MAX_PARAMS: usize = 32;
+
+/// An integer parameter's range `LO..HI` (or `LO..=HI`), within the limits.
+fn int_range(spec: &str, name: &str) -> Result<(i64, i64), String> {
+    let bad = || {
+        format!("bad range '{spec}' for '{name}' (expected LO..HI with integers, e.g. 6..16, or 'card …')")
+    };
+    let Some((a, b)) = spec.split_once("..") else {
+        return Err(bad());
+    };
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let end = |x: &str| -> Result<i64, String> {
+        let x = x.trim();
+        let digits = x.strip_prefix('-').unwrap_or(x);
+        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        match x.parse::<i64>() {
+            Ok(v) if (-MAX_INT_END..=MAX_INT_END).contains(&v) => Ok(v),
+            _ => Err(format!(
+                "{x} is out of range in '{name}': a parameter's ends are within -{MAX_INT_END}..{MAX_INT_END}"
+            )),
+        }
+    };
+    let (lo, hi) = (end(a)?, end(b)?);
+    if lo > hi {
+        return Err(format!(
+            "empty range {lo}..{hi} for '{name}' (the low end comes first)"
+        ));
+    }
+    if hi - lo >= MAX_INT_VALUES {
+        return Err(format!(
+            "range {lo}..{hi} for '{name}' has {} values; a parameter may take at most {MAX_INT_VALUES} (the search tries each): narrow it",
+            hi - lo + 1
+        ));
+    }
+    Ok((lo, hi))
+}
+
 const PROPERTIES: [&str; 10] = [
     "Action",
     "Attack",
@@ -194,6 +241,8 @@ fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
 impl Template {
     /// Parse a template's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Template, TemplateError> {
+        // A byte-order mark some editors write is not part of the text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut params: Vec<Param> = Vec::new();
         let mut slots = Vec::new();
         let mut line_start = 0;
@@ -266,6 +315,12 @@ impl Template {
                         ));
                     }
                     (None, None, true) => {
+                        if params.len() == MAX_PARAMS {
+                            return Err(err(
+                                col,
+                                format!("too many parameters: a template has at most {MAX_PARAMS}"),
+                            ));
+                        }
                         params.push(Param {
                             name: name.into(),
                             kind: Kind::Toggle,
@@ -288,20 +343,15 @@ impl Template {
                         {
                             Kind::Card(parse_card_filter(&words[1..]).map_err(|m| err(col, m))?)
                         } else {
-                            let (lo, hi) = parse_range(spec).ok_or_else(|| {
-                                err(
-                                    col,
-                                    format!("bad range '{spec}' for '{name}' (expected LO..HI with integers, e.g. 6..16, or 'card …')"),
-                                )
-                            })?;
-                            if lo > hi {
-                                return Err(err(
-                                    col,
-                                    format!("empty range {lo}..{hi} for '{name}' (the low end comes first)"),
-                                ));
-                            }
+                            let (lo, hi) = int_range(spec, name).map_err(|m| err(col, m))?;
                             Kind::Int { lo, hi }
                         };
+                        if params.len() == MAX_PARAMS {
+                            return Err(err(
+                                col,
+                                format!("too many parameters: a template has at most {MAX_PARAMS}"),
+                            ));
+                        }
                         params.push(Param {
                             name: name.into(),
                             kind,
@@ -461,6 +511,30 @@ mod tests {
             err("a\nb {x}").to_string(),
             "t.domt:2:3: parameter 'x' is not declared: give its range the first time, e.g. {x: 1..10}"
         );
+    }
+
+    #[test]
+    fn limits_are_checked_where_the_range_is_written() {
+        let e = err("buy:\n  Province if total_money >= {p: 0..4294967295}\n");
+        assert_eq!((e.line, e.col), (2, 30));
+        assert!(e.msg.contains("4294967295 is out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: -9223372036854775808..9223372036854775807}\n");
+        assert!(e.msg.contains("out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: 0..99999999999999999999999}\n");
+        assert!(e.msg.contains("out of range"), "{e}");
+        let e = err("buy:\n  Gold if {p: -5000..5000}\n");
+        assert!(e.msg.contains("10001 values"), "{e}");
+        // The widest range allowed.
+        let t = Template::parse("buy:\n  Gold if coins > {p: 1..10000}\n", "t").unwrap();
+        assert_eq!(t.params[0].kind, Kind::Int { lo: 1, hi: 10000 });
+        let many: String = (0..=MAX_PARAMS)
+            .map(|i| format!(" + {{x{i}: 1..2}}"))
+            .collect();
+        let e = err(&format!("buy:\n  Gold if coins > 0{many}\n"));
+        assert!(e.msg.contains("too many parameters"), "{e}");
+        // A byte-order mark is not part of the template.
+        let t = Template::parse("\u{feff}buy:\n  Gold if coins > {p: 1..3}\n", "t").unwrap();
+        assert!(t.render(&[Value::Int(2)]).starts_with("buy:"));
     }
 
     #[test]

@@ -196,14 +196,19 @@ pub fn summary_text(infos: &[EntrantInfo], ks: &[SweepKingdom]) -> String {
     let effects = card_effects(n, ks);
     let mut s = String::new();
     for (i, info) in infos.iter().enumerate() {
-        let mean = ks
-            .iter()
-            .map(|k| {
-                let t = k.total(i);
-                t.score_wins() / t.games.max(1) as f64
-            })
-            .sum::<f64>()
-            / ks.len().max(1) as f64;
+        // An empty shard has no kingdom: its mean is 0, not the -0.0 an
+        // empty f64 sum gives.
+        let mean = if ks.is_empty() {
+            0.0
+        } else {
+            ks.iter()
+                .map(|k| {
+                    let t = k.total(i);
+                    t.score_wins() / t.games.max(1) as f64
+                })
+                .sum::<f64>()
+                / ks.len() as f64
+        };
         let mine: Vec<&CardEffect> = effects.iter().filter(|e| e.strategy == i).collect();
         let fmt = |e: &&CardEffect| format!("{} {:+.1}%", e.card, 100.0 * (e.with.1 - e.without.1));
         // Only effects that print as non-zero (|difference| >= 0.05 points)

@@ -1178,6 +1178,7 @@ pub fn load_json(path: &Path) -> io::Result<PlaytestStats> {
 /// Parse and validate statistics saved by [`save_json`] (the fuzz target
 /// `stats_json` feeds it arbitrary text: it must never panic).
 pub fn parse_json(text: &str) -> Result<PlaytestStats, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let saved: Saved = serde_json::from_str(text).map_err(|e| e.to_string())?;
     if saved.format != FORMAT {
         return Err(format!("not a {FORMAT} file"));

@@ -404,3 +404,329 @@ fn checkpointed_run_killed_and_resumed_gives_the_same_numbers() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("older domsim"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------------------
+// The input-validation audit: limits enforced at parse time, messages that
+// say what is wrong, byte-order marks, long and binary lines, option values.
+
+/// Run `args`; assert exit status 2, every needle in the message, no panic.
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let o = domsim(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected '{n}' in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn optimizer_template_ranges_are_limited_at_parse_time() {
+    let d = scratch("tmpl-limits");
+    let bot = d.join("bot.dom");
+    let run = |name: &str, line: &str, needles: &[&str]| {
+        let t = write(
+            &d,
+            name,
+            format!("buy:\n    {line}\n    Silver\n").as_bytes(),
+        );
+        let mut n = vec![format!("{t}:2:")];
+        n.extend(needles.iter().map(|s| s.to_string()));
+        let n: Vec<&str> = n.iter().map(String::as_str).collect();
+        refused(
+            &[
+                "optimize",
+                &t,
+                "--preset",
+                "First Game",
+                "-n",
+                "20",
+                "--candidates",
+                "4",
+                "--max-games",
+                "60",
+                "--confirm",
+                "40",
+                "--bot",
+                bot.to_str().unwrap(),
+            ],
+            &n,
+        );
+    };
+    run(
+        "wide.domt",
+        "Province if total_money >= {p: 0..4294967295}",
+        &["out of range", "-1000000..1000000"],
+    );
+    run(
+        "i64.domt",
+        "Province if total_money >= {p: -9223372036854775808..9223372036854775807}",
+        &["out of range"],
+    );
+    run(
+        "beyond.domt",
+        "Province if total_money >= {p: 0..99999999999999999999999}",
+        &["out of range"],
+    );
+    run(
+        "many.domt",
+        "Province if total_money >= {p: 0..20000}",
+        &["20001 values", "at most 10000"],
+    );
+    let many: String = (0..33)
+        .map(|i| format!(" and {{x{i}: 1..2}} > 0"))
+        .collect();
+    run(
+        "params.domt",
+        &format!("Province if coins >= 8{many}"),
+        &["too many parameters", "at most 32"],
+    );
+    assert!(!bot.exists());
+}
+
+#[test]
+fn optimize_refuses_max_games_below_games() {
+    refused(
+        &[
+            "optimize",
+            "strategies/templates/money_draw.domt",
+            "-n",
+            "100",
+            "--max-games",
+            "10",
+        ],
+        &["--max-games 10 is below -n 100"],
+    );
+}
+
+#[test]
+fn scenario_messages_name_the_real_problem() {
+    let d = scratch("scen-msgs");
+    let run = |name: &str, text: &[u8], needles: &[&str]| {
+        let f = write(&d, name, text);
+        let mut n = vec![f.clone()];
+        n.extend(needles.iter().map(|s| s.to_string()));
+        let n: Vec<&str> = n.iter().map(String::as_str).collect();
+        refused(&["scenario", &f], &n)
+    };
+    let eleven = "kingdom: Cellar, Chapel, Moat, Village, Smithy, Festival, Market, Laboratory, Mine, Witch, Workshop\nexpect actions: 1\n";
+    let e = run(
+        "eleven.txt",
+        eleven.as_bytes(),
+        &["at most 10 piles", "0 to 10", "11 were given"],
+    );
+    assert!(!e.contains("exactly 10"), "{e}");
+    run(
+        "actions.txt",
+        b"actions: 65536\nexpect actions: 1\n",
+        &["1:10: 65536 is too large (expected 0..=1000)"],
+    );
+    run(
+        "size.txt",
+        b"expect actions: 65536\n",
+        &["65536 is out of range (expected 0..=65535)"],
+    );
+    // A NUL byte and an escape sequence are shown escaped, never sent raw.
+    let e = run(
+        "nul.txt",
+        b"actions: 1\x00\x1b[31m\nexpect actions: 1\n",
+        &["\\u{0}", "\\u{1b}"],
+    );
+    assert!(!e.contains('\0') && !e.contains('\x1b'), "{e:?}");
+}
+
+#[test]
+fn numbers_too_large_are_out_of_range_not_malformed() {
+    let d = scratch("big-numbers");
+    bad_strategy(
+        &d,
+        &write(
+            &d,
+            "big.dom",
+            b"buy:\n    Gold if coins >= 99999999999999999999\n",
+        ),
+        "99999999999999999999 is out of range: a number is at most 2147483647",
+    );
+    bad_strategy(
+        &d,
+        &write(
+            &d,
+            "bigmax.dom",
+            b"buy:\n    Gold max 99999999999999999999\n",
+        ),
+        "is out of range: a count is at most 2147483647",
+    );
+    bad_strategy(
+        &d,
+        &write(&d, "frac.dom", b"buy:\n    Gold if coins >= 1.5\n"),
+        "'1.5' is not a whole number",
+    );
+    let salem = std::fs::read_to_string("strategies/new_salem/accuser_puritan.salem")
+        .unwrap()
+        .replace("suspect >= 1\"", "suspect >= -9223372036854775808\"");
+    let f = write(&d, "big.salem", salem.as_bytes());
+    refused(
+        &["salem", "check", &f],
+        &[
+            "-9223372036854775808 is out of range",
+            "-2147483648..=2147483647",
+        ],
+    );
+}
+
+#[test]
+fn rank_matrix_over_several_kingdoms_names_the_option() {
+    let d = scratch("rank-matrix");
+    let m = d.join("m.csv");
+    let e = refused(
+        &[
+            "rank",
+            "builtin:big-money",
+            "builtin:big-money",
+            "--matrix",
+            m.to_str().unwrap(),
+            "--random-kingdoms",
+            "2",
+        ],
+        &["several kingdoms (--random-kingdoms 2)"],
+    );
+    assert!(!e.contains("-p 2"), "{e}");
+    assert!(entries(&d).is_empty());
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let d = scratch("bom");
+    std::fs::create_dir(d.join("a")).unwrap();
+    std::fs::create_dir(d.join("b")).unwrap();
+    let s = write(
+        &d,
+        "a/x.dom",
+        "\u{feff}buy:\n    Gold\n    Silver\n".as_bytes(),
+    );
+    let o = domsim(&["check", &s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Not a different strategy: the same games as without the mark.
+    let plain = write(&d, "b/x.dom", b"buy:\n    Gold\n    Silver\n");
+    let a = domsim(&["sim", "-n", "50", &s, "builtin:big-money"]);
+    let b = domsim(&["sim", "-n", "50", &plain, "builtin:big-money"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b), "a BOM changes nothing");
+    let sc = write(
+        &d,
+        "bom.txt",
+        "\u{feff}kingdom: Village\np0.hand: Village\ndo: play Village\nexpect actions: 2\n"
+            .as_bytes(),
+    );
+    let o = domsim(&["scenario", &sc]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = write(
+        &d,
+        "bom.domt",
+        "\u{feff}buy:\n    Province if total_money >= {p: 12..14}\n    Gold\n    Silver\n"
+            .as_bytes(),
+    );
+    let o = domsim(&[
+        "optimize",
+        &t,
+        "--candidates",
+        "2",
+        "-n",
+        "10",
+        "--max-games",
+        "10",
+        "--confirm",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_long_line_is_quoted_around_the_column() {
+    let d = scratch("longline");
+    let line = format!("    Gold if coins >= 6{} Provinse\n", " ".repeat(700_000));
+    let f = write(&d, "long.dom", format!("buy:\n{line}").as_bytes());
+    let out = d.join("out.csv");
+    let o = domsim(&[
+        "sim",
+        "-n",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        &f,
+        "builtin:big-money",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", &err[..err.len().min(2000)]);
+    assert!(err.len() < 2000, "{} bytes of message", err.len());
+    assert!(err.contains('…'), "{err}");
+    // The caret still points at the quoted column.
+    let lines: Vec<&str> = err.lines().collect();
+    let q = lines.iter().position(|l| l.starts_with("2 | ")).unwrap();
+    let quoted = lines[q];
+    let caret = lines[q + 1];
+    let at = caret.find('^').unwrap();
+    assert_eq!(
+        quoted.chars().nth(caret[..at].chars().count()),
+        Some('P'),
+        "{err}"
+    );
+    // A control character in a strategy line is escaped.
+    bad_strategy(
+        &d,
+        &write(&d, "nul.dom", b"buy:\n    Gold\x00x\n"),
+        "U+0000",
+    );
+}
+
+#[test]
+fn option_values_name_the_option() {
+    let e = refused(
+        &["sim", "-n", "5", "--random", "--kingdom-seed", "abc"],
+        &["--kingdom-seed", "'abc' is not a seed"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    let e = refused(
+        &["log", "--game", "abc"],
+        &["--game", "'abc' is not a game index"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    let e = refused(
+        &["salem", "log", "-p", "3..5"],
+        &["one player count from 3 to 8", "salem sim"],
+    );
+    assert!(!e.contains("invalid digit"), "{e}");
+    refused(&["salem", "log", "-p", "9"], &["outside 3..=8"]);
+    refused(&["kingdom", "--seed", "5"], &["--random", "--fill"]);
+    let o = domsim(&["kingdom", "--random", "--seed", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused(
+        &["soak", "-n", "1", "--cards", "cards/reprints.toml"],
+        &["--cards", "soak"],
+    );
+}
+
+#[test]
+fn an_empty_sweep_shard_has_no_negative_zero() {
+    let d = scratch("empty-shard");
+    let p = d.join("p.json");
+    let o = domsim(&[
+        "sweep",
+        "builtin:big-money",
+        "builtin:big-money",
+        "--random",
+        "1",
+        "-n",
+        "2",
+        "--shard",
+        "1/2",
+        "--save-partial",
+        p.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("0 kingdoms"), "{out}");
+    assert!(out.contains("mean score 0.0%"), "{out}");
+    assert!(!out.contains("-0.0%"), "{out}");
+}

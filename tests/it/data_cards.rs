@@ -219,6 +219,83 @@ fn bad_card_files_name_the_file_line_and_field() {
     bad_card_file("fifteen", &many, "at most 14 can be loaded at once");
 }
 
+/// Every documented range of docs/DESIGNING_CARDS.md is enforced: a value
+/// outside it is refused with the range, never clamped into it.
+#[test]
+fn values_outside_the_documented_ranges_are_refused() {
+    let card = |types: &str, body: &str| {
+        format!("[[card]]\nname = \"Test Card\"\ncost = 3\ntypes = [{types}]\n{body}\n")
+    };
+    let action = |body: &str| card("\"Action\"", body);
+    bad_card_file(
+        "pile 0",
+        &action("pile = 0"),
+        "bad.toml:5:8: field 'pile': 0 is outside 1..=60",
+    );
+    bad_card_file(
+        "pile 61",
+        &action("pile = 61"),
+        "field 'pile': 61 is outside 1..=60",
+    );
+    bad_card_file(
+        "vp_per 0",
+        &card("\"Victory\"", "vp_per = { per = 0 }"),
+        "field 'vp_per.per': 0 is outside 1..=100",
+    );
+    for (body, needle) in [
+        ("{ do = \"play_action\", times = 0 }", "'times': 0 is outside 1..=4"),
+        ("{ do = \"play_action\", times = 5 }", "'times': 5 is outside 1..=4"),
+        (
+            "{ do = \"reveal_until_treasures\", count = 0 }",
+            "'count': 0 is outside 1..=10",
+        ),
+        (
+            "{ do = \"discard_for\", up_to = 0, each = { cards = 1 } }",
+            "'up_to': 0 is outside 1..=100",
+        ),
+        (
+            "{ do = \"choose\", pick = 0, options = [[{ do = \"plus\", cards = 1 }], [{ do = \"plus\", coins = 1 }]] }",
+            "'pick': 0 is outside 1..=2",
+        ),
+    ] {
+        bad_card_file(body, &action(&format!("effect = [{body}]")), needle);
+    }
+    bad_card_file(
+        "reveal 0",
+        &card(
+            "\"Action\", \"Attack\"",
+            "effect = [{ do = \"others_trash_treasure\", reveal = 0 }]",
+        ),
+        "'reveal': 0 is outside 1..=5",
+    );
+}
+
+#[test]
+fn wrong_card_names_get_a_valid_suggestion() {
+    // The suggested name must itself be a valid card name (no parentheses).
+    bad_card_file(
+        "printed name suggestion",
+        "[[card]]\nname = \"Smithy\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "e.g. 'Smithy Data'",
+    );
+    // Knights is the name of a pile of ten different cards.
+    let d = scratch("knights");
+    let f = d.join("k.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Squire Data\"\ncost = 3\ntypes = [\"Action\"]\neffect = [{ do = \"gain\", card = \"Knights\" }]\n",
+    )
+    .unwrap();
+    let o = domsim(&["cards", "list", f.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'Knights' is a pile of different cards, not one card"),
+        "{err}"
+    );
+    assert!(!err.contains("did you mean 'Knights'"), "{err}");
+}
+
 #[test]
 fn a_missing_card_file_and_cards_on_salem_exit_2() {
     let o = domsim(&["sim", "--cards", "/nonexistent/x.toml", "-n", "5"]);

@@ -792,11 +792,17 @@ fn suggest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> String {
 }
 
 fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
+    int_in(cx, v, field, 0, max)
+}
+
+/// A whole number of `min..=max` (the documented range: a value outside it
+/// is refused, never clamped).
+fn int_in(cx: &Cx, v: &Sp<toml::Value>, field: &str, min: i64, max: i64) -> Result<u8> {
     match v.get_ref() {
-        toml::Value::Integer(i) if (0..=max).contains(i) => Ok(*i as u8),
+        toml::Value::Integer(i) if (min..=max).contains(i) => Ok(*i as u8),
         toml::Value::Integer(i) => Err(cx.err(
             v.span(),
-            format!("field '{field}': {i} is outside 0..={max}"),
+            format!("field '{field}': {i} is outside {min}..={max}"),
         )),
         other => Err(cx.err(
             v.span(),
@@ -824,6 +830,24 @@ fn string<'v>(cx: &Cx, v: &'v Sp<toml::Value>, field: &str) -> Result<&'v str> {
 /// data card: it is bound in the same slot table).
 fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
     let s = string(cx, v, field)?;
+    // Knights and Ruins name piles of different cards, not one card: the
+    // pile's top card is not known when the file is read.
+    if let Some(pile) = Card::PRINTED
+        .iter()
+        .find(|c| c.is(Types::PILE) && super::normalize(c.name()) == super::normalize(s))
+    {
+        let example = if *pile == Card::Knights {
+            "Sir Martin"
+        } else {
+            "Ruined Village"
+        };
+        return Err(cx.err(
+            v.span(),
+            format!(
+                "field '{field}': '{s}' is a pile of different cards, not one card: a card file names one printed card (e.g. '{example}')"
+            ),
+        ));
+    }
     Card::PRINTED
         .iter()
         .copied()
@@ -1047,6 +1071,13 @@ impl Compiler<'_, '_> {
         let need = |k: &str, max: i64| -> Result<u8> {
             n_of(k, max)?.ok_or_else(|| here(format!("'{kind}' needs the field '{k}'")))
         };
+        // Fields whose documented range starts at 1.
+        let n_in = |k: &str, min: i64, max: i64| -> Result<Option<u8>> {
+            t.get(k).map(|v| int_in(cx, v, k, min, max)).transpose()
+        };
+        let need_in = |k: &str, min: i64, max: i64| -> Result<u8> {
+            n_in(k, min, max)?.ok_or_else(|| here(format!("'{kind}' needs the field '{k}'")))
+        };
         let attack = |c: &mut Self| -> Result<()> {
             c.uses_attack = true;
             if c.attack {
@@ -1176,7 +1207,7 @@ impl Compiler<'_, '_> {
                 };
                 Op::DiscardFor {
                     filter: filter_of(cx, &t, "types")?,
-                    max: n_of("up_to", 100)?.unwrap_or(100),
+                    max: n_in("up_to", 1, 100)?.unwrap_or(100),
                     each,
                 }
             }
@@ -1194,7 +1225,7 @@ impl Compiler<'_, '_> {
             }
             "may_discard_deck" => Op::MayDiscardDeck,
             "play_action" => Op::PlayAction {
-                times: n_of("times", 4)?.unwrap_or(2).max(1),
+                times: n_in("times", 1, 4)?.unwrap_or(2),
             },
             "topdeck" => Op::Topdeck,
             "may_trash_self" | "if_no_action_in_hand" => {
@@ -1213,7 +1244,7 @@ impl Compiler<'_, '_> {
                 }
             }
             "reveal_until_cost" => Op::RevealUntilCost(need("at_least", 16)?),
-            "reveal_until_treasures" => Op::RevealTreasures(need("count", 10)?.max(1)),
+            "reveal_until_treasures" => Op::RevealTreasures(need_in("count", 1, 10)?),
             "reveal_top" => Op::RevealTake {
                 n: need("count", 10)?,
                 take: filter_of(cx, &t, "take")?,
@@ -1246,14 +1277,14 @@ impl Compiler<'_, '_> {
                         .ok_or_else(|| here("field 'gain': expected true or false".into()))?,
                 };
                 Op::VictimsTrashTreasure {
-                    reveal: need("reveal", 5)?.max(1),
+                    reveal: need_in("reveal", 1, 5)?,
                     gain,
                 }
             }
             "cost_reduction" => Op::CostReduction(need("amount", 8)?),
             "copper_bonus" => Op::CopperBonus(need("amount", 8)?),
             "choose" => {
-                let pick = n_of("pick", 2)?.unwrap_or(1).max(1);
+                let pick = n_in("pick", 1, 2)?.unwrap_or(1);
                 let Some(opts) = t.get("options") else {
                     return Err(here(
                         "'choose' needs `options = [ [effects…], [effects…] ]`".into(),
@@ -1344,7 +1375,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     {
         return Err(cx.err(
             name_v.span(),
-            format!("field 'name': '{name}' is the printed card {c}; give the data card its own name, e.g. '{c} (data)'"),
+            format!("field 'name': '{name}' is the printed card {c}; give the data card its own name, e.g. '{c} Data'"),
         ));
     }
     let cost = int(cx, need("cost")?, "cost", 16)?;
@@ -1419,7 +1450,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
             for (k, x) in tab {
                 let xs = Sp::new(v.span(), x.clone());
                 match k.as_str() {
-                    "per" => per = Some(int(cx, &xs, "vp_per.per", 100)?.max(1)),
+                    "per" => per = Some(int_in(cx, &xs, "vp_per.per", 1, 100)?),
                     "card" => of = Some(card_name(cx, &xs, "vp_per.card")?),
                     _ => {
                         let sug = suggest(k, ["per", "card"].into_iter());
@@ -1438,7 +1469,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     };
     let pile = match t.get("pile") {
         None => PileRule::Kingdom,
-        Some(v) => PileRule::Fixed(int(cx, v, "pile", 60)?.max(1)),
+        Some(v) => PileRule::Fixed(int_in(cx, v, "pile", 1, 60)?),
     };
     let blocks_attacks = match t.get("reaction") {
         None => false,

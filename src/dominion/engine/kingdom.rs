@@ -30,6 +30,8 @@ pub enum SetupError {
     Duplicate(&'static str),
     #[error("a kingdom has exactly 10 piles; {0} were given")]
     WrongCount(usize),
+    #[error("a kingdom has at most 10 piles (a scenario may give 0 to 10); {0} were given")]
+    TooManyPiles(usize),
     #[error("player count {0} is outside 2–6")]
     Players(usize),
     #[error(
@@ -144,7 +146,7 @@ impl Kingdom {
             return Err(SetupError::Players(players));
         }
         if cards.len() > 10 {
-            return Err(SetupError::WrongCount(cards.len()));
+            return Err(SetupError::TooManyPiles(cards.len()));
         }
         let mut kingdom = CardSet::EMPTY;
         for &c in cards {

@@ -81,10 +81,23 @@ impl fmt::Display for StrategyError {
             // Invisible characters are shown escaped (U+200B), and the caret
             // line accounts for the wider text.
             let shown = |c: char| parse::escape_invisible(c.encode_utf8(&mut [0; 4]));
-            let lead: String = self
-                .source_line
+            // A very long line is quoted around the column only, with an
+            // ellipsis for what is left out.
+            let chars: Vec<char> = self.source_line.chars().collect();
+            let at = self.col.saturating_sub(1).min(chars.len());
+            let (from, to) = if chars.len() > MAX_QUOTED {
+                let from = at.saturating_sub(MAX_QUOTED / 2);
+                let to = (from + MAX_QUOTED).min(chars.len());
+                (to.saturating_sub(MAX_QUOTED).min(from), to)
+            } else {
+                (0, chars.len())
+            };
+            let head = if from > 0 { "…" } else { "" };
+            let tail = if to < chars.len() { "…" } else { "" };
+            let window: String = chars[from..to].iter().collect();
+            let lead: String = head
                 .chars()
-                .take(self.col.saturating_sub(1))
+                .chain(chars[from..at].iter().copied())
                 .map(|c| {
                     if c == '\t' {
                         "\t".to_string()
@@ -93,17 +106,15 @@ impl fmt::Display for StrategyError {
                     }
                 })
                 .collect();
-            let width: usize = self
-                .source_line
-                .chars()
-                .skip(self.col.saturating_sub(1))
+            let width: usize = chars[at..to]
+                .iter()
                 .take(self.width.max(1))
-                .map(|c| shown(c).chars().count())
+                .map(|&c| shown(c).chars().count())
                 .sum();
             write!(
                 f,
-                "\n{pad} |\n{num} | {}\n{pad} | {lead}{}",
-                parse::escape_invisible(self.source_line.trim_end()),
+                "\n{pad} |\n{num} | {head}{}{tail}\n{pad} | {lead}{}",
+                parse::escape_invisible(window.trim_end()),
                 "^".repeat(width.max(1))
             )?;
         }
@@ -112,6 +123,9 @@ impl fmt::Display for StrategyError {
 }
 
 impl std::error::Error for StrategyError {}
+
+/// Characters of a source line an error quotes at most (around the column).
+const MAX_QUOTED: usize = 120;
 
 /// A parsed strategy, `extends` resolved. Kingdom-independent; compile it
 /// with [`Strategy::compile`] for each kingdom.
@@ -313,6 +327,7 @@ fn outside(rel: &str, base: &Path, root: &Path) -> Option<String> {
 }
 
 fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, StrategyError> {
+    let text = skip_bom(text);
     let mut st = Strategy {
         name: String::new(),
         source_hash: FNV_START,
@@ -355,6 +370,7 @@ fn resolve(
     st: &mut Strategy,
     root: Option<&Path>,
 ) -> Result<Option<String>, StrategyError> {
+    let text = skip_bom(text);
     let me = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
     stack.push(me);
     let fidx = st.files.len() as u16;
@@ -418,6 +434,12 @@ fn resolve(
     // The name is never inherited: a file is named by its own `name:` or
     // its file name.
     Ok(ast.name)
+}
+
+/// `text` without the byte-order mark some editors write at its start
+/// (it is not part of the strategy).
+fn skip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 fn file_base(f: &str) -> String {

@@ -456,6 +456,11 @@ impl<'a> Cur<'a> {
                 self.i += n;
                 return match lit.parse::<i32>() {
                     Ok(v) => Ok((Expr::Int(v), Ty::Int)),
+                    Err(_) if lit.bytes().all(|b| b.is_ascii_digit()) => Err(self.ln.err(
+                        at,
+                        lit.chars().count(),
+                        format!("{} is out of range: a number is at most {}", clip(lit), i32::MAX),
+                    )),
                     Err(_) => Err(self.ln.err(
                         at,
                         lit.chars().count(),
@@ -594,6 +599,17 @@ impl<'a> Cur<'a> {
                 .find(|&(_, c)| !c.is_ascii_digit())
                 .map_or(rest.len(), |(k, _)| k);
             let num: i32 = rest[..n].parse().map_err(|_| {
+                if n > 0 {
+                    return self.ln.err(
+                        nat,
+                        n,
+                        format!(
+                            "{} is out of range: a count is at most {}",
+                            clip(&rest[..n]),
+                            i32::MAX
+                        ),
+                    );
+                }
                 let (i, t) = self.next_text();
                 self.ln.err(
                     i.max(nat),
@@ -879,6 +895,15 @@ pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
         return Err(c.unexpected("the end of the expression"));
     }
     Ok(e)
+}
+
+/// `s`, cut to its first 40 characters with an ellipsis if longer (for
+/// quoting a token of a huge line in a message).
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 /// `text` with every invisible or control character written as `U+XXXX`
