@@ -933,3 +933,133 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
         merge_refused(&[b, parts[1].clone()], &out, &[&name, needle]);
     }
 }
+
+/// A checkpoint whose counts do not fit together is refused at resume
+/// (status 2, its path and the field named), and neither the output nor the
+/// checkpoint is written.
+#[test]
+fn resume_refuses_a_damaged_checkpoint() {
+    let d = scratch("ck-damaged");
+    let ck = d.join("run.ck");
+    let out = d.join("out.csv");
+    let args = |n: &'static str| {
+        vec![
+            "sim".to_string(),
+            "-n".into(),
+            n.into(),
+            "--checkpoint".into(),
+            ck.to_str().unwrap().into(),
+            "--checkpoint-every".into(),
+            "100".into(),
+            "-o".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let run = |a: &[String]| domsim(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(run(&args("200")).status.success());
+    std::fs::remove_file(&out).unwrap();
+    let good = std::fs::read_to_string(&ck).unwrap();
+    let entrant0 = good.lines().find(|l| l.starts_with("entrant 0 ")).unwrap();
+    let games = good.lines().find(|l| l.starts_with("games ")).unwrap();
+    let tied = good.lines().find(|l| l.starts_with("tied_games ")).unwrap();
+    // entrant J games wins ties tie_units losses vp_sum turns_sum capped seat_games…
+    let fields: Vec<&str> = entrant0.split(' ').collect();
+    let huge = "18446744073709551615";
+    let edit = |i: usize, x: &str| {
+        let mut f = fields.clone();
+        f[i] = x;
+        good.replace(entrant0, &f.join(" "))
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (edit(2, huge), "entrants[0]: wins"),
+        (edit(3, "150"), "entrants[0]: wins 150"),
+        (edit(11, "7"), "entrants[0]: seat_games"),
+        (
+            good.replace(games, "games 300"),
+            "inconsistent: 300 games accounted",
+        ),
+        (
+            good.replace(tied, "tied_games 999"),
+            "tied_games 999 > games 200",
+        ),
+        (good.replace("\nfaults 0", "\nfaults 1"), "faults 1"),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(&ck, &text).unwrap();
+        let o = run(&args("300"));
+        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
+        assert!(!out.exists(), "{needle}: no output");
+        assert_eq!(
+            std::fs::read_to_string(&ck).unwrap(),
+            text,
+            "{needle}: checkpoint kept"
+        );
+        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
+    }
+    // The good checkpoint still resumes.
+    std::fs::write(&ck, &good).unwrap();
+    assert!(run(&args("300")).status.success());
+}
+
+/// A New Salem checkpoint whose counts do not fit together is refused at
+/// resume, instead of percentages that do not add up to 100.
+#[test]
+fn salem_resume_refuses_a_damaged_checkpoint() {
+    let d = scratch("salem-ck-damaged");
+    let ck = d.join("run.ck");
+    let out = d.join("out.csv");
+    let run = |n: &str| {
+        domsim(&[
+            "salem",
+            "sim",
+            "-p",
+            "4",
+            "-n",
+            n,
+            "--checkpoint",
+            ck.to_str().unwrap(),
+            "--checkpoint-every",
+            "100",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(run("200").status.success());
+    std::fs::remove_file(&out).unwrap();
+    let good = std::fs::read_to_string(&ck).unwrap();
+    let line = good
+        .lines()
+        .find(|l| l.starts_with("salem_tally "))
+        .unwrap();
+    let tally: serde_json::Value = serde_json::from_str(&line["salem_tally ".len()..]).unwrap();
+    let edit = |ptr: &str, x: serde_json::Value| {
+        let mut t = tally.clone();
+        *t.pointer_mut(ptr).unwrap() = x;
+        good.replace(line, &format!("salem_tally {t}"))
+    };
+    use serde_json::json;
+    let cases = [
+        (
+            edit("/witch_wins", json!(u64::MAX)),
+            "witch_wins 18446744073709551615",
+        ),
+        (edit("/bots/0/seats", json!(1)), "chairs"),
+        (edit("/bots/1/win_units", json!(u64::MAX)), "bots[1]: "),
+        (edit("/margin_sq", json!(u64::MAX)), "margin_sq"),
+        (edit("/witch_count/8", json!(1)), "witch_count"),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(&ck, &text).unwrap();
+        let o = run("300");
+        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
+        assert!(!out.exists(), "{needle}: no output");
+        assert_eq!(
+            std::fs::read_to_string(&ck).unwrap(),
+            text,
+            "{needle}: checkpoint kept"
+        );
+        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
+    }
+    std::fs::write(&ck, &good).unwrap();
+    assert!(run("300").status.success());
+}
