@@ -451,14 +451,26 @@ mod tests {
 
     #[test]
     fn text_round_trip() {
-        let mut s = Stats {
-            games: 3,
-            faults: 1,
-            first_fault: Some((2, "a \\ b\nc".into())),
-            ..Default::default()
-        };
-        s.entrants[1].vp_sum = -7;
-        s.entrants[2].seat_units[5] = 60;
+        // Three 6-player games (counts that fit together: a checkpoint is
+        // checked when read), with a negative VP sum, the last seat's
+        // fields used, and a fault whose text needs escaping.
+        let mut s = Stats::default();
+        for g in 0..3u8 {
+            let mut vp = [0; MAX_PLAYERS];
+            vp[1] = -3;
+            let o = crate::engine::Outcome {
+                players: 6,
+                vp,
+                turns: [9 + g as u16; MAX_PLAYERS],
+                winners: 1 << 5,
+                capped: false,
+            };
+            s.record(&[2, 1, 0, 3, 4, 5], &o);
+        }
+        s.faults = 1;
+        s.first_fault = Some((2, "a \\ b\nc".into()));
+        assert_eq!(s.entrants[1].vp_sum, -9);
+        assert_eq!(s.entrants[5].seat_units[5], 180);
         let c = Checkpoint {
             key: "seed 1\nx".into(),
             first: 0,
