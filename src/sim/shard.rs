@@ -32,6 +32,12 @@ pub const FORMAT: &str = "domsim-partial-1";
 /// The most shards a run may be cut into (`--shard I/N`: N ≤ this).
 pub const MAX_SHARDS: u64 = 100_000;
 
+/// The most games a partial may claim (per run, pair or table; for a sweep,
+/// per strategy and kingdom): 2^48, centuries of simulation, and small
+/// enough that no sum the outputs form (win units, seat totals, a sweep
+/// strategy's pairs) can overflow.
+pub const MAX_GAMES: u64 = 1 << 48;
+
 /// `--shard I/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardSpec {
@@ -175,6 +181,12 @@ impl Partial {
         if index == 0 || index > count {
             bail!("shard.index {index} is not a shard of {count} (they are numbered 1 to {count})");
         }
+        if self.key.games > MAX_GAMES {
+            bail!(
+                "key.games {} is more than a run can play ({MAX_GAMES})",
+                self.key.games
+            );
+        }
         let (first, games) = self.shard.range(self.key.games);
         if (self.first, self.games) != (first, games) {
             bail!(
@@ -218,6 +230,9 @@ impl Partial {
                 let per_pair = per_pair
                     .and_then(|(_, v)| v.parse::<u64>().ok())
                     .ok_or_else(|| anyhow!("key.meta has no 'games_per_pair' number"))?;
+                if per_pair.saturating_mul(n.saturating_sub(1).max(1) as u64) > MAX_GAMES {
+                    bail!("key.meta games_per_pair {per_pair} is more than {n} strategies can play ({MAX_GAMES} games each)");
+                }
                 let known = KnownCards::of(&self.key.meta);
                 for (j, k) in ks.iter().enumerate() {
                     let at = |e: String| anyhow!("counts.Sweep[{j}]: {e}");

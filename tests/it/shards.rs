@@ -720,6 +720,11 @@ fn merge_refuses_damaged_sim_partials() {
         ),
         ("/shard/count", max.clone(), vec!["shard.count"]),
         ("/first", json!(7), vec!["should hold games 0.."]),
+        (
+            "/key/games",
+            max.clone(),
+            vec!["key.games 18446744073709551615"],
+        ),
         ("/key/meta/5/1", json!("9"), vec!["players 9"]),
         (
             "/key/meta/5/1",
@@ -869,6 +874,12 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
             "/counts/Sweep/0/ignored",
             json!([0]),
             "counts.Sweep[0]: ignored",
+        ),
+        (
+            &sweep,
+            "/key/meta/5/1",
+            json!("281474976710657"),
+            "games_per_pair 281474976710657",
         ),
         (
             &sweep,
