@@ -196,6 +196,150 @@ impl Tally {
         }
     }
 
+    /// Check that these counts can be those of `games` games of `players`
+    /// (or, when None, of the player count the chairs taken imply): the
+    /// three outcomes add up to the games, every game's chairs are taken,
+    /// each bot's counts fit its chairs, and no sum exceeds what its games
+    /// allow (so nothing overflows when more games are added). The error
+    /// names the field.
+    pub fn check(&self, players: Option<usize>) -> Result<(), String> {
+        let g = self.games as u128;
+        let sum = |v: &mut dyn Iterator<Item = u64>| v.map(|x| x as u128).sum::<u128>();
+        if self.games == 0 {
+            return if *self == Tally::new(self.bots.len()) {
+                Ok(())
+            } else {
+                Err("counts recorded for 0 games".into())
+            };
+        }
+        let seats = sum(&mut self.bots.iter().map(|b| b.seats));
+        let p = match players {
+            Some(p) => p,
+            None => (seats / g) as usize,
+        };
+        if !(super::data::MIN_PLAYERS..=MAX_PLAYERS).contains(&p) || seats != g * p as u128 {
+            return Err(format!(
+                "bots take {seats} chairs in {} games (not 3 to {MAX_PLAYERS} per game{})",
+                self.games,
+                players.map_or(String::new(), |p| format!(", expected {p}"))
+            ));
+        }
+        let outcomes =
+            self.witch_wins as u128 + self.puritan_wins as u128 + self.nobody_wins as u128;
+        if outcomes != g {
+            return Err(format!(
+                "witch_wins {} + puritan_wins {} + nobody_wins {} is not games {}",
+                self.witch_wins, self.puritan_wins, self.nobody_wins, self.games
+            ));
+        }
+        if sum(&mut self.witch_count.iter().copied()) != g {
+            return Err(format!(
+                "witch_count does not add up to games {}",
+                self.games
+            ));
+        }
+        if let Some(k) = (p + 1..=MAX_PLAYERS).find(|&k| self.witch_count[k] != 0) {
+            return Err(format!("witch_count[{k}] is not 0 with {p} players"));
+        }
+        if self.margin_hist.len() != 2 * MARGIN as usize + 1
+            || sum(&mut self.margin_hist.iter().copied()) != g
+        {
+            return Err(format!(
+                "margin_hist is not {} buckets adding up to games {}",
+                2 * MARGIN + 1,
+                self.games
+            ));
+        }
+        // Per game: D and the threshold are i16, the cubes an i16, Trials,
+        // launches and capped phases a u8.
+        let wide = u16::MAX as u128;
+        let bounded: [(&str, u128, u128); 8] = [
+            (
+                "margin_sum",
+                self.margin_sum.unsigned_abs() as u128,
+                g * wide,
+            ),
+            ("margin_sq", self.margin_sq as u128, g * wide * wide),
+            ("cubes_sum", self.cubes_sum.unsigned_abs() as u128, g * wide),
+            ("trials", self.trials as u128, g * 255),
+            (
+                "trials_on_witch",
+                self.trials_on_witch as u128,
+                self.trials as u128,
+            ),
+            ("capped_phases", self.capped_phases as u128, g * 255),
+            ("tied_games", self.tied_games as u128, g),
+            ("score_margin_games", self.score_margin_games as u128, g),
+        ];
+        for (name, v, most) in bounded {
+            if v > most {
+                return Err(format!("{name} {v} is more than {most}"));
+            }
+        }
+        let sg = self.score_margin_games as u128;
+        if self.score_margin_sum as u128 > sg * wide
+            || self.score_margin_sq as u128 > sg * wide * wide
+        {
+            return Err(format!(
+                "score_margin_sum/score_margin_sq do not fit score_margin_games {}",
+                self.score_margin_games
+            ));
+        }
+        for r in 0..MAX_ROUNDS {
+            if self.launches[r] as u128 > g * 255 || self.forced[r] as u128 > g * 255 {
+                return Err(format!("launches/forced of round {r} exceed 255 per game"));
+            }
+        }
+        for (i, b) in self.bots.iter().enumerate() {
+            let err = |m: String| Err(format!("bots[{i}]: {m}"));
+            if b.witch_seats as u128 + b.puritan_seats as u128 != b.seats as u128 {
+                return err(format!(
+                    "witch_seats {} + puritan_seats {} is not seats {}",
+                    b.witch_seats, b.puritan_seats, b.seats
+                ));
+            }
+            for (name, v, most) in [
+                ("witch_team_wins", b.witch_team_wins, b.witch_seats),
+                ("tried_as_witch", b.tried_as_witch, b.witch_seats),
+                ("puritan_team_wins", b.puritan_team_wins, b.puritan_seats),
+                ("tried_as_puritan", b.tried_as_puritan, b.puritan_seats),
+                ("nobody_wins", b.nobody_wins, b.seats),
+            ] {
+                if v > most {
+                    return err(format!("{name} {v} is more than {most}"));
+                }
+            }
+            if b.win_units as u128 > b.seats as u128 * WIN_UNITS as u128 {
+                return err(format!(
+                    "win_units {} is more than {} chairs can win",
+                    b.win_units, b.seats
+                ));
+            }
+        }
+        let witch_chairs: u128 = self
+            .witch_count
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| k as u128 * c as u128)
+            .sum();
+        if sum(&mut self.bots.iter().map(|b| b.witch_seats)) != witch_chairs {
+            return Err(
+                "the bots' witch_seats do not add up to the Witches dealt (witch_count)".into(),
+            );
+        }
+        if sum(&mut self.bots.iter().map(|b| b.nobody_wins)) != self.nobody_wins as u128 * p as u128
+        {
+            return Err(format!(
+                "the bots' nobody_wins do not add up to nobody_wins {} × {p} chairs",
+                self.nobody_wins
+            ));
+        }
+        if sum(&mut self.bots.iter().map(|b| b.win_units)) > g * WIN_UNITS as u128 {
+            return Err("the bots' win_units add up to more than one win per game".into());
+        }
+        Ok(())
+    }
+
     /// The widest 95% half-width among the three team rates.
     pub fn widest_half_width(&self) -> f64 {
         [self.witch_wins, self.puritan_wins, self.nobody_wins]
@@ -227,6 +371,9 @@ impl crate::sim::checkpoint::Saved for Tally {
         }
         *self = t;
         Ok(true)
+    }
+    fn check(&self) -> Result<(), String> {
+        Tally::check(self, None)
     }
 }
 
@@ -273,6 +420,9 @@ impl Match for SalemMatch<'_> {
     }
     fn widest_half_width(&self, t: &Tally) -> f64 {
         t.widest_half_width()
+    }
+    fn check_tally(&self, t: &Tally) -> Result<(), String> {
+        t.check(Some(self.table.players))
     }
     #[inline]
     fn play(&self, g: &mut Box<Game>, seed: u64, index: u64, t: &mut Tally) {

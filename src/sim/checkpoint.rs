@@ -52,6 +52,12 @@ pub trait Saved: Sized {
     /// Read one line (numbered `n` in the file); `Ok(false)` when `key` is
     /// not one of this tally's fields.
     fn read_line(&mut self, n: usize, key: &str, value: &str) -> Result<bool>;
+    /// Check that the counts read fit together (each against the others and
+    /// against the games), so that a damaged file is refused instead of
+    /// resuming with nonsense totals. The error names the field.
+    fn check(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
 }
 
 fn one_line(s: &str) -> String {
@@ -135,6 +141,7 @@ impl<T: Saved> Checkpoint<T> {
                 c.next
             );
         }
+        c.stats.check().map_err(|e| anyhow!("inconsistent: {e}"))?;
         Ok(c)
     }
 
@@ -146,6 +153,23 @@ impl<T: Saved> Checkpoint<T> {
 impl Saved for Stats {
     fn saved_games(&self) -> u64 {
         self.games
+    }
+
+    /// The players are those of the seats that were played (a checkpoint
+    /// does not say them otherwise): [`Stats::check`] then holds them to one
+    /// entrant per seat, every entrant in every game.
+    fn check(&self) -> std::result::Result<(), String> {
+        if self.games == 0 {
+            return if *self == Stats::default() {
+                Ok(())
+            } else {
+                Err("counts recorded for 0 games".into())
+            };
+        }
+        let players = (0..MAX_PLAYERS)
+            .filter(|&s| self.entrants.iter().any(|e| e.seat_games[s] > 0))
+            .count();
+        self.check(players.max(1))
     }
 
     fn write_lines(&self, t: &mut String) {
@@ -316,7 +340,12 @@ where
 {
     let every = every.max(1);
     let end_at = cfg.first + cfg.games;
-    let mut ck = load(path, key, cfg.first, end_at, m.tally())?.unwrap_or(Checkpoint {
+    let loaded = load(path, key, cfg.first, end_at, m.tally())?;
+    if let Some(c) = &loaded {
+        m.check_tally(&c.stats)
+            .map_err(|e| anyhow!("checkpoint '{}': inconsistent: {e}", path.display()))?;
+    }
+    let mut ck = loaded.unwrap_or(Checkpoint {
         key: key.to_string(),
         first: cfg.first,
         next: cfg.first,
@@ -363,6 +392,9 @@ impl Saved for (Stats, ()) {
     }
     fn read_line(&mut self, n: usize, key: &str, value: &str) -> Result<bool> {
         self.0.read_line(n, key, value)
+    }
+    fn check(&self) -> std::result::Result<(), String> {
+        Saved::check(&self.0)
     }
 }
 
@@ -419,14 +451,26 @@ mod tests {
 
     #[test]
     fn text_round_trip() {
-        let mut s = Stats {
-            games: 3,
-            faults: 1,
-            first_fault: Some((2, "a \\ b\nc".into())),
-            ..Default::default()
-        };
-        s.entrants[1].vp_sum = -7;
-        s.entrants[2].seat_units[5] = 60;
+        // Three 6-player games (counts that fit together: a checkpoint is
+        // checked when read), with a negative VP sum, the last seat's
+        // fields used, and a fault whose text needs escaping.
+        let mut s = Stats::default();
+        for g in 0..3u8 {
+            let mut vp = [0; MAX_PLAYERS];
+            vp[1] = -3;
+            let o = crate::engine::Outcome {
+                players: 6,
+                vp,
+                turns: [9 + g as u16; MAX_PLAYERS],
+                winners: 1 << 5,
+                capped: false,
+            };
+            s.record(&[2, 1, 0, 3, 4, 5], &o);
+        }
+        s.faults = 1;
+        s.first_fault = Some((2, "a \\ b\nc".into()));
+        assert_eq!(s.entrants[1].vp_sum, -9);
+        assert_eq!(s.entrants[5].seat_units[5], 180);
         let c = Checkpoint {
             key: "seed 1\nx".into(),
             first: 0,

@@ -124,6 +124,109 @@ impl EntrantStats {
     }
 }
 
+impl EntrantStats {
+    /// Check that these counts can be those of games with `seats` seats
+    /// (1 to [`MAX_PLAYERS`]): wins, ties and losses add up to the games,
+    /// the seat counts add up to the totals, no seat beyond `seats` is
+    /// used, a tie is worth `WIN_UNITS / k` for some `k` from 2 to `seats`,
+    /// and no sum exceeds what its games allow. The error names the field.
+    pub fn check(&self, seats: usize) -> Result<(), String> {
+        let g = self.games as u128;
+        let wlt = self.wins as u128 + self.ties as u128 + self.losses as u128;
+        if wlt != g {
+            return Err(format!(
+                "wins {} + ties {} + losses {} is not its games {}",
+                self.wins, self.ties, self.losses, self.games
+            ));
+        }
+        let sum = |v: &[u64; MAX_PLAYERS]| v.iter().map(|&x| x as u128).sum::<u128>();
+        for (name, v) in [
+            ("seat_games", &self.seat_games),
+            ("seat_units", &self.seat_units),
+            ("seat_wins", &self.seat_wins),
+            ("seat_ties", &self.seat_ties),
+        ] {
+            if let Some(s) = (seats..MAX_PLAYERS).find(|&s| v[s] != 0) {
+                return Err(format!(
+                    "{name}[{s}] is {} but a game has {seats} seats",
+                    v[s]
+                ));
+            }
+        }
+        for (name, v, want) in [
+            ("seat_games", &self.seat_games, self.games),
+            ("seat_wins", &self.seat_wins, self.wins),
+            ("seat_ties", &self.seat_ties, self.ties),
+        ] {
+            if sum(v) != want as u128 {
+                return Err(format!("{name} add up to {}, not {want}", sum(v)));
+            }
+        }
+        for s in 0..seats {
+            if self.seat_wins[s] as u128 + self.seat_ties[s] as u128 > self.seat_games[s] as u128 {
+                return Err(format!(
+                    "seat {s}: {} wins + {} ties in {} games",
+                    self.seat_wins[s], self.seat_ties[s], self.seat_games[s]
+                ));
+            }
+        }
+        let t = self.ties as u128;
+        let (lo, hi) = (
+            WIN_UNITS as u128 / seats.max(2) as u128,
+            WIN_UNITS as u128 / 2,
+        );
+        if (self.tie_units as u128) < lo * t || self.tie_units as u128 > hi * t {
+            return Err(format!(
+                "tie_units {} is not possible for {} ties of {seats} seats",
+                self.tie_units, self.ties
+            ));
+        }
+        let units = self.wins as u128 * WIN_UNITS as u128 + self.tie_units as u128;
+        if units > u64::MAX as u128 || sum(&self.seat_units) != units {
+            return Err(format!(
+                "seat_units add up to {}, not wins × {WIN_UNITS} + tie_units = {units}",
+                sum(&self.seat_units)
+            ));
+        }
+        if self.capped > self.games {
+            return Err(format!("capped {} > games {}", self.capped, self.games));
+        }
+        if self.turns_sum as u128 > g * u16::MAX as u128 {
+            return Err(format!(
+                "turns_sum {} is more than {} games can take",
+                self.turns_sum, self.games
+            ));
+        }
+        if self.vp_sum.unsigned_abs() as u128 > g * i32::MAX as u128 {
+            return Err(format!(
+                "vp_sum {} is more than {} games can score",
+                self.vp_sum, self.games
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`EntrantStats::merge`], or None when a sum overflows.
+    pub fn checked_merge(&self, o: &EntrantStats) -> Option<EntrantStats> {
+        let mut r = *self;
+        r.games = r.games.checked_add(o.games)?;
+        r.wins = r.wins.checked_add(o.wins)?;
+        r.ties = r.ties.checked_add(o.ties)?;
+        r.tie_units = r.tie_units.checked_add(o.tie_units)?;
+        r.losses = r.losses.checked_add(o.losses)?;
+        r.vp_sum = r.vp_sum.checked_add(o.vp_sum)?;
+        r.turns_sum = r.turns_sum.checked_add(o.turns_sum)?;
+        r.capped = r.capped.checked_add(o.capped)?;
+        for s in 0..MAX_PLAYERS {
+            r.seat_games[s] = r.seat_games[s].checked_add(o.seat_games[s])?;
+            r.seat_units[s] = r.seat_units[s].checked_add(o.seat_units[s])?;
+            r.seat_wins[s] = r.seat_wins[s].checked_add(o.seat_wins[s])?;
+            r.seat_ties[s] = r.seat_ties[s].checked_add(o.seat_ties[s])?;
+        }
+        Some(r)
+    }
+}
+
 /// Buckets of the game-length histogram: rounds 0 to 99, and 100 or more.
 pub const ROUND_BUCKETS: usize = 101;
 
@@ -282,6 +385,116 @@ impl Stats {
                 l + e.seat_losses(seat),
             )
         })
+    }
+}
+
+impl Stats {
+    /// Check that these are the counts of games with `players` seats, each
+    /// seat played by one of entrants `0..players` (a `sim` run, or one
+    /// table of `rank`): every entrant played every game, each seat was
+    /// filled once per game, the game-level counters fit the games, the
+    /// round histogram counts every game once, and nothing is recorded for
+    /// entrants past `players`. The error names the field.
+    pub fn check(&self, players: usize) -> Result<(), String> {
+        if !(1..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("{players} players (1 to {MAX_PLAYERS})"));
+        }
+        for (name, v) in [
+            ("tied_games", self.tied_games),
+            ("capped", self.capped),
+            ("faults", self.faults),
+        ] {
+            if v > self.games {
+                return Err(format!("{name} {v} > games {}", self.games));
+            }
+        }
+        if (self.faults > 0) != self.first_fault.is_some() {
+            return Err(format!(
+                "faults {} does not go with first_fault {}",
+                self.faults,
+                if self.first_fault.is_some() {
+                    "set"
+                } else {
+                    "absent"
+                }
+            ));
+        }
+        let rounds: u128 = self.rounds.0.iter().map(|&c| c as u128).sum();
+        if rounds != self.games as u128 {
+            return Err(format!(
+                "rounds histogram counts {rounds} games, not {}",
+                self.games
+            ));
+        }
+        for (j, e) in self.entrants.iter().enumerate() {
+            if j >= players {
+                if *e != EntrantStats::default() {
+                    return Err(format!(
+                        "entrants[{j}] has counts but the games have {players} players"
+                    ));
+                }
+                continue;
+            }
+            e.check(players)
+                .map_err(|m| format!("entrants[{j}]: {m}"))?;
+            if e.games != self.games {
+                return Err(format!(
+                    "entrants[{j}]: games {} is not the {} games played",
+                    e.games, self.games
+                ));
+            }
+            if e.capped != self.capped {
+                return Err(format!(
+                    "entrants[{j}]: capped {} is not the {} capped games",
+                    e.capped, self.capped
+                ));
+            }
+        }
+        let es = &self.entrants[..players];
+        for s in 0..players {
+            let filled: u128 = es.iter().map(|e| e.seat_games[s] as u128).sum();
+            if filled != self.games as u128 {
+                return Err(format!(
+                    "seat {s} is filled {filled} times in {} games",
+                    self.games
+                ));
+            }
+        }
+        let ties: u128 = es.iter().map(|e| e.ties as u128).sum();
+        let tied = self.tied_games as u128;
+        if ties < 2 * tied || ties > players as u128 * tied {
+            return Err(format!(
+                "{ties} shared wins do not fit tied_games {}",
+                self.tied_games
+            ));
+        }
+        let wins: u128 = es.iter().map(|e| e.wins as u128).sum();
+        if wins > (self.games - self.tied_games) as u128 {
+            return Err(format!(
+                "{wins} outright wins in {} games without a tie",
+                self.games - self.tied_games
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Stats::merge`], or None when a sum overflows.
+    pub fn checked_merge(mut self, o: &Stats) -> Option<Stats> {
+        self.games = self.games.checked_add(o.games)?;
+        self.tied_games = self.tied_games.checked_add(o.tied_games)?;
+        self.capped = self.capped.checked_add(o.capped)?;
+        self.faults = self.faults.checked_add(o.faults)?;
+        self.first_fault = match (self.first_fault.take(), o.first_fault.clone()) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        for (a, b) in self.entrants.iter_mut().zip(o.entrants.iter()) {
+            *a = a.checked_merge(b)?;
+        }
+        for (a, b) in self.rounds.0.iter_mut().zip(o.rounds.0.iter()) {
+            *a = a.checked_add(*b)?;
+        }
+        Some(self)
     }
 }
 
@@ -451,6 +664,12 @@ where
     fn widest_half_width(&self, t: &(Stats, H::Acc)) -> f64 {
         t.0.widest_half_width()
     }
+    fn check_tally(&self, t: &(Stats, H::Acc)) -> Result<(), String> {
+        if t.0.games == 0 {
+            return Ok(());
+        }
+        t.0.check(self.kingdom.n())
+    }
     #[inline]
     fn play(&self, g: &mut Game, seed: u64, i: u64, t: &mut (Stats, H::Acc)) {
         let n = self.kingdom.n();
@@ -614,6 +833,25 @@ mod tests {
         let mut b = Stats::default();
         b.record(&[1, 0], &outcome(&[3, 9], &[5, 4], 0b10));
         assert_eq!(a.clone().merge(b.clone()), b.merge(a));
+    }
+
+    #[test]
+    fn checks_and_checked_merges() {
+        let mut a = Stats::default();
+        a.record(&[0, 1], &outcome(&[3, 3], &[5, 5], 0b11));
+        a.record(&[1, 0], &outcome(&[3, 9], &[5, 4], 0b10));
+        assert_eq!(a.check(2), Ok(()));
+        assert!(a.check(3).is_err(), "entrant 2 played no game");
+        let mut wrong = a.clone();
+        wrong.entrants[0].wins += 1;
+        assert!(wrong.check(2).unwrap_err().contains("entrants[0]: wins"));
+        assert_eq!(
+            a.clone().checked_merge(&a),
+            Some(a.clone().merge(a.clone()))
+        );
+        let mut huge = a.clone();
+        huge.entrants[1].turns_sum = u64::MAX;
+        assert_eq!(a.checked_merge(&huge), None);
     }
 
     #[test]

@@ -45,6 +45,11 @@ pub trait Match: Sync {
     /// Play game `index` of the run seeded `seed` and account it in `t`. Its
     /// randomness must depend only on `(seed, index)`.
     fn play(&self, w: &mut Self::Worker, seed: u64, index: u64, t: &mut Self::Tally);
+    /// Check that a tally read back (a checkpoint) can be one of this match:
+    /// its counts fit this setup (the players per game). Default: anything.
+    fn check_tally(&self, _t: &Self::Tally) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// What [`run_match`] produced.

@@ -17,14 +17,26 @@
 //!   through the same functions as the one-machine run: byte-identical.
 
 use super::Stats;
+use crate::engine::kingdom::MIN_PLAYERS;
+use crate::engine::MAX_PLAYERS;
 use crate::report::{EntrantInfo, Meta};
 use crate::sim::EntrantStats;
+use crate::Card;
 use anyhow::{anyhow, bail, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Format tag of partial files.
 pub const FORMAT: &str = "domsim-partial-1";
+
+/// The most shards a run may be cut into (`--shard I/N`: N ≤ this).
+pub const MAX_SHARDS: u64 = 100_000;
+
+/// The most games a partial may claim (per run, pair or table; for a sweep,
+/// per strategy and kingdom): 2^48, centuries of simulation, and small
+/// enough that no sum the outputs form (win units, seat totals, a sweep
+/// strategy's pairs) can overflow.
+pub const MAX_GAMES: u64 = 1 << 48;
 
 /// `--shard I/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,8 +58,8 @@ impl ShardSpec {
                 .map_err(|_| format!("'{s}' is not I/N: '{x}' is not a whole number"))
         };
         let (index, count) = (num(i)?, num(n)?);
-        if count == 0 || count > 100_000 {
-            return Err(format!("'{s}': the shard count must be 1 to 100000"));
+        if count == 0 || count > MAX_SHARDS {
+            return Err(format!("'{s}': the shard count must be 1 to {MAX_SHARDS}"));
         }
         if index == 0 || index > count {
             return Err(format!(
@@ -152,7 +164,154 @@ impl Partial {
                 p.format
             );
         }
+        p.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
         Ok(p)
+    }
+
+    /// Check every field against the others and against the limits, so
+    /// that a damaged or hand-edited file is refused here, with the field
+    /// named, instead of panicking or giving wrong numbers later: the shard
+    /// number, its slice, the players, the strategies, and counts that fit
+    /// the games they claim.
+    pub fn check(&self) -> Result<()> {
+        let ShardSpec { index, count } = self.shard;
+        if count == 0 || count > MAX_SHARDS {
+            bail!("shard.count {count} is not a shard count (1 to {MAX_SHARDS})");
+        }
+        if index == 0 || index > count {
+            bail!("shard.index {index} is not a shard of {count} (they are numbered 1 to {count})");
+        }
+        if self.key.games > MAX_GAMES {
+            bail!(
+                "key.games {} is more than a run can play ({MAX_GAMES})",
+                self.key.games
+            );
+        }
+        let (first, games) = self.shard.range(self.key.games);
+        if (self.first, self.games) != (first, games) {
+            bail!(
+                "shard {index}/{count} should hold games {first}.. ({games} games), not {}.. ({})",
+                self.first,
+                self.games
+            );
+        }
+        let n = self.key.entrants.len();
+        if n == 0 {
+            bail!("key.entrants is empty (a run has at least one strategy)");
+        }
+        let players = self.key.meta.0.iter().find(|(k, _)| k == "players");
+        let players = players
+            .and_then(|(_, v)| v.parse::<usize>().ok())
+            .ok_or_else(|| anyhow!("key.meta has no 'players' number"))?;
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            bail!(
+                "key.meta players {players} is not a player count ({MIN_PLAYERS} to {MAX_PLAYERS})"
+            );
+        }
+        let verb = self.key.verb.as_str();
+        match (&self.counts, verb) {
+            (Counts::Sim(s), "sim") => {
+                if n != players {
+                    bail!("key.entrants has {n} strategies but the run has {players} players (one strategy per seat)");
+                }
+                s.check(players).map_err(|e| anyhow!("counts.Sim: {e}"))?;
+            }
+            (Counts::Matrix(cells), "matrix") => {
+                if players != 2 {
+                    bail!("key.meta players {players}: a matrix plays 2-player games");
+                }
+                check_cells(cells, n, None).map_err(|e| anyhow!("counts.Matrix: {e}"))?;
+            }
+            (Counts::Sweep(ks), "sweep") => {
+                if players != 2 {
+                    bail!("key.meta players {players}: a sweep plays 2-player games");
+                }
+                let per_pair = self.key.meta.0.iter().find(|(k, _)| k == "games_per_pair");
+                let per_pair = per_pair
+                    .and_then(|(_, v)| v.parse::<u64>().ok())
+                    .ok_or_else(|| anyhow!("key.meta has no 'games_per_pair' number"))?;
+                if per_pair.saturating_mul(n.saturating_sub(1).max(1) as u64) > MAX_GAMES {
+                    bail!("key.meta games_per_pair {per_pair} is more than {n} strategies can play ({MAX_GAMES} games each)");
+                }
+                let known = KnownCards::of(&self.key.meta);
+                for (j, k) in ks.iter().enumerate() {
+                    let at = |e: String| anyhow!("counts.Sweep[{j}]: {e}");
+                    check_cells(&k.cells, n, Some(per_pair))
+                        .map_err(|e| at(format!("cells: {e}")))?;
+                    if k.ignored.len() != n {
+                        return Err(at(format!(
+                            "ignored has {} entries for {n} strategies",
+                            k.ignored.len()
+                        )));
+                    }
+                    known
+                        .check(&k.cards)
+                        .map_err(|e| at(format!("cards: {e}")))?;
+                }
+            }
+            (Counts::Tables(t), "rank") => {
+                let p = t.players as usize;
+                if p != players {
+                    bail!("counts.Tables.players {p} is not the key's players {players}");
+                }
+                if n < p {
+                    bail!("key.entrants has {n} strategies, fewer than the {p} players of a table");
+                }
+                if t.kingdoms.is_empty() {
+                    bail!("counts.Tables.kingdoms is empty");
+                }
+                if t.tables.is_empty() {
+                    bail!("counts.Tables.tables is empty");
+                }
+                let known = KnownCards::of(&self.key.meta);
+                for (j, k) in t.kingdoms.iter().enumerate() {
+                    let cards: Vec<String> = k.split(", ").map(str::to_string).collect();
+                    known
+                        .check(&cards)
+                        .map_err(|e| anyhow!("counts.Tables.kingdoms[{j}]: {e}"))?;
+                }
+                for (j, x) in t.tables.iter().enumerate() {
+                    let at = |e: String| anyhow!("counts.Tables.tables[{j}]: {e}");
+                    if x.members.len() != p {
+                        return Err(at(format!("{} members at a table of {p}", x.members.len())));
+                    }
+                    if let Some(m) = x.members.iter().find(|&&m| m as usize >= n) {
+                        return Err(at(format!("member {m} is not one of the {n} strategies")));
+                    }
+                    let mut sorted = x.members.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    if sorted.len() != p {
+                        return Err(at("a strategy sits twice at the table".into()));
+                    }
+                    if x.kingdom as usize >= t.kingdoms.len() {
+                        return Err(at(format!(
+                            "kingdom {} is not one of the {} kingdoms",
+                            x.kingdom,
+                            t.kingdoms.len()
+                        )));
+                    }
+                    x.stats.check(p).map_err(|e| at(format!("stats: {e}")))?;
+                }
+            }
+            (c, _) => {
+                let kind = match c {
+                    Counts::Sim(_) => "Sim",
+                    Counts::Matrix(_) => "Matrix",
+                    Counts::Sweep(_) => "Sweep",
+                    Counts::Tables(_) => "Tables",
+                };
+                bail!("key.verb '{verb}' does not go with counts of kind {kind}");
+            }
+        }
+        let counted = self.counted()?;
+        if counted != self.games {
+            bail!(
+                "shard {index}/{count} counts {counted} of its {} games (an interrupted shard? run it again)",
+                self.games
+            );
+        }
+        Ok(())
     }
 
     /// Games the counts cover.
@@ -202,7 +361,11 @@ impl Partial {
             Counts::Sweep(ks) => {
                 for (j, k) in ks.iter().enumerate() {
                     if k.index != self.first + j as u64 {
-                        bail!("kingdom {} out of place", k.index);
+                        bail!(
+                            "counts.Sweep[{j}].index {} is not kingdom {} of the slice",
+                            k.index,
+                            self.first + j as u64
+                        );
                     }
                 }
                 Ok(ks.len() as u64)
@@ -211,12 +374,93 @@ impl Partial {
     }
 }
 
+/// Check an `n`×`n` matrix of 2-player pairs: nothing on the diagonal,
+/// every other cell the counts of games with 2 seats, `i` against `j` the
+/// same games as `j` against `i` (and `per_pair` games, when given).
+fn check_cells(
+    cells: &[Vec<Option<EntrantStats>>],
+    n: usize,
+    per_pair: Option<u64>,
+) -> std::result::Result<(), String> {
+    if cells.len() != n || cells.iter().any(|r| r.len() != n) {
+        return Err(format!("not {n}×{n} for {n} strategies"));
+    }
+    for (i, row) in cells.iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            match (i == j, c) {
+                (true, None) => {}
+                (false, Some(s)) => {
+                    s.check(2).map_err(|e| format!("[{i}][{j}]: {e}"))?;
+                    let back = cells[j][i].map_or(0, |b| b.games);
+                    if s.games != back {
+                        return Err(format!(
+                            "[{i}][{j}] has {} games but [{j}][{i}] has {back}",
+                            s.games
+                        ));
+                    }
+                    if per_pair.is_some_and(|g| g != s.games) {
+                        return Err(format!(
+                            "[{i}][{j}] has {} games, not the {} per pair",
+                            s.games,
+                            per_pair.unwrap_or(0)
+                        ));
+                    }
+                }
+                _ => return Err(format!("[{i}][{j}] is malformed")),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The card names a partial may show: the cards this domsim knows, and the
+/// data cards its run bound (named in its `data_cards` metadata).
+struct KnownCards(Vec<String>);
+
+impl KnownCards {
+    fn of(meta: &Meta) -> KnownCards {
+        let data = meta.0.iter().find(|(k, _)| k == "data_cards");
+        KnownCards(
+            data.map(|(_, v)| {
+                v.split(" ; ")
+                    .filter_map(|sig| sig.split_once(" $").map(|(name, _)| name.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        )
+    }
+
+    fn check(&self, cards: &[String]) -> std::result::Result<(), String> {
+        if cards.is_empty() {
+            return Err("no cards".into());
+        }
+        for (i, c) in cards.iter().enumerate() {
+            if Card::from_name(c).is_none() && !self.0.contains(c) {
+                return Err(format!("unknown card '{c}'"));
+            }
+            if cards[..i].contains(c) {
+                return Err(format!("'{c}' is given twice"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The error of counts whose sum does not fit.
+fn overflow(name: &str) -> anyhow::Error {
+    anyhow!("{name}: its counts added to the other parts' overflow (a damaged file?)")
+}
+
 /// Check that `parts` are all the shards of one run, exactly once each, and
 /// add their counts. Paths name the files in messages.
 pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
     let Some((first_name, first)) = parts.first() else {
         bail!("no partial file given");
     };
+    // Each part checked alone first: its shard number indexes `seen`.
+    for (name, p) in parts {
+        p.check().map_err(|e| anyhow!("{name}: {e}"))?;
+    }
     let n = first.shard.count;
     let mut seen: Vec<Option<&str>> = vec![None; n as usize];
     for (name, p) in parts {
@@ -256,24 +500,6 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
             );
         }
         *slot = Some(name);
-        if (p.first, p.games) != p.shard.range(p.key.games) {
-            bail!(
-                "{name}: shard {}/{n} should hold games {}.. ({} games), not {}.. ({})",
-                p.shard.index,
-                p.shard.range(p.key.games).0,
-                p.shard.range(p.key.games).1,
-                p.first,
-                p.games
-            );
-        }
-        let counted = p.counted().map_err(|e| anyhow!("{name}: {e}"))?;
-        if counted != p.games {
-            bail!(
-                "{name}: shard {}/{n} counts {counted} of its {} games (an interrupted shard? run it again)",
-                p.shard.index,
-                p.games
-            );
-        }
     }
     let missing: Vec<String> = seen
         .iter()
@@ -281,11 +507,16 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
         .filter(|(_, s)| s.is_none())
         .map(|(i, _)| format!("{}/{n}", i + 1))
         .collect();
+    let listed = if missing.len() > 20 {
+        format!("{}, …", missing[..20].join(", "))
+    } else {
+        missing.join(", ")
+    };
     if !missing.is_empty() {
         bail!(
             "{} shard(s) missing: {} (run them with --shard and merge every part)",
             missing.len(),
-            missing.join(", ")
+            listed
         );
     }
     let counts = match &first.counts {
@@ -295,7 +526,7 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                 let Counts::Sim(s) = &p.counts else {
                     bail!("{name}: not a sim partial");
                 };
-                total = total.merge((**s).clone());
+                total = total.checked_merge(s).ok_or_else(|| overflow(name))?;
             }
             Counts::Sim(Box::new(total))
         }
@@ -315,7 +546,7 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                 for (tr, r) in total.iter_mut().zip(m) {
                     for (t, c) in tr.iter_mut().zip(r) {
                         if let (Some(t), Some(c)) = (t.as_mut(), c) {
-                            t.merge(c);
+                            *t = t.checked_merge(c).ok_or_else(|| overflow(name))?;
                         }
                     }
                 }
@@ -342,7 +573,9 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                     bail!("{name}: its tables are not those of {first_name}");
                 }
                 for (a, b) in total.tables.iter_mut().zip(&t.tables) {
-                    a.stats = std::mem::take(&mut a.stats).merge(b.stats.clone());
+                    a.stats = std::mem::take(&mut a.stats)
+                        .checked_merge(&b.stats)
+                        .ok_or_else(|| overflow(name))?;
                 }
             }
             Counts::Tables(Box::new(total))

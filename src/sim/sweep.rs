@@ -31,10 +31,12 @@ pub struct SweepKingdom {
 }
 
 impl SweepKingdom {
-    /// Strategy `i`'s games and score units summed over its pairs.
+    /// Strategy `i`'s games and score units summed over its pairs (none
+    /// when the kingdom has no row `i`: partials are checked when loaded,
+    /// this only keeps a bad one from panicking).
     pub fn total(&self, i: usize) -> EntrantStats {
         let mut t = EntrantStats::default();
-        for c in self.cells[i].iter().flatten() {
+        for c in self.cells.get(i).into_iter().flatten().flatten() {
             t.merge(c);
         }
         t

@@ -705,3 +705,438 @@ fn rank_tables_kingdoms_precision_and_html() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
     }
 }
+
+// ---------------------------------------------------------------------------
+// Damaged partials and checkpoints (the audit of `merge` and resume): every
+// field a file carries is checked against the others and the limits; a
+// damaged one is refused with status 2 and a message naming the file and
+// the field, without a panic, and nothing is written.
+
+/// `src` with its JSON changed by `f`, saved as `dst`.
+fn damaged(src: &str, dst: &std::path::Path, f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    f(&mut v);
+    std::fs::write(dst, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    dst.to_str().unwrap().to_string()
+}
+
+/// `o` is a refusal of bad input: status 2, every needle in its message,
+/// no panic or abort.
+fn assert_refused(o: &std::process::Output, needles: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{needles:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{n:?} not in: {err}");
+    }
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+}
+
+/// `merge` of `parts` is refused naming `needles`, and writes nothing.
+fn merge_refused(parts: &[String], out: &std::path::Path, needles: &[&str]) {
+    let o = merge(parts, out);
+    assert_refused(&o, needles);
+    assert!(
+        !stdout(&o).contains("merged"),
+        "{needles:?}: {}",
+        stdout(&o)
+    );
+    assert!(!out.exists(), "{needles:?}: nothing written");
+    let dir = out.parent().unwrap();
+    let stray: Vec<String> = crate::cli::entries(dir)
+        .into_iter()
+        .filter(|e| !e.ends_with(".json") && !e.ends_with(".ck"))
+        .collect();
+    assert!(stray.is_empty(), "{needles:?}: left {stray:?}");
+}
+
+#[test]
+fn merge_refuses_damaged_sim_partials() {
+    let d = scratch("shards-damaged");
+    let run = [
+        "sim",
+        "-n",
+        "100",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+    ];
+    let p = sharded(&run, &d, "p", 2);
+    let out = d.join("m.csv");
+    // The good parts merge (the damaged ones below differ only as stated).
+    assert!(merge(&p, &out).status.success());
+    std::fs::remove_file(&out).unwrap();
+    let bad = d.join("bad.json");
+    let bad2 = d.join("bad2.json");
+    let name = bad.to_str().unwrap().to_string();
+    let set = |path: &str, ptr: &str, x: serde_json::Value| {
+        damaged(path, &bad, |v| *v.pointer_mut(ptr).unwrap() = x)
+    };
+    use serde_json::json;
+    let max = json!(u64::MAX);
+    let cases: Vec<(&str, serde_json::Value, Vec<&str>)> = vec![
+        ("/shard/index", json!(5), vec!["shard.index 5"]),
+        ("/shard/index", json!(0), vec!["shard.index 0"]),
+        (
+            "/shard/count",
+            json!(4_000_000_000u64),
+            vec!["shard.count 4000000000"],
+        ),
+        ("/shard/count", max.clone(), vec!["shard.count"]),
+        ("/first", json!(7), vec!["should hold games 0.."]),
+        (
+            "/key/games",
+            max.clone(),
+            vec!["key.games 18446744073709551615"],
+        ),
+        ("/key/meta/5/1", json!("9"), vec!["players 9"]),
+        (
+            "/key/meta/5/1",
+            json!("3"),
+            vec!["key.entrants has 2 strategies", "3 players"],
+        ),
+        ("/key/verb", json!("matrix"), vec!["key.verb 'matrix'"]),
+        (
+            "/counts/Sim/games",
+            json!(49),
+            vec!["counts.Sim: rounds histogram counts 50 games, not 49"],
+        ),
+        (
+            "/counts/Sim/tied_games",
+            json!(51),
+            vec!["counts.Sim: tied_games 51"],
+        ),
+        (
+            "/counts/Sim/entrants/0/games",
+            max.clone(),
+            vec!["counts.Sim: entrants[0]: wins"],
+        ),
+        (
+            "/counts/Sim/entrants/1/wins",
+            json!(500),
+            vec!["counts.Sim: entrants[1]: wins 500"],
+        ),
+        (
+            "/counts/Sim/entrants/0/seat_games/4",
+            json!(3),
+            vec!["entrants[0]: seat_games[4]"],
+        ),
+        (
+            "/counts/Sim/entrants/0/seat_units/0",
+            json!(7777),
+            vec!["entrants[0]: seat_units"],
+        ),
+        (
+            "/counts/Sim/entrants/1/turns_sum",
+            max.clone(),
+            vec!["entrants[1]: turns_sum"],
+        ),
+        (
+            "/counts/Sim/entrants/3/games",
+            json!(1),
+            vec!["entrants[3] has counts"],
+        ),
+        (
+            "/counts/Sim/rounds/20",
+            json!(1000),
+            vec!["rounds histogram"],
+        ),
+    ];
+    for (ptr, x, needles) in cases {
+        let b = set(&p[0], ptr, x);
+        let mut want = vec![name.as_str()];
+        want.extend(needles.iter().copied());
+        merge_refused(&[b, p[1].clone()], &out, &want);
+    }
+    // Empty strategies in both parts.
+    let a = damaged(&p[0], &bad, |v| v["key"]["entrants"] = json!([]));
+    let b = damaged(&p[1], &bad2, |v| v["key"]["entrants"] = json!([]));
+    merge_refused(&[a, b], &out, &[&name, "key.entrants is empty"]);
+    // Alone, a huge shard count is refused before anything is allocated.
+    let c = set(&p[0], "/shard/count", json!(4_000_000_000u64));
+    merge_refused(&[c], &out, &[&name, "shard.count"]);
+}
+
+#[test]
+fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
+    let d = scratch("shards-damaged-kinds");
+    let sweep = sharded(
+        &[
+            "sweep",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "--random",
+            "3",
+            "-n",
+            "4",
+        ],
+        &d,
+        "sweep",
+        2,
+    );
+    let rank = sharded(
+        &[
+            "rank",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+            "-n",
+            "10",
+        ],
+        &d,
+        "rank",
+        2,
+    );
+    let matrix = sharded(
+        &[
+            "matrix",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "-n",
+            "10",
+        ],
+        &d,
+        "matrix",
+        2,
+    );
+    let out = d.join("m.csv");
+    for good in [&sweep, &rank, &matrix] {
+        assert!(merge(good, &out).status.success());
+        std::fs::remove_file(&out).unwrap();
+    }
+    let bad = d.join("bad.json");
+    let name = bad.to_str().unwrap().to_string();
+    use serde_json::json;
+    type Case<'a> = (&'a [String], &'a str, serde_json::Value, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            &sweep,
+            "/counts/Sweep/0/cells",
+            json!([]),
+            "counts.Sweep[0]: cells: not 2×2",
+        ),
+        (
+            &sweep,
+            "/counts/Sweep/0/cells/0/1/wins",
+            json!(1000),
+            "counts.Sweep[0]: cells: [0][1]: wins",
+        ),
+        (
+            &sweep,
+            "/counts/Sweep/0/cells/0/1/games",
+            json!(5),
+            "counts.Sweep[0]: cells: [0][1]: wins",
+        ),
+        (
+            &sweep,
+            "/counts/Sweep/0/cards/3",
+            json!("Bogus Card"),
+            "counts.Sweep[0]: cards: unknown card 'Bogus Card'",
+        ),
+        (
+            &sweep,
+            "/counts/Sweep/0/ignored",
+            json!([0]),
+            "counts.Sweep[0]: ignored",
+        ),
+        (
+            &sweep,
+            "/key/meta/5/1",
+            json!("281474976710657"),
+            "games_per_pair 281474976710657",
+        ),
+        (
+            &sweep,
+            "/counts/Sweep/0/index",
+            json!(1),
+            "counts.Sweep[0].index 1",
+        ),
+        (
+            &rank,
+            "/counts/Tables/tables/0/stats/entrants/0/wins",
+            json!(1_000_000),
+            "counts.Tables.tables[0]: stats: entrants[0]: wins 1000000",
+        ),
+        (
+            &rank,
+            "/counts/Tables/players",
+            json!(9),
+            "counts.Tables.players 9",
+        ),
+        (
+            &rank,
+            "/counts/Tables/tables/0/members/1",
+            json!(0),
+            "counts.Tables.tables[0]: a strategy sits twice",
+        ),
+        (
+            &rank,
+            "/counts/Tables/tables/0/kingdom",
+            json!(4),
+            "counts.Tables.tables[0]: kingdom 4",
+        ),
+        (
+            &rank,
+            "/counts/Tables/kingdoms/0",
+            json!("Cellar, Nope"),
+            "counts.Tables.kingdoms[0]: unknown card 'Nope'",
+        ),
+        (
+            &matrix,
+            "/counts/Matrix/0/1/losses",
+            json!(0),
+            "counts.Matrix: [0][1]: wins",
+        ),
+        (
+            &matrix,
+            "/counts/Matrix/1/0/games",
+            json!(4),
+            "but [1][0] has 4",
+        ),
+        (
+            &matrix,
+            "/counts/Matrix/0/1",
+            json!(null),
+            "counts.Matrix: [0][1] is malformed",
+        ),
+    ];
+    for (parts, ptr, x, needle) in cases {
+        let b = damaged(&parts[0], &bad, |v| match v.pointer_mut(ptr) {
+            Some(at) => *at = x,
+            None => panic!("{ptr} not in {}", parts[0]),
+        });
+        merge_refused(&[b, parts[1].clone()], &out, &[&name, needle]);
+    }
+}
+
+/// A checkpoint whose counts do not fit together is refused at resume
+/// (status 2, its path and the field named), and neither the output nor the
+/// checkpoint is written.
+#[test]
+fn resume_refuses_a_damaged_checkpoint() {
+    let d = scratch("ck-damaged");
+    let ck = d.join("run.ck");
+    let out = d.join("out.csv");
+    let args = |n: &'static str| {
+        vec![
+            "sim".to_string(),
+            "-n".into(),
+            n.into(),
+            "--checkpoint".into(),
+            ck.to_str().unwrap().into(),
+            "--checkpoint-every".into(),
+            "100".into(),
+            "-o".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let run = |a: &[String]| domsim(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(run(&args("200")).status.success());
+    std::fs::remove_file(&out).unwrap();
+    let good = std::fs::read_to_string(&ck).unwrap();
+    let entrant0 = good.lines().find(|l| l.starts_with("entrant 0 ")).unwrap();
+    let games = good.lines().find(|l| l.starts_with("games ")).unwrap();
+    let tied = good.lines().find(|l| l.starts_with("tied_games ")).unwrap();
+    // entrant J games wins ties tie_units losses vp_sum turns_sum capped seat_games…
+    let fields: Vec<&str> = entrant0.split(' ').collect();
+    let huge = "18446744073709551615";
+    let edit = |i: usize, x: &str| {
+        let mut f = fields.clone();
+        f[i] = x;
+        good.replace(entrant0, &f.join(" "))
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (edit(2, huge), "entrants[0]: wins"),
+        (edit(3, "150"), "entrants[0]: wins 150"),
+        (edit(11, "7"), "entrants[0]: seat_games"),
+        (
+            good.replace(games, "games 300"),
+            "inconsistent: 300 games accounted",
+        ),
+        (
+            good.replace(tied, "tied_games 999"),
+            "tied_games 999 > games 200",
+        ),
+        (good.replace("\nfaults 0", "\nfaults 1"), "faults 1"),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(&ck, &text).unwrap();
+        let o = run(&args("300"));
+        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
+        assert!(!out.exists(), "{needle}: no output");
+        assert_eq!(
+            std::fs::read_to_string(&ck).unwrap(),
+            text,
+            "{needle}: checkpoint kept"
+        );
+        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
+    }
+    // The good checkpoint still resumes.
+    std::fs::write(&ck, &good).unwrap();
+    assert!(run(&args("300")).status.success());
+}
+
+/// A New Salem checkpoint whose counts do not fit together is refused at
+/// resume, instead of percentages that do not add up to 100.
+#[test]
+fn salem_resume_refuses_a_damaged_checkpoint() {
+    let d = scratch("salem-ck-damaged");
+    let ck = d.join("run.ck");
+    let out = d.join("out.csv");
+    let run = |n: &str| {
+        domsim(&[
+            "salem",
+            "sim",
+            "-p",
+            "4",
+            "-n",
+            n,
+            "--checkpoint",
+            ck.to_str().unwrap(),
+            "--checkpoint-every",
+            "100",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+    };
+    assert!(run("200").status.success());
+    std::fs::remove_file(&out).unwrap();
+    let good = std::fs::read_to_string(&ck).unwrap();
+    let line = good
+        .lines()
+        .find(|l| l.starts_with("salem_tally "))
+        .unwrap();
+    let tally: serde_json::Value = serde_json::from_str(&line["salem_tally ".len()..]).unwrap();
+    let edit = |ptr: &str, x: serde_json::Value| {
+        let mut t = tally.clone();
+        *t.pointer_mut(ptr).unwrap() = x;
+        good.replace(line, &format!("salem_tally {t}"))
+    };
+    use serde_json::json;
+    let cases = [
+        (
+            edit("/witch_wins", json!(u64::MAX)),
+            "witch_wins 18446744073709551615",
+        ),
+        (edit("/bots/0/seats", json!(1)), "chairs"),
+        (edit("/bots/1/win_units", json!(u64::MAX)), "bots[1]: "),
+        (edit("/margin_sq", json!(u64::MAX)), "margin_sq"),
+        (edit("/witch_count/8", json!(1)), "witch_count"),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(&ck, &text).unwrap();
+        let o = run("300");
+        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
+        assert!(!out.exists(), "{needle}: no output");
+        assert_eq!(
+            std::fs::read_to_string(&ck).unwrap(),
+            text,
+            "{needle}: checkpoint kept"
+        );
+        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
+    }
+    std::fs::write(&ck, &good).unwrap();
+    assert!(run("300").status.success());
+}
