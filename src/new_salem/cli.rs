@@ -142,8 +142,11 @@ pub struct LogArgs {
     pub bots: BotArgs,
     #[command(flatten)]
     pub data: DataArgs,
+    /// Players of the game (3 to 8).
     #[arg(long, short = 'p', default_value_t = 5, value_parser = crate::cli::parse_salem_log_players)]
     pub players: u8,
+    /// Run seed: the game is the one `salem sim --seed S` deals and seats
+    /// as game --game.
     #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// The game index within the run (as `salem sim --seed S` plays it).
