@@ -690,16 +690,26 @@ pub fn run() -> Result<ExitCode> {
     if !matches!(cli.cmd, Command::Serve { .. }) {
         catch_signals();
     }
-    // Data cards: bound for the whole command (verbs that bind cards
-    // themselves refuse a global --cards).
+    // Data cards: bound for the whole command. Only the verbs that play or
+    // check Dominion kingdoms use them; the others (which bind cards
+    // themselves, or play fixed workloads, or read saved results) refuse a
+    // global --cards rather than ignore it.
     let _binding = if cli.cards.is_empty() {
         None
     } else {
-        if matches!(
+        if !matches!(
             cli.cmd,
-            Command::Cards(_) | Command::Salem(_) | Command::Compare(_) | Command::Soak { .. }
+            Command::Sim(_)
+                | Command::Matrix(_)
+                | Command::Log(_)
+                | Command::Check(_)
+                | Command::Scenario { .. }
+                | Command::Rank(_)
+                | Command::Sweep(_)
+                | Command::Optimize(_)
+                | Command::Kingdom { .. }
         ) {
-            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b, `domsim soak` plays the printed cards only");
+            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b; soak, bench, presets, merge, report, serve and salem do not use data cards");
         }
         let mut cards = crate::cards::data::load_files(&cli.cards)?;
         if let Some(only) = &cli.cards_only {

@@ -705,6 +705,19 @@ fn option_values_name_the_option() {
         &["soak", "-n", "1", "--cards", "cards/reprints.toml"],
         &["--cards", "soak"],
     );
+    // The verbs that would ignore data cards refuse them too.
+    for verb in [
+        &["presets"][..],
+        &["bench", "--quick"],
+        &["report", "x.json", "-o", "r.html"],
+    ] {
+        let args: Vec<&str> = ["--cards", "cards/post_rider.toml"]
+            .iter()
+            .chain(verb)
+            .copied()
+            .collect();
+        refused(&args, &["--cards goes with", "do not use data cards"]);
+    }
 }
 
 #[test]
