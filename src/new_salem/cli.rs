@@ -150,7 +150,7 @@ pub struct LogArgs {
     #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// The game index within the run (as `salem sim --seed S` plays it).
-    #[arg(long, default_value_t = 0, value_parser = crate::cli::parse_seed)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::parse_game_index, allow_negative_numbers = true)]
     pub game: u64,
     /// Whose view: `all` (omniscient) or a seat, e.g. `P2`: only what that
     /// player sees (their own character and choices, public events).

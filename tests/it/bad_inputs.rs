@@ -698,6 +698,10 @@ fn option_values_name_the_option() {
     );
     assert!(!e.contains("invalid digit"), "{e}");
     refused(&["salem", "log", "-p", "9"], &["outside 3..=8"]);
+    refused(
+        &["salem", "log", "--game", "abc"],
+        &["--game", "not a game index"],
+    );
     refused(&["kingdom", "--seed", "5"], &["--random", "--fill"]);
     let o = domsim(&["kingdom", "--random", "--seed", "5"]);
     assert!(o.status.success(), "{}", stderr(&o));
