@@ -493,15 +493,18 @@ impl Bots for Seated<'_> {
         Keep::Card(i as u8)
     }
 
-    fn gift(&mut self, v: &View) -> u16 {
+    /// The bot language's gift: the Hope the Constable lacks for one of
+    /// the `gift.for` events (a gift to fund a launch; the rules allow any
+    /// other player as recipient).
+    fn gift(&mut self, v: &View) -> Option<(u8, u16)> {
         let b = self.seats[v.me() as usize];
         let side = b.side(v);
         if side.gift_for == 0 || side.gift_max == 0 {
-            return 0;
+            return None;
         }
         let c = v.constable();
         if b.suspicion(v, c) > side.gift_trust {
-            return 0;
+            return None;
         }
         let have = v.hope(c);
         let mut m = side.gift_for & v.display();
@@ -511,10 +514,10 @@ impl Bots for Seated<'_> {
             let cost = v.data().events[e].cost as u16;
             if cost > have && cost - have <= side.gift_max && cost - have <= v.hope(v.me()) {
                 // A Trial needs someone to try: do not pay for one I would not aim.
-                return cost - have;
+                return Some((c, cost - have));
             }
         }
-        0
+        None
     }
 
     fn launch(&mut self, v: &View, launchable: u64, forced: bool) -> Option<u8> {

@@ -53,6 +53,14 @@ impl Team {
             Team::Puritan => "Puritan",
         }
     }
+
+    /// The team's name for its members together ("the Witches win").
+    pub fn plural(self) -> &'static str {
+        match self {
+            Team::Witch => "Witches",
+            Team::Puritan => "Puritans",
+        }
+    }
 }
 
 /// A set's end-game icon.

@@ -172,8 +172,12 @@ pub trait Bots {
     fn pick(&mut self, v: &View) -> usize;
     /// The end-of-round choice between the two cards of `v.hand()`.
     fn keep(&mut self, v: &View) -> Keep;
-    /// Hope to give the Constable now (0: none). Never asked of the Constable.
-    fn gift(&mut self, v: &View) -> u16;
+    /// A gift of Hope now (RULES §4.4: anyone but the Constable may give
+    /// Hope to other players): `(recipient seat, amount)`, or None. Never
+    /// asked of the Constable; a gift to oneself, to a seat not at the
+    /// table, or of no Hope is no gift, and at most what the giver has is
+    /// given.
+    fn gift(&mut self, v: &View) -> Option<(u8, u16)>;
     /// The event to launch from `launchable` (a mask of event indices), or
     /// None to end the phase. When `forced`, None launches the first one.
     fn launch(&mut self, v: &View, launchable: u64, forced: bool) -> Option<u8>;
@@ -945,22 +949,28 @@ impl Game {
         let mut launches = 0u8;
         loop {
             let c = self.constable;
-            // Gifts: anyone but the Constable may give Hope to the Constable.
+            // Gifts: anyone but the Constable may give Hope to other players
+            // (asked once each, in seat order from the Constable's left).
             for k in 1..self.n {
                 let s = (c + k) % self.n;
                 let have = self.hope(s);
                 if have == 0 {
                     continue;
                 }
-                let g = bots.gift(&self.view(t, s)).min(have);
-                if g > 0 {
+                let Some((to, g)) = bots.gift(&self.view(t, s)) else {
+                    continue;
+                };
+                let g = g.min(have);
+                if g > 0 && to != s && to < self.n {
                     let taken = self.take_hope(s, g);
-                    self.add_hope(c, taken);
+                    self.add_hope(to, taken);
                     if L::ON {
-                        log.line(
-                            None,
-                            format!("  P{s} gives {taken} Hope to the Constable P{c}"),
-                        );
+                        let who = if to == c {
+                            format!("the Constable P{c}")
+                        } else {
+                            format!("P{to}")
+                        };
+                        log.line(None, format!("  P{s} gives {taken} Hope to {who}"));
                     }
                 }
             }
@@ -1157,7 +1167,15 @@ impl Game {
                 GiveTake::Take => self.held[c as usize] |= 1 << e,
                 GiveTake::None => self.event_under(e),
             }
+            let before = self.display;
             self.flip_event();
+            if L::ON && self.display != before {
+                let n = (self.display & !before).trailing_zeros() as usize;
+                log.line(
+                    None,
+                    format!("  Event turned face up: {}", t.data.events[n].name),
+                );
+            }
         }
         // Hand-off to a player with no badge who is not on Trial.
         let eligible = self.all() & !self.badges & !self.on_trial & !(1 << c);
@@ -1314,8 +1332,8 @@ impl Game {
             log.line(
                 None,
                 format!(
-                    "The {}s win; best score {} (Hope {}): {} win",
-                    side_team.name(),
+                    "The {} win; best score {} (Hope {}): {} win",
+                    side_team.plural(),
                     best.0,
                     best.1,
                     w.join(", ")

@@ -50,7 +50,8 @@ struct Script {
     picks: Vec<usize>,
     keep: Vec<Keep>,
     /// (giver, amount): the giver gifts once.
-    gift: Option<(u8, u16)>,
+    /// (giver, recipient, amount).
+    gift: Option<(u8, u8, u16)>,
     launches: Vec<Option<u8>>,
     target: u8,
     building: usize,
@@ -73,13 +74,13 @@ impl Bots for Script {
             self.keep.remove(0)
         }
     }
-    fn gift(&mut self, v: &View) -> u16 {
+    fn gift(&mut self, v: &View) -> Option<(u8, u16)> {
         match self.gift {
-            Some((s, k)) if s == v.me() => {
+            Some((s, to, k)) if s == v.me() => {
                 self.gift = None;
-                k
+                Some((to, k))
             }
-            _ => 0,
+            _ => None,
         }
     }
     fn launch(&mut self, _: &View, _: u64, _: bool) -> Option<u8> {
@@ -194,7 +195,7 @@ fn example_launch_gift_trial_handoff_badge_reset() {
     T::set_badges(&mut g, 0b1001);
     T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
     let mut s = Script {
-        gift: Some((2, 1)),
+        gift: Some((2, 3, 1)),
         launches: vec![Some(TRIAL)],
         target: 1,
         next: 2,
@@ -217,6 +218,47 @@ fn example_launch_gift_trial_handoff_badge_reset() {
 }
 
 // ------------------------------------------------------------ §6 FAQ and rules
+
+/// §4.4: anyone but the Constable may give Hope to *other players*, not
+/// only to the Constable; a gift to oneself or to a seat not at the table
+/// is no gift.
+#[test]
+fn hope_may_be_given_to_any_other_player() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 3);
+    T::put(&mut g, &t, 0, C1, 2, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 1, 0);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    // P1 (seat 0) gives 2 Hope to P2 (seat 1), who is not the Constable.
+    let mut s = Script {
+        gift: Some((0, 1, 2)),
+        launches: vec![None],
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::hope(&g, p)),
+        [0, 2, 1, 0],
+        "2 Hope moved from P1 to P2; the Constable P4 got none"
+    );
+    // A gift to oneself, or to a seat not at the table, moves nothing.
+    for to in [0u8, 4, 200] {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3, P4], 3);
+        T::put(&mut g, &t, 0, C1, 2, 0);
+        T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+        let mut s = Script {
+            gift: Some((0, to, 2)),
+            launches: vec![None],
+            ..Script::default()
+        };
+        T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+        assert_eq!(T::hope(&g, 0), 2, "a gift to seat {to} moves nothing");
+    }
+}
 
 #[test]
 fn a_building_that_changes_owner_keeps_its_cubes() {
@@ -536,11 +578,14 @@ impl Bots for Chaos {
             k => Keep::Card(k as u8),
         }
     }
-    fn gift(&mut self, v: &View) -> u16 {
+    fn gift(&mut self, v: &View) -> Option<(u8, u16)> {
         if self.0.below(4) == 0 {
-            self.0.below(v.hope(v.me()) as u32 + 3) as u16
+            let k = self.0.below(v.hope(v.me()) as u32 + 3) as u16;
+            // Any other player may receive it (a bad seat is no gift).
+            let to = self.0.below(v.players() as u32 + 1) as u8;
+            Some((to, k))
         } else {
-            0
+            None
         }
     }
     fn launch(&mut self, _: &View, launchable: u64, _: bool) -> Option<u8> {
