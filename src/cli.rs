@@ -496,7 +496,8 @@ pub struct RankArgs {
     /// Games per table (per pair with 2 players); the maximum with --precision.
     #[arg(long, short = 'n', default_value_t = 1_000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
-    /// Stop once every rating's 95% interval is narrower than ± this
+    /// Stop once every rating's 95% interval (with several kingdoms: each
+    /// kingdom's and the overall ones) is narrower than ± this
     /// many Elo points (checked every 500 games per table).
     #[arg(long, value_name = "ELO", value_parser = parse_precision_elo)]
     pub precision: Option<f64>,
@@ -1281,8 +1282,12 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         }
         at = to;
         if let Some(prec) = precision {
-            let fitted = rank_fit_tables(n, &run, None);
-            if fitted.iter().all(|r| r.ci95 < prec) {
+            // Every rating written: each kingdom's and the overall ones.
+            let scopes = (0..kingdoms.len()).filter(|_| many).map(Some).chain([None]);
+            let all_within = scopes
+                .into_iter()
+                .all(|k| rank_fit_tables(n, &run, k).iter().all(|r| r.ci95 < prec));
+            if all_within {
                 reached = true;
                 break;
             }
@@ -1365,8 +1370,9 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     }
     if let Some(prec) = precision {
         let widest = scopes
-            .last()
-            .map_or(0.0, |s| s.1.iter().map(|r| r.ci95).fold(0.0, f64::max));
+            .iter()
+            .flat_map(|s| s.1.iter().map(|r| r.ci95))
+            .fold(0.0, f64::max);
         if reached {
             outln!("\nprecision ±{prec} Elo reached after {played} games per table (widest ±{widest:.1}).");
         } else {

@@ -470,6 +470,45 @@ fn rank_writes_a_leaderboard_with_intervals() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `rank --precision` over several kingdoms stops only when every rating
+/// it writes is that precise: each kingdom's as well as the overall ones.
+#[test]
+fn rank_precision_covers_every_kingdom() {
+    let d = scratch("rank-prec");
+    let out = d.join("r.csv");
+    let o = domsim(&[
+        "rank",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        "strategies/throne_room.dom",
+        "--random-kingdoms",
+        "4",
+        "--sets",
+        "base",
+        "-n",
+        "5000",
+        "--precision",
+        "20",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("# precision_reached: true"), "{text}");
+    let mut rdr = csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(text.as_bytes());
+    let mut kingdoms = 0;
+    for r in rdr.records() {
+        let r = r.unwrap();
+        let (lo, hi): (f64, f64) = (r[7].parse().unwrap(), r[8].parse().unwrap());
+        assert!((hi - lo) / 2.0 < 20.0, "{r:?}");
+        kingdoms += (&r[0] != "overall") as usize;
+    }
+    assert_eq!(kingdoms, 16, "4 kingdoms × 4 strategies checked");
+}
+
 /// `matrix` and `sweep` take a folder as `rank` does: every `*.dom` inside.
 #[test]
 fn matrix_and_sweep_take_a_folder() {
