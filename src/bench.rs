@@ -629,7 +629,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
         // On standard error too when the table is not (stdout redirected),
         // so the warning is seen; once when the table itself goes there.
         if !crate::output::console_is_stderr() {
-            eprintln!("{warn}");
+            crate::errln!("{warn}");
         }
         outln!("**{warn}**\n");
     }
@@ -692,7 +692,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
             let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| (b - a).max(0.0));
             if interrupted {
                 outln!();
-                eprintln!(
+                crate::errln!(
                     "interrupted during '{}' on {t} thread(s); the rows above are complete; no file written",
                     p.w.name
                 );
@@ -707,7 +707,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
             });
             if let Some(why) = failure {
                 outln!();
-                eprintln!(
+                crate::errln!(
                     "error: workload '{}' on {t} thread(s): {why}; no file written",
                     p.w.name
                 );

@@ -1116,10 +1116,10 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
         }
     }
     if progress_wanted() {
-        eprintln!();
+        crate::errln!();
     }
     if interrupted {
-        eprintln!(
+        crate::errln!(
             "interrupted: {} of {count} kingdoms completed; no file written",
             done.len()
         );
@@ -1207,7 +1207,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
                 .filter(|w| w.starts_with(&i.source))
                 .count();
             if skipped > 0 {
-                eprintln!(
+                crate::errln!(
                     "warning: {} ({}): {skipped} entr{} name cards not in this kingdom and are skipped",
                     i.name,
                     i.source,
@@ -1275,7 +1275,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             bar.inc(r.completed);
             if r.interrupted {
                 bar.finish_and_clear();
-                eprintln!("interrupted: no file written");
+                crate::errln!("interrupted: no file written");
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             }
             t.stats = std::mem::take(&mut t.stats).merge(r.stats);
@@ -1378,7 +1378,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         } else {
             outln!("\nprecision ±{prec} Elo NOT reached in {played} games per table (widest ±{widest:.1}); raise -n.");
             if !crate::output::console_is_stderr() {
-                eprintln!(
+                crate::errln!(
                     "warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n"
                 );
             }
@@ -1718,7 +1718,7 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
         let obj = match TemplateObjective::new(t, k, &field.entrants, &STOP) {
             Ok(o) => o,
             Err(e) if auto => {
-                eprintln!("skipped {}: {}", t.file, e.msg);
+                crate::errln!("skipped {}: {}", t.file, e.msg);
                 continue;
             }
             Err(e) => return Err(e.into()),
@@ -1733,11 +1733,11 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
         let found = match pool.install(|| optimize::search(&obj, run.seed, budget, &STOP, &bar)) {
             Ok(f) => f,
             Err(_) if STOP.load(std::sync::atomic::Ordering::Relaxed) => {
-                eprintln!("interrupted: no file written");
+                crate::errln!("interrupted: no file written");
                 return Ok(ExitCode::from(EXIT_INTERRUPTED));
             }
             Err(e) if auto => {
-                eprintln!("skipped {}: {e}", t.file);
+                crate::errln!("skipped {}: {e}", t.file);
                 continue;
             }
             Err(e) => return Err(e),
@@ -1866,7 +1866,7 @@ fn round_robin(
     for i in 0..n {
         for j in i + 1..n {
             if announce_pairs {
-                eprintln!("{} vs {}", names[i], names[j]);
+                crate::errln!("{} vs {}", names[i], names[j]);
             }
             let ids = [i as u8, j as u8];
             let r = pool.install(|| {
@@ -2124,13 +2124,13 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         );
     }
     if let Some((i, f)) = &result.stats.first_fault {
-        eprintln!(
+        crate::errln!(
             "warning: {} game(s) had an illegal answer from a bot (replaced by the default); first in game {i}: {f}",
             result.stats.faults
         );
     }
     if result.interrupted {
-        eprintln!(
+        crate::errln!(
             "interrupted: {} of {slice} games completed; the table above covers them; no file written",
             result.completed
         );
@@ -2149,7 +2149,7 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
                 result.completed,
             );
             if !crate::output::console_is_stderr() {
-                eprintln!(
+                crate::errln!(
                     "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
                     result.completed
                 );
@@ -2323,7 +2323,7 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
     );
     out!("{}", m.table());
     if interrupted {
-        eprintln!(
+        crate::errln!(
             "interrupted: {completed} games completed; unfinished pairs are shown as —; no file written"
         );
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
@@ -2472,7 +2472,7 @@ fn cmd_check(c: CheckConfig) -> Result<ExitCode> {
                 );
             }
             Err(e) => {
-                eprintln!("error: {e:#}");
+                crate::errln!("error: {e:#}");
                 failed += 1;
             }
         }
@@ -2503,22 +2503,22 @@ fn scenario(file: &std::path::Path) -> Result<ExitCode> {
     outln!("{}", serde_json::to_string_pretty(&json)?);
     let mut ok = true;
     for f in &report.failures {
-        eprintln!("{}: FAILED {f}", file.display());
+        crate::errln!("{}: FAILED {f}", file.display());
         ok = false;
     }
     for m in &report.mismatches {
-        eprintln!("{}: script: {m}", file.display());
+        crate::errln!("{}: script: {m}", file.display());
         ok = false;
     }
     if report.unused_answers > 0 {
-        eprintln!(
+        crate::errln!(
             "{}: {} scripted answer(s) were never asked for",
             file.display(),
             report.unused_answers
         );
         ok = false;
     }
-    eprintln!(
+    crate::errln!(
         "{}: {} expectation(s) checked, {}",
         file.display(),
         report.checked,
@@ -2568,14 +2568,14 @@ fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
 
 fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: u64) {
     if r.resumed_from > 0 {
-        eprintln!(
+        crate::errln!(
             "resumed from checkpoint '{}' at {} games",
             path.display(),
             r.resumed_from
         );
     }
     if r.saved < games {
-        eprintln!(
+        crate::errln!(
             "checkpoint '{}' holds {} of {games} games; run the same command again to resume",
             path.display(),
             r.saved

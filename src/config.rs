@@ -338,7 +338,7 @@ impl LineupConfig {
         let kingdom = self.lineup.kingdom_for(k);
         let c = self.lineup.compile(&kingdom)?;
         for w in &c.warnings {
-            eprintln!("{}", crate::cli::warning(w));
+            crate::errln!("{}", crate::cli::warning(w));
         }
         Ok((kingdom, c))
     }
@@ -1032,7 +1032,7 @@ impl CompareConfig {
             .zip(&cards_b)
             .all(|(x, y)| x.signature() == y.signature())
         {
-            eprintln!(
+            crate::errln!(
                 "warning: variants A and B define the same cards: every difference will be 0"
             );
         }

@@ -466,6 +466,18 @@ macro_rules! out {
     };
 }
 
+/// `eprintln!` for warnings and notes on standard error, without its
+/// panic when standard error is closed or full (`2>&1 | head`,
+/// `2>/dev/full`): a message that cannot be shown is dropped and the run
+/// goes on to write its files.
+#[macro_export]
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// `println!` for the verbs' console text (see [`out!`]).
 #[macro_export]
 macro_rules! outln {

@@ -306,7 +306,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
                     )
                 })?;
                 if r.resumed_from > 0 {
-                    eprintln!(
+                    crate::errln!(
                         "resumed from checkpoint '{}' at {} games",
                         path.display(),
                         r.resumed_from
@@ -318,7 +318,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         out!("{}", ssim::console(p, &tally, &bots));
         outln!();
         if interrupted {
-            eprintln!(
+            crate::errln!(
                 "interrupted: {completed} of {} games completed at {p} players; no file written",
                 a.games
             );

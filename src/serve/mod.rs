@@ -265,7 +265,7 @@ pub fn run(cfg: &ServeConfig) -> Result<ExitCode> {
             .as_bytes(),
         )?;
         if !cfg.bind.is_loopback() {
-            eprintln!(
+            crate::errln!(
                 "warning: listening on {}: anyone who can reach this address can run games on this machine",
                 cfg.bind
             );
@@ -295,7 +295,7 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if r.is_err() {
-        eprintln!("could not start a browser ({cmd}); open {url} by hand");
+        crate::errln!("could not start a browser ({cmd}); open {url} by hand");
     }
 }
 
