@@ -1031,7 +1031,7 @@ fn matrix_csv_bytes(
     meta.push("games_per_pair", games);
     meta.push(
         "seat_rotation",
-        "each pair: even games row strategy first, odd games column strategy first",
+        "each pair: even games the strategy listed first sits first, odd games the other (the pair plays as domsim sim A B with A listed first)",
     );
     push_entrants(&mut meta, infos);
     report::Matrix {
