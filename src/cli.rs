@@ -551,7 +551,9 @@ pub struct OptimizeArgs {
     /// each level play three times as many).
     #[arg(long, short = 'n', default_value_t = 400, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
-    /// Most games per opponent a candidate plays during the search (at least -n).
+    /// Most games per opponent a candidate plays in the successive halving
+    /// (at least -n); a race of the local refinement plays up to 3 times
+    /// this, to confirm a neighbour that beats the incumbent.
     #[arg(long, default_value_t = 32_400, value_parser = parse_count, allow_negative_numbers = true)]
     pub max_games: u64,
     /// Games per opponent of the confirmation on fresh seeds.
