@@ -98,12 +98,23 @@ impl ScoreAcc {
     }
     /// Half-width of the 95% normal confidence interval of [`rate`](Self::rate)
     /// (sample variance). With fewer than 2 games it is 1 (nothing known).
+    /// When every game scored the same (0 of 9 won, say), the sample
+    /// variance is 0 and says nothing: the half-width is then the distance
+    /// to the far end of the Wilson interval (0 of 9: 0.299), not 0.
     pub fn ci95(&self) -> f64 {
-        mean_ci95(
+        let ci = mean_ci95(
             self.games,
             self.score as f64 / SCORE_UNIT as f64,
             self.score_sq as f64 / (SCORE_UNIT * SCORE_UNIT) as f64,
-        )
+        );
+        let constant =
+            self.score as u128 * self.score as u128 == self.score_sq as u128 * self.games as u128;
+        if self.games >= 2 && constant {
+            let p = self.rate();
+            let (lo, hi) = crate::sim::wilson(self.score as f64 / SCORE_UNIT as f64, self.games);
+            return (p - lo).max(hi - p);
+        }
+        ci
     }
 }
 
@@ -1298,5 +1309,40 @@ impl PlaytestStats {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sample whose games all scored the same has no sample variance:
+    /// its interval is the far side of the Wilson interval, not 0; a
+    /// varied sample keeps the normal interval.
+    #[test]
+    fn constant_scores_have_an_honest_interval() {
+        let mut lost = ScoreAcc::default();
+        for _ in 0..9 {
+            lost.add_game(false, 0);
+        }
+        let (_, hi) = crate::sim::wilson(0.0, 9);
+        assert!((lost.ci95() - hi).abs() < 1e-12, "{}", lost.ci95());
+        assert!((lost.ci95() - 0.299).abs() < 0.001, "{}", lost.ci95());
+        let mut won = ScoreAcc::default();
+        for _ in 0..9 {
+            won.add_game(true, 1);
+        }
+        assert!((won.ci95() - lost.ci95()).abs() < 1e-12);
+        // One game: nothing known.
+        let mut one = ScoreAcc::default();
+        one.add_game(true, 1);
+        assert_eq!(one.ci95(), 1.0);
+        // Varied: the normal interval of the mean.
+        let mut mixed = ScoreAcc::default();
+        for k in 0..10 {
+            mixed.add_game(k % 2 == 0, 1);
+        }
+        let want = mean_ci95(10, 5.0, 5.0);
+        assert!((mixed.ci95() - want).abs() < 1e-12);
     }
 }
