@@ -201,9 +201,24 @@ fn an_output_may_not_be_an_input_or_another_output() {
     assert!(left.is_empty(), "no temporary file: {left:?}");
 }
 
+/// `args` must be refused (status 2) with `needle` in the message, and
+/// leave the file `kept` as it was.
+#[track_caller]
+fn refused_intact(args: &[&str], needle: &str, kept: &Path) {
+    let before = std::fs::read(kept).unwrap();
+    let o = domsim(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    assert_eq!(
+        std::fs::read(kept).unwrap(),
+        before,
+        "{args:?}: input intact"
+    );
+}
+
 /// The files a run reads beyond its command line are inputs too: the base
-/// a strategy extends and a `--cards` file. Two outputs on standard output
-/// would interleave.
+/// a strategy extends, a `--cards` file, a sweep's kingdoms file, New
+/// Salem's data files. Two outputs on standard output would interleave.
 #[test]
 fn an_output_may_not_be_an_extended_base_or_a_card_file() {
     let d = scratch("clash2");
@@ -212,32 +227,18 @@ fn an_output_may_not_be_an_extended_base_or_a_card_file() {
         std::fs::copy(root.join("strategies").join(f), d.join(f)).unwrap();
     }
     let base = d.join("big_money_ultimate.dom");
-    let before = std::fs::read(&base).unwrap();
+    let b = base.to_str().unwrap();
     let smithy = d.join("smithy_big_money.dom");
     let s = smithy.to_str().unwrap();
     for verb in ["sim", "matrix"] {
-        let o = domsim(&[verb, s, BM, "-n", "20", "-o", base.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(2), "{verb}: {}", stderr(&o));
-        assert!(
-            stderr(&o).contains("same file as the input strategy file"),
-            "{verb}: {}",
-            stderr(&o)
-        );
-        assert_eq!(std::fs::read(&base).unwrap(), before, "{verb}: base intact");
+        let args = [verb, s, BM, "-n", "20", "-o", b];
+        refused_intact(&args, "same file as the input strategy file", &base);
     }
     let cards = d.join("c.toml");
     std::fs::copy(root.join("cards/post_rider.toml"), &cards).unwrap();
-    let before = std::fs::read(&cards).unwrap();
     let c = cards.to_str().unwrap();
-    let o = domsim(&["--cards", c, "sim", BM, BM, "-n", "20", "-o", c]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("same file as the input card file"),
-        "{}",
-        stderr(&o)
-    );
-    assert_eq!(std::fs::read(&cards).unwrap(), before, "card file intact");
-    // A sweep's kingdoms file; New Salem's data files.
+    let args = ["--cards", c, "sim", BM, BM, "-n", "20", "-o", c];
+    refused_intact(&args, "same file as the input card file", &cards);
     let k = d.join("k.txt");
     std::fs::write(
         &k,
@@ -245,13 +246,8 @@ fn an_output_may_not_be_an_extended_base_or_a_card_file() {
     )
     .unwrap();
     let ks = k.to_str().unwrap();
-    let o = domsim(&["sweep", BM, BM, "--kingdoms", ks, "-n", "10", "-o", ks]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("same file as the input --kingdoms"),
-        "{}",
-        stderr(&o)
-    );
+    let args = ["sweep", BM, BM, "--kingdoms", ks, "-n", "10", "-o", ks];
+    refused_intact(&args, "same file as the input --kingdoms", &k);
     let data = d.join("salem");
     std::fs::create_dir(&data).unwrap();
     for f in [
@@ -263,8 +259,7 @@ fn an_output_may_not_be_an_extended_base_or_a_card_file() {
         std::fs::copy(root.join("src/new_salem/sample").join(f), data.join(f)).unwrap();
     }
     let rules = data.join("rules.toml");
-    let before = std::fs::read(&rules).unwrap();
-    let o = domsim(&[
+    let args = [
         "salem",
         "sim",
         "--data",
@@ -273,14 +268,8 @@ fn an_output_may_not_be_an_extended_base_or_a_card_file() {
         "10",
         "-o",
         rules.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("same file as the input data file"),
-        "{}",
-        stderr(&o)
-    );
-    assert_eq!(std::fs::read(&rules).unwrap(), before, "data intact");
+    ];
+    refused_intact(&args, "same file as the input data file", &rules);
     let o = domsim(&["sim", BM, BM, "-n", "20", "-o", "-", "--report", "-"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(

@@ -774,6 +774,30 @@ fn assert_refused(o: &std::process::Output, needles: &[&str]) {
     );
 }
 
+/// Each damaged checkpoint text of `cases`, written to `ck`, makes `resume`
+/// exit 2 naming the file and the field (`inconsistent`, the needle),
+/// write no `out` and leave the checkpoint as it was (and nothing else in
+/// its folder).
+fn resume_refuses_each(
+    ck: &std::path::Path,
+    out: &std::path::Path,
+    cases: Vec<(String, &str)>,
+    resume: impl Fn() -> std::process::Output,
+) {
+    for (text, needle) in cases {
+        std::fs::write(ck, &text).unwrap();
+        assert_refused(&resume(), &[ck.to_str().unwrap(), "inconsistent", needle]);
+        assert!(!out.exists(), "{needle}: no output");
+        assert_eq!(
+            std::fs::read_to_string(ck).unwrap(),
+            text,
+            "{needle}: checkpoint kept"
+        );
+        let dir = ck.parent().unwrap();
+        assert_eq!(crate::cli::entries(dir), vec!["run.ck".to_string()]);
+    }
+}
+
 /// `merge` of `parts` is refused naming `needles`, and writes nothing.
 fn merge_refused(parts: &[String], out: &std::path::Path, needles: &[&str]) {
     let o = merge(parts, out);
@@ -1100,18 +1124,7 @@ fn resume_refuses_a_damaged_checkpoint() {
         ),
         (good.replace("\nfaults 0", "\nfaults 1"), "faults 1"),
     ];
-    for (text, needle) in cases {
-        std::fs::write(&ck, &text).unwrap();
-        let o = run(&args("300"));
-        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
-        assert!(!out.exists(), "{needle}: no output");
-        assert_eq!(
-            std::fs::read_to_string(&ck).unwrap(),
-            text,
-            "{needle}: checkpoint kept"
-        );
-        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
-    }
+    resume_refuses_each(&ck, &out, cases, || run(&args("300")));
     // The good checkpoint still resumes.
     std::fs::write(&ck, &good).unwrap();
     assert!(run(&args("300")).status.success());
@@ -1164,18 +1177,7 @@ fn salem_resume_refuses_a_damaged_checkpoint() {
         (edit("/margin_sq", json!(u64::MAX)), "margin_sq"),
         (edit("/witch_count/8", json!(1)), "witch_count"),
     ];
-    for (text, needle) in cases {
-        std::fs::write(&ck, &text).unwrap();
-        let o = run("300");
-        assert_refused(&o, &[ck.to_str().unwrap(), "inconsistent", needle]);
-        assert!(!out.exists(), "{needle}: no output");
-        assert_eq!(
-            std::fs::read_to_string(&ck).unwrap(),
-            text,
-            "{needle}: checkpoint kept"
-        );
-        assert_eq!(crate::cli::entries(&d), vec!["run.ck".to_string()]);
-    }
+    resume_refuses_each(&ck, &out, cases.to_vec(), || run("300"));
     std::fs::write(&ck, &good).unwrap();
     assert!(run("300").status.success());
 }

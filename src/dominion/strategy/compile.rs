@@ -452,6 +452,14 @@ impl Ctx<'_> {
         }
     }
 
+    /// A list entry's condition: its fast form, else bytecode.
+    fn cond(&mut self, e: &Expr, pos: Pos) -> Result<Cond, StrategyError> {
+        match self.fast(e) {
+            Some(c) => Ok(c),
+            None => Ok(Cond::Code(self.code(e, pos)?)),
+        }
+    }
+
     /// Emit `e`; returns the stack depth it needs (the accumulator counts
     /// as one slot: every push stores it).
     fn emit(&mut self, e: &Expr) -> usize {
@@ -561,10 +569,7 @@ impl Ctx<'_> {
             }
             let cond = match &e.cond {
                 None => Cond::Always,
-                Some(x) => match self.fast(x) {
-                    Some(c) => c,
-                    None => Cond::Code(self.code(x, e.pos)?),
-                },
+                Some(x) => self.cond(x, e.pos)?,
             };
             let (target, mask) = match e.target.map(|s| self.subj(s)) {
                 None => (Target::Nothing, CardSet::EMPTY),
@@ -799,12 +804,13 @@ fn two_choices() -> CardSet {
     twice
 }
 
-/// Compile a lone expression (for [`super::evaluate`]).
-pub(crate) fn compile_expr(
+/// Compile against `k` what `f` emits for a lone expression, as if it
+/// stood at line 1, column 1 of the strategy's first file.
+fn compile_lone<T>(
     st: &Strategy,
-    e: &Expr,
     k: &Kingdom,
-) -> Result<(Compiled, Code), StrategyError> {
+    f: impl FnOnce(&mut Ctx, Pos) -> Result<T, StrategyError>,
+) -> Result<(Compiled, T), StrategyError> {
     let (c, _) = compile(st, k)?;
     let mut cx = Ctx {
         st,
@@ -817,8 +823,17 @@ pub(crate) fn compile_expr(
         line: 1,
         col: 1,
     };
-    let code = cx.code(e, pos)?;
-    Ok((cx.out, code))
+    let t = f(&mut cx, pos)?;
+    Ok((cx.out, t))
+}
+
+/// Compile a lone expression (for [`super::evaluate`]).
+pub(crate) fn compile_expr(
+    st: &Strategy,
+    e: &Expr,
+    k: &Kingdom,
+) -> Result<(Compiled, Code), StrategyError> {
+    compile_lone(st, k, |cx, pos| cx.code(e, pos))
 }
 
 /// Compile a lone condition as a list entry's (its fast form when it has
@@ -829,23 +844,7 @@ pub(crate) fn compile_cond(
     e: &Expr,
     k: &Kingdom,
 ) -> Result<(Compiled, Cond), StrategyError> {
-    let (c, _) = compile(st, k)?;
-    let mut cx = Ctx {
-        st,
-        k,
-        out: c,
-        warnings: Vec::new(),
-    };
-    let pos = Pos {
-        file: 0,
-        line: 1,
-        col: 1,
-    };
-    let cond = match cx.fast(e) {
-        Some(c) => c,
-        None => Cond::Code(cx.code(e, pos)?),
-    };
-    Ok((cx.out, cond))
+    compile_lone(st, k, |cx, pos| cx.cond(e, pos))
 }
 
 #[cfg(test)]
