@@ -39,6 +39,9 @@ const TRIAL: u8 = 0;
 const PURIFICATION: u8 = 1;
 const LAND_GRANT: u8 = 4;
 const FIRE: u8 = 5;
+const SERMON: u8 = 2;
+const CHARTER: u8 = 6;
+const OMEN: u8 = 8;
 
 fn table(p: usize) -> Table {
     Table::new(&Data::sample(), p).unwrap()
@@ -57,6 +60,8 @@ struct Script {
     building: usize,
     next: u8,
     asked_targets: Vec<u8>,
+    /// The eligible masks each hand-off offered.
+    asked_next: Vec<u8>,
 }
 
 impl Bots for Script {
@@ -97,7 +102,8 @@ impl Bots for Script {
     fn building(&mut self, _: &View, _: u8, _: u8) -> usize {
         self.building
     }
-    fn next_constable(&mut self, _: &View, _: u8) -> u8 {
+    fn next_constable(&mut self, _: &View, eligible: u8) -> u8 {
+        self.asked_next.push(eligible);
         self.next
     }
 }
@@ -1228,4 +1234,172 @@ fn mutated_data_and_bot_files_never_panic() {
         loaded > 100 && refused > 100,
         "loaded {loaded}, refused {refused}"
     );
+}
+
+// ------------------------------------------------------------ §4.4 card movement
+
+/// §4.4: a "give" card (Town Charter) goes to the named player, who holds
+/// it; the top event replaces it on the display.
+#[test]
+fn a_give_card_goes_to_the_named_player_and_is_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << CHARTER);
+    T::set_event_deck(&mut g, &[SERMON, FIRE]);
+    let mut s = Script {
+        launches: vec![Some(CHARTER)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // Town Charter: the named P3 (seat 2) gains 2 Hope and holds the card.
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 2, 0)], "3 - 1 paid");
+    assert_eq!(T::tableau(&g, 2), vec![bld(C1, 2, 0)]);
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [2, 1, 2, 0]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 0, 1 << CHARTER, 0]
+    );
+    // Sermon, the top event, replaced it; Great Fire stays in the deck.
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    assert_eq!(T::event_deck(&g), vec![FIRE]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (1, 0b0011));
+    assert_eq!(T::despair(&g), 0);
+}
+
+/// §4.4: a "take" card (Ill Omen, naming nobody) goes to the launcher.
+#[test]
+fn a_take_card_goes_to_the_launcher_and_is_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << OMEN);
+    T::set_event_deck(&mut g, &[SERMON, FIRE]);
+    let mut s = Script {
+        launches: vec![Some(OMEN)],
+        next: 3,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // Ill Omen: the launcher pays 1 and puts 1 Despair on their own most
+    // recent building; then holds the card.
+    assert_eq!(T::tableau(&g, 0), vec![bld(C1, 0, 0), bld(C3, 0, 1)]);
+    assert_eq!(T::despair(&g), 1);
+    assert_eq!([0, 1, 2, 3].map(|p| T::held(&g, p)), [1 << OMEN, 0, 0, 0]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    assert_eq!(T::event_deck(&g), vec![FIRE]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (3, 0b1001));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 0, 1]);
+}
+
+/// §4.4: a card that is neither red-bordered nor give/take (Sermon) goes
+/// under the event deck, and the top event replaces it on the display.
+/// Sermon's remove-Despair icon takes the cube off the building with the
+/// most Despair.
+#[test]
+fn a_plain_card_goes_under_the_event_deck_and_the_top_event_replaces_it() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, D2, 0, 2);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    T::set_event_deck(&mut g, &[FIRE, CHARTER]);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 0, 0)]);
+    assert_eq!(
+        T::tableau(&g, 1),
+        vec![bld(D1, 1, 1)],
+        "+1 Hope as Constable"
+    );
+    assert_eq!(
+        T::tableau(&g, 2),
+        vec![bld(D2, 0, 1)],
+        "Sermon took one of its 2"
+    );
+    assert_eq!(T::despair(&g), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::event_deck(&g), vec![CHARTER, SERMON]);
+    assert_eq!([0, 1, 2, 3].map(|p| T::held(&g, p)), [0; 4]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (1, 0b0011));
+}
+
+/// Engine choice (docs): held give/take cards have no effect while held:
+/// a whole later round with Town Charter and Ill Omen held changes no cube,
+/// and a held card cannot be launched.
+#[test]
+fn held_give_and_take_cards_have_no_effect_while_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << CHARTER | 1 << OMEN);
+    T::set_event_deck(&mut g, &[]);
+    // P1 launches Town Charter naming P3; P2 (new Constable, 1 Hope)
+    // launches Ill Omen and takes it; P3 becomes Constable.
+    let mut s = Script {
+        launches: vec![Some(CHARTER), Some(OMEN)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 1 << OMEN, 1 << CHARTER, 0]
+    );
+    assert_eq!(T::display(&g), 0);
+    assert_eq!(T::constable(&g), 2);
+    let rows: Vec<_> = (0..4).map(|p| T::tableau(&g, p)).collect();
+    assert_eq!(rows[1], vec![bld(C1, 0, 1)]);
+    assert_eq!(
+        rows[2],
+        vec![bld(C1, 3, 0)],
+        "2 from the Charter, 1 as Constable"
+    );
+    // A whole round (no buildings left to deal). The Constable P3 (3 Hope)
+    // could launch Purification but asks for the held Town Charter: refused,
+    // and the phase ends. Nothing changes.
+    T::set_round(&mut g, 1);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(CHARTER), Some(OMEN)],
+        target: 2,
+        ..Script::default()
+    };
+    T::round(&mut g, &t, &mut s, &mut NoLog);
+    for p in 0..4 {
+        assert_eq!(T::tableau(&g, p), rows[p as usize], "P{p}'s row unchanged");
+    }
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 1 << OMEN, 1 << CHARTER, 0]
+    );
+    assert_eq!(T::despair(&g), 1);
+    assert_eq!(T::constable(&g), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+    // And the end of the game does not count them.
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (1, 1));
 }
