@@ -1403,3 +1403,74 @@ fn held_give_and_take_cards_have_no_effect_while_held() {
     let o = T::finish(&mut g, &t, &mut NoLog);
     assert_eq!((o.cubes, o.despair), (1, 1));
 }
+
+// ------------------------------------------------------------ §4.4 Constable and Trial
+
+/// §4.4: a Constable put on Trial (here by their own Trial, with
+/// `trial_target = anyone`) keeps the role for now: they still hand the
+/// token off. They can never be Constable again, even after the badges
+/// return.
+#[test]
+fn a_constable_put_on_trial_keeps_the_role_for_now_but_never_again() {
+    let mut d = Data::sample();
+    d.rules.options.set("trial_target", "anyone").unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 4, 0);
+    T::put(&mut g, &t, 1, C1, 2, 0);
+    T::put(&mut g, &t, 2, C1, 2, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    // P1 tries themself, hands to P2; P2 launches Purification and must hand
+    // to P3 (badges return: P1 is on Trial, P2 holds one); P3 launches
+    // Purification and may only hand to P2 (next = 1 each time).
+    let mut s = Script {
+        launches: vec![Some(TRIAL), Some(PURIFICATION), Some(PURIFICATION)],
+        target: 0,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::on_trial(&g), 0b001);
+    assert_eq!(s.asked_targets, vec![0b111]);
+    // P1, on Trial, still made the first hand-off; then P1 is never offered.
+    assert_eq!(s.asked_next, vec![0b110, 0b100, 0b010]);
+    assert_eq!(T::constable(&g), 1);
+    assert_eq!(
+        T::badges(&g),
+        0b010,
+        "returned when P3 took the token, and again when P2 did"
+    );
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [0, 1, 0]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+}
+
+/// §4.4: the token and the badges carry over to the next round; the next
+/// round's launches start from the same Constable.
+#[test]
+fn the_token_and_the_badges_carry_over_between_rounds() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 2);
+    for s in 0..4 {
+        T::put(&mut g, &t, s, C1, if s == 2 { 3 } else { 0 }, 0);
+    }
+    T::set_badges(&mut g, 0b0110);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    T::set_round(&mut g, 0);
+    T::round(&mut g, &t, &mut Script::default(), &mut NoLog);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b0110));
+    // Round 2: P3 is still Constable and launches Purification.
+    T::set_round(&mut g, 1);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(PURIFICATION)],
+        next: 3,
+        ..Script::default()
+    };
+    T::round(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_next, vec![0b1001], "P2 kept the badge of round 1");
+    assert_eq!((T::constable(&g), T::badges(&g)), (3, 0b1110));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 0, 1]);
+}
