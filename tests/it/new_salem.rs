@@ -1474,3 +1474,37 @@ fn the_token_and_the_badges_carry_over_between_rounds() {
     assert_eq!((T::constable(&g), T::badges(&g)), (3, 0b1110));
     assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 0, 1]);
 }
+
+// ------------------------------------------------------------ §5.4 Trial and winning
+
+/// §5.4: being on Trial does not stop a player winning (a Puritan on Trial
+/// for the Puritans, a Witch on Trial for the Witches).
+#[test]
+fn being_on_trial_does_not_stop_a_player_winning() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    for d in [C1, C2, C3] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    T::put(&mut g, &t, 1, E1, 0, 0);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // D = 0 cubes + 2 (a Puritan on Trial) < 8.
+    assert_eq!((o.cubes, o.despair, o.side), (0, 2, Some(Team::Puritan)));
+    assert_eq!(&o.points[..4], &[5, 1, 0, 0]);
+    assert_eq!((o.winners, o.on_trial), (0b0001, 0b0001));
+
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, W2, P1, P2], 0);
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::put(&mut g, &t, 0, C2, 0, 0);
+    T::put(&mut g, &t, 1, F1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 0, 8);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // D = 8 - 2 (W1 on Trial) + 2 (W2 free) = 8 >= 8.
+    assert_eq!((o.cubes, o.despair, o.side), (8, 8, Some(Team::Witch)));
+    assert_eq!(&o.points[..2], &[2, 1]);
+    assert_eq!((o.winners, o.on_trial), (0b0001, 0b0001));
+}
