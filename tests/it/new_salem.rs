@@ -1508,3 +1508,95 @@ fn being_on_trial_does_not_stop_a_player_winning() {
     assert_eq!(&o.points[..2], &[2, 1]);
     assert_eq!((o.winners, o.on_trial), (0b0001, 0b0001));
 }
+
+// ------------------------------------------------------------ §4.1 / §4.2 deal and reveal
+
+/// §4.1: each player is dealt 3, 4, 5, 4, 3 buildings in rounds 1 to 5 and
+/// keeps 2, 3, 4, 3, 2 (one of the last two goes under the deck).
+#[test]
+fn deal_sizes_and_kept_cards_per_round() {
+    let t = table(3);
+    let cycle = [C1, C2, E1, E3, 9, 11, J3, F1, F2];
+    let deck: Vec<u8> = (0..40).map(|i| cycle[i % cycle.len()]).collect();
+    for (r, (dealt, kept)) in [(3, 2), (4, 3), (5, 4), (4, 3), (3, 2)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3], 0);
+        T::set_round(&mut g, r as u8);
+        T::set_deck(&mut g, &deck);
+        T::set_display(&mut g, 0);
+        T::set_event_deck(&mut g, &[]);
+        let mut log = Steps::default();
+        T::round(&mut g, &t, &mut Script::default(), &mut log);
+        // Dealt in seat order from the top; each seat picks its first card.
+        assert_eq!(T::tableau(&g, 0)[0].design, deck[0], "round {}", r + 1);
+        assert_eq!(T::tableau(&g, 1)[0].design, deck[dealt], "round {}", r + 1);
+        assert_eq!(
+            T::tableau(&g, 2)[0].design,
+            deck[2 * dealt],
+            "round {}",
+            r + 1
+        );
+        for s in 0..3 {
+            assert_eq!(T::drafted(&g, s), kept, "round {}", r + 1);
+            assert_eq!(T::tableau(&g, s).len(), kept as usize, "round {}", r + 1);
+        }
+        // 3 x dealt off the top, one discard per player back under.
+        assert_eq!(T::deck(&g).len(), 40 - 3 * dealt + 3, "round {}", r + 1);
+        // dealt - 2 draft steps, the discard, the end of the round.
+        assert_eq!(log.decks.len(), dealt, "round {}", r + 1);
+    }
+}
+
+/// §4.2: each Hope icon of a revealed building puts a Hope cube on it (with
+/// its add-Despair cubes), and a remove of the same reveal then takes one.
+#[test]
+fn a_revealed_buildings_hope_icons_put_hope_cubes_on_it() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    // Wharf: 2 Hope, 1 add; Counting House: 2 Hope; Library: 1 remove.
+    T::reveal(&mut g, &t, &[Some(C3), Some(F1), Some(E2)]);
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 2, 0)]);
+    assert_eq!(T::tableau(&g, 1), vec![bld(F1, 2, 0)]);
+    assert_eq!(T::tableau(&g, 2), vec![bld(E2, 0, 0)]);
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [2, 2, 0]);
+    assert_eq!(T::despair(&g), 0);
+    // Market Stall and Courthouse: 1 Hope each.
+    T::reveal(&mut g, &t, &[Some(C1), None, Some(J1)]);
+    assert_eq!(T::tableau(&g, 0)[1], bld(C1, 1, 0));
+    assert_eq!(T::tableau(&g, 2)[1], bld(J1, 1, 0));
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [3, 2, 1]);
+}
+
+/// §4.2: the removes of one reveal go in seat order starting from the
+/// Constable; with two removers the order decides which cubes go.
+#[test]
+fn reveal_removes_go_in_seat_order_from_the_constable() {
+    let t = table(4);
+    let run = |constable: u8| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3, P4], constable);
+        T::put(&mut g, &t, 0, D1, 0, 2);
+        T::put(&mut g, &t, 1, D2, 0, 1);
+        // P2 reveals Library, P4 Jail: one remove each.
+        T::reveal(&mut g, &t, &[None, Some(E2), None, Some(J2)]);
+        assert_eq!(T::despair(&g), 1);
+        assert_eq!(T::tableau(&g, 3), vec![bld(J2, 0, 0)]);
+        (T::tableau(&g, 0), T::tableau(&g, 1))
+    };
+    // Constable P4: P4 first takes from the most loaded (Cemetery, 2), then
+    // P2 takes from its own Undertaker.
+    assert_eq!(
+        run(3),
+        (vec![bld(D1, 0, 1)], vec![bld(D2, 0, 0), bld(E2, 0, 0)])
+    );
+    // Constable P2: P2 first takes from the Cemetery (2 > its own 1), then P4
+    // takes the Cemetery's last (seat 1 of P4's scan comes after seat 0).
+    assert_eq!(
+        run(1),
+        (vec![bld(D1, 0, 0)], vec![bld(D2, 0, 1), bld(E2, 0, 0)])
+    );
+}
