@@ -42,6 +42,7 @@ const FIRE: u8 = 5;
 const SERMON: u8 = 2;
 const CHARTER: u8 = 6;
 const OMEN: u8 = 8;
+const INQUIRY: u8 = 9;
 
 fn table(p: usize) -> Table {
     Table::new(&Data::sample(), p).unwrap()
@@ -1599,4 +1600,45 @@ fn reveal_removes_go_in_seat_order_from_the_constable() {
         run(1),
         (vec![bld(D1, 0, 0)], vec![bld(D2, 0, 1), bld(E2, 0, 0)])
     );
+}
+
+// ------------------------------------------------------------ sample events
+
+/// Public Inquiry: the named player's character is revealed to every player.
+#[test]
+fn public_inquiry_reveals_a_character_to_all() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, W1, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 6, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << INQUIRY);
+    T::set_event_deck(&mut g, &[FIRE]);
+    let mut s = Script {
+        launches: vec![Some(INQUIRY)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b1110]);
+    assert_eq!(T::revealed(&g), 0b0010);
+    for me in 0..4 {
+        let v = T::view(&g, &t, me);
+        assert_eq!(
+            v.known_team(1),
+            Some(Team::Witch),
+            "P{me} sees P2's character"
+        );
+        if me != 2 {
+            assert_eq!(v.known_team(2), None, "P3's stays hidden from P{me}");
+        }
+    }
+    // Not red-bordered, not give/take: under the event deck.
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::event_deck(&g), vec![INQUIRY]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b0101));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 1, 0]);
 }
