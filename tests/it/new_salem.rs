@@ -1297,6 +1297,7 @@ fn a_take_card_goes_to_the_launcher_and_is_held() {
     // recent building; then holds the card.
     assert_eq!(T::tableau(&g, 0), vec![bld(C1, 0, 0), bld(C3, 0, 1)]);
     assert_eq!(T::despair(&g), 1);
+    assert!(s.asked_targets.is_empty(), "Ill Omen names nobody");
     assert_eq!([0, 1, 2, 3].map(|p| T::held(&g, p)), [1 << OMEN, 0, 0, 0]);
     assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
     assert_eq!(T::event_deck(&g), vec![FIRE]);
