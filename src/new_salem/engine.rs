@@ -1422,6 +1422,26 @@ pub mod testing {
             .map(|i| g.deck[(g.deck_head as usize + i) % DECK_RING])
             .collect()
     }
+    /// Put these events in the event deck, top first.
+    pub fn set_event_deck(g: &mut Game, events: &[u8]) {
+        g.ev_head = 0;
+        g.ev_len = events.len() as u8;
+        g.ev_deck[..events.len()].copy_from_slice(events);
+    }
+    /// The event deck, top first.
+    pub fn event_deck(g: &Game) -> Vec<u8> {
+        (0..g.ev_len as usize)
+            .map(|i| g.ev_deck[(g.ev_head as usize + i) % 64])
+            .collect()
+    }
+    /// The events `seat` holds (a mask).
+    pub fn held(g: &Game, seat: u8) -> u64 {
+        g.held[seat as usize]
+    }
+    /// Players whose character was revealed to all (a mask).
+    pub fn revealed(g: &Game) -> u8 {
+        g.revealed
+    }
     pub fn set_hand(g: &mut Game, seat: u8, cards: &[u8]) {
         g.hands[seat as usize][..cards.len()].copy_from_slice(cards);
         g.hand_len[seat as usize] = cards.len() as u8;

@@ -39,6 +39,10 @@ const TRIAL: u8 = 0;
 const PURIFICATION: u8 = 1;
 const LAND_GRANT: u8 = 4;
 const FIRE: u8 = 5;
+const SERMON: u8 = 2;
+const CHARTER: u8 = 6;
+const OMEN: u8 = 8;
+const INQUIRY: u8 = 9;
 
 fn table(p: usize) -> Table {
     Table::new(&Data::sample(), p).unwrap()
@@ -57,6 +61,8 @@ struct Script {
     building: usize,
     next: u8,
     asked_targets: Vec<u8>,
+    /// The eligible masks each hand-off offered.
+    asked_next: Vec<u8>,
 }
 
 impl Bots for Script {
@@ -97,7 +103,8 @@ impl Bots for Script {
     fn building(&mut self, _: &View, _: u8, _: u8) -> usize {
         self.building
     }
-    fn next_constable(&mut self, _: &View, _: u8) -> u8 {
+    fn next_constable(&mut self, _: &View, eligible: u8) -> u8 {
+        self.asked_next.push(eligible);
         self.next
     }
 }
@@ -1228,4 +1235,411 @@ fn mutated_data_and_bot_files_never_panic() {
         loaded > 100 && refused > 100,
         "loaded {loaded}, refused {refused}"
     );
+}
+
+// ------------------------------------------------------------ §4.4 card movement
+
+/// §4.4: a "give" card (Town Charter) goes to the named player, who holds
+/// it; the top event replaces it on the display.
+#[test]
+fn a_give_card_goes_to_the_named_player_and_is_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << CHARTER);
+    T::set_event_deck(&mut g, &[SERMON, FIRE]);
+    let mut s = Script {
+        launches: vec![Some(CHARTER)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // Town Charter: the named P3 (seat 2) gains 2 Hope and holds the card.
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 2, 0)], "3 - 1 paid");
+    assert_eq!(T::tableau(&g, 2), vec![bld(C1, 2, 0)]);
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [2, 1, 2, 0]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 0, 1 << CHARTER, 0]
+    );
+    // Sermon, the top event, replaced it; Great Fire stays in the deck.
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    assert_eq!(T::event_deck(&g), vec![FIRE]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (1, 0b0011));
+    assert_eq!(T::despair(&g), 0);
+}
+
+/// §4.4: a "take" card (Ill Omen, naming nobody) goes to the launcher.
+#[test]
+fn a_take_card_goes_to_the_launcher_and_is_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << OMEN);
+    T::set_event_deck(&mut g, &[SERMON, FIRE]);
+    let mut s = Script {
+        launches: vec![Some(OMEN)],
+        next: 3,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // Ill Omen: the launcher pays 1 and puts 1 Despair on their own most
+    // recent building; then holds the card.
+    assert_eq!(T::tableau(&g, 0), vec![bld(C1, 0, 0), bld(C3, 0, 1)]);
+    assert_eq!(T::despair(&g), 1);
+    assert!(s.asked_targets.is_empty(), "Ill Omen names nobody");
+    assert_eq!([0, 1, 2, 3].map(|p| T::held(&g, p)), [1 << OMEN, 0, 0, 0]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    assert_eq!(T::event_deck(&g), vec![FIRE]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (3, 0b1001));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 0, 1]);
+}
+
+/// §4.4: a card that is neither red-bordered nor give/take (Sermon) goes
+/// under the event deck, and the top event replaces it on the display.
+/// Sermon's remove-Despair icon takes the cube off the building with the
+/// most Despair.
+#[test]
+fn a_plain_card_goes_under_the_event_deck_and_the_top_event_replaces_it() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, D2, 0, 2);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+    T::set_event_deck(&mut g, &[FIRE, CHARTER]);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 0, 0)]);
+    assert_eq!(
+        T::tableau(&g, 1),
+        vec![bld(D1, 1, 1)],
+        "+1 Hope as Constable"
+    );
+    assert_eq!(
+        T::tableau(&g, 2),
+        vec![bld(D2, 0, 1)],
+        "Sermon took one of its 2"
+    );
+    assert_eq!(T::despair(&g), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::event_deck(&g), vec![CHARTER, SERMON]);
+    assert_eq!([0, 1, 2, 3].map(|p| T::held(&g, p)), [0; 4]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (1, 0b0011));
+}
+
+/// Engine choice (docs): held give/take cards have no effect while held:
+/// a whole later round with Town Charter and Ill Omen held changes no cube,
+/// and a held card cannot be launched.
+#[test]
+fn held_give_and_take_cards_have_no_effect_while_held() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << CHARTER | 1 << OMEN);
+    T::set_event_deck(&mut g, &[]);
+    // P1 launches Town Charter naming P3; P2 (new Constable, 1 Hope)
+    // launches Ill Omen and takes it; P3 becomes Constable.
+    let mut s = Script {
+        launches: vec![Some(CHARTER), Some(OMEN)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 1 << OMEN, 1 << CHARTER, 0]
+    );
+    assert_eq!(T::display(&g), 0);
+    assert_eq!(T::constable(&g), 2);
+    let rows: Vec<_> = (0..4).map(|p| T::tableau(&g, p)).collect();
+    assert_eq!(rows[1], vec![bld(C1, 0, 1)]);
+    assert_eq!(
+        rows[2],
+        vec![bld(C1, 3, 0)],
+        "2 from the Charter, 1 as Constable"
+    );
+    // A whole round (no buildings left to deal). The Constable P3 (3 Hope)
+    // could launch Purification but asks for the held Town Charter: refused,
+    // and the phase ends. Nothing changes.
+    T::set_round(&mut g, 1);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(CHARTER), Some(OMEN)],
+        target: 2,
+        ..Script::default()
+    };
+    T::round(&mut g, &t, &mut s, &mut NoLog);
+    for p in 0..4 {
+        assert_eq!(T::tableau(&g, p), rows[p as usize], "P{p}'s row unchanged");
+    }
+    assert_eq!(
+        [0, 1, 2, 3].map(|p| T::held(&g, p)),
+        [0, 1 << OMEN, 1 << CHARTER, 0]
+    );
+    assert_eq!(T::despair(&g), 1);
+    assert_eq!(T::constable(&g), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+    // And the end of the game does not count them.
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (1, 1));
+}
+
+// ------------------------------------------------------------ §4.4 Constable and Trial
+
+/// §4.4: a Constable put on Trial (here by their own Trial, with
+/// `trial_target = anyone`) keeps the role for now: they still hand the
+/// token off. They can never be Constable again, even after the badges
+/// return.
+#[test]
+fn a_constable_put_on_trial_keeps_the_role_for_now_but_never_again() {
+    let mut d = Data::sample();
+    d.rules.options.set("trial_target", "anyone").unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 4, 0);
+    T::put(&mut g, &t, 1, C1, 2, 0);
+    T::put(&mut g, &t, 2, C1, 2, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    // P1 tries themself, hands to P2; P2 launches Purification and must hand
+    // to P3 (badges return: P1 is on Trial, P2 holds one); P3 launches
+    // Purification and may only hand to P2 (next = 1 each time).
+    let mut s = Script {
+        launches: vec![Some(TRIAL), Some(PURIFICATION), Some(PURIFICATION)],
+        target: 0,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::on_trial(&g), 0b001);
+    assert_eq!(s.asked_targets, vec![0b111]);
+    // P1, on Trial, still made the first hand-off; then P1 is never offered.
+    assert_eq!(s.asked_next, vec![0b110, 0b100, 0b010]);
+    assert_eq!(T::constable(&g), 1);
+    assert_eq!(
+        T::badges(&g),
+        0b010,
+        "returned when P3 took the token, and again when P2 did"
+    );
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [0, 1, 0]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+}
+
+/// §4.4: the token and the badges carry over to the next round; the next
+/// round's launches start from the same Constable.
+#[test]
+fn the_token_and_the_badges_carry_over_between_rounds() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 2);
+    for s in 0..4 {
+        T::put(&mut g, &t, s, C1, if s == 2 { 3 } else { 0 }, 0);
+    }
+    T::set_badges(&mut g, 0b0110);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    T::set_round(&mut g, 0);
+    T::round(&mut g, &t, &mut Script::default(), &mut NoLog);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b0110));
+    // Round 2: P3 is still Constable and launches Purification.
+    T::set_round(&mut g, 1);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(PURIFICATION)],
+        next: 3,
+        ..Script::default()
+    };
+    T::round(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_next, vec![0b1001], "P2 kept the badge of round 1");
+    assert_eq!((T::constable(&g), T::badges(&g)), (3, 0b1110));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 0, 1]);
+}
+
+// ------------------------------------------------------------ §5.4 Trial and winning
+
+/// §5.4: being on Trial does not stop a player winning (a Puritan on Trial
+/// for the Puritans, a Witch on Trial for the Witches).
+#[test]
+fn being_on_trial_does_not_stop_a_player_winning() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    for d in [C1, C2, C3] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    T::put(&mut g, &t, 1, E1, 0, 0);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // D = 0 cubes + 2 (a Puritan on Trial) < 8.
+    assert_eq!((o.cubes, o.despair, o.side), (0, 2, Some(Team::Puritan)));
+    assert_eq!(&o.points[..4], &[5, 1, 0, 0]);
+    assert_eq!((o.winners, o.on_trial), (0b0001, 0b0001));
+
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, W2, P1, P2], 0);
+    T::put(&mut g, &t, 0, C1, 0, 0);
+    T::put(&mut g, &t, 0, C2, 0, 0);
+    T::put(&mut g, &t, 1, F1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 0, 8);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // D = 8 - 2 (W1 on Trial) + 2 (W2 free) = 8 >= 8.
+    assert_eq!((o.cubes, o.despair, o.side), (8, 8, Some(Team::Witch)));
+    assert_eq!(&o.points[..2], &[2, 1]);
+    assert_eq!((o.winners, o.on_trial), (0b0001, 0b0001));
+}
+
+// ------------------------------------------------------------ §4.1 / §4.2 deal and reveal
+
+/// §4.1: each player is dealt 3, 4, 5, 4, 3 buildings in rounds 1 to 5 and
+/// keeps 2, 3, 4, 3, 2 (one of the last two goes under the deck).
+#[test]
+fn deal_sizes_and_kept_cards_per_round() {
+    let t = table(3);
+    let cycle = [C1, C2, E1, E3, 9, 11, J3, F1, F2];
+    let deck: Vec<u8> = (0..40).map(|i| cycle[i % cycle.len()]).collect();
+    for (r, (dealt, kept)) in [(3, 2), (4, 3), (5, 4), (4, 3), (3, 2)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3], 0);
+        T::set_round(&mut g, r as u8);
+        T::set_deck(&mut g, &deck);
+        T::set_display(&mut g, 0);
+        T::set_event_deck(&mut g, &[]);
+        let mut log = Steps::default();
+        T::round(&mut g, &t, &mut Script::default(), &mut log);
+        // Dealt in seat order from the top; each seat picks its first card.
+        assert_eq!(T::tableau(&g, 0)[0].design, deck[0], "round {}", r + 1);
+        assert_eq!(T::tableau(&g, 1)[0].design, deck[dealt], "round {}", r + 1);
+        assert_eq!(
+            T::tableau(&g, 2)[0].design,
+            deck[2 * dealt],
+            "round {}",
+            r + 1
+        );
+        for s in 0..3 {
+            assert_eq!(T::drafted(&g, s), kept, "round {}", r + 1);
+            assert_eq!(T::tableau(&g, s).len(), kept as usize, "round {}", r + 1);
+        }
+        // 3 x dealt off the top, one discard per player back under.
+        assert_eq!(T::deck(&g).len(), 40 - 3 * dealt + 3, "round {}", r + 1);
+        // dealt - 2 draft steps, the discard, the end of the round.
+        assert_eq!(log.decks.len(), dealt, "round {}", r + 1);
+    }
+}
+
+/// §4.2: each Hope icon of a revealed building puts a Hope cube on it (with
+/// its add-Despair cubes), and a remove of the same reveal then takes one.
+#[test]
+fn a_revealed_buildings_hope_icons_put_hope_cubes_on_it() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    // Wharf: 2 Hope, 1 add; Counting House: 2 Hope; Library: 1 remove.
+    T::reveal(&mut g, &t, &[Some(C3), Some(F1), Some(E2)]);
+    assert_eq!(T::tableau(&g, 0), vec![bld(C3, 2, 0)]);
+    assert_eq!(T::tableau(&g, 1), vec![bld(F1, 2, 0)]);
+    assert_eq!(T::tableau(&g, 2), vec![bld(E2, 0, 0)]);
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [2, 2, 0]);
+    assert_eq!(T::despair(&g), 0);
+    // Market Stall and Courthouse: 1 Hope each.
+    T::reveal(&mut g, &t, &[Some(C1), None, Some(J1)]);
+    assert_eq!(T::tableau(&g, 0)[1], bld(C1, 1, 0));
+    assert_eq!(T::tableau(&g, 2)[1], bld(J1, 1, 0));
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [3, 2, 1]);
+}
+
+/// §4.2: the removes of one reveal go in seat order starting from the
+/// Constable; with two removers the order decides which cubes go.
+#[test]
+fn reveal_removes_go_in_seat_order_from_the_constable() {
+    let t = table(4);
+    let run = |constable: u8| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3, P4], constable);
+        T::put(&mut g, &t, 0, D1, 0, 2);
+        T::put(&mut g, &t, 1, D2, 0, 1);
+        // P2 reveals Library, P4 Jail: one remove each.
+        T::reveal(&mut g, &t, &[None, Some(E2), None, Some(J2)]);
+        assert_eq!(T::despair(&g), 1);
+        assert_eq!(T::tableau(&g, 3), vec![bld(J2, 0, 0)]);
+        (T::tableau(&g, 0), T::tableau(&g, 1))
+    };
+    // Constable P4: P4 first takes from the most loaded (Cemetery, 2), then
+    // P2 takes from its own Undertaker.
+    assert_eq!(
+        run(3),
+        (vec![bld(D1, 0, 1)], vec![bld(D2, 0, 0), bld(E2, 0, 0)])
+    );
+    // Constable P2: P2 first takes from the Cemetery (2 > its own 1), then P4
+    // takes the Cemetery's last (seat 1 of P4's scan comes after seat 0).
+    assert_eq!(
+        run(1),
+        (vec![bld(D1, 0, 0)], vec![bld(D2, 0, 1), bld(E2, 0, 0)])
+    );
+}
+
+// ------------------------------------------------------------ sample events
+
+/// Public Inquiry: the named player's character is revealed to every player.
+#[test]
+fn public_inquiry_reveals_a_character_to_all() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, W1, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 6, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << INQUIRY);
+    T::set_event_deck(&mut g, &[FIRE]);
+    let mut s = Script {
+        launches: vec![Some(INQUIRY)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b1110]);
+    assert_eq!(T::revealed(&g), 0b0010);
+    for me in 0..4 {
+        let v = T::view(&g, &t, me);
+        assert_eq!(
+            v.known_team(1),
+            Some(Team::Witch),
+            "P{me} sees P2's character"
+        );
+        if me != 2 {
+            assert_eq!(v.known_team(2), None, "P3's stays hidden from P{me}");
+        }
+    }
+    // Not red-bordered, not give/take: under the event deck.
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::event_deck(&g), vec![INQUIRY]);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b0101));
+    assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 1, 0]);
 }
