@@ -88,6 +88,13 @@ impl Meta {
         let v = v.to_string().replace(['\n', '\r'], " ");
         self.0.push((k.to_string(), v));
     }
+    /// The value of `k` (the first line with that key).
+    pub fn get(&self, k: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    }
     pub fn render(&self) -> String {
         let mut s = String::new();
         for (k, v) in &self.0 {

@@ -199,9 +199,8 @@ impl Partial {
         if n == 0 {
             bail!("key.entrants is empty (a run has at least one strategy)");
         }
-        let players = self.key.meta.0.iter().find(|(k, _)| k == "players");
-        let players = players
-            .and_then(|(_, v)| v.parse::<usize>().ok())
+        let players = (self.key.meta.get("players"))
+            .and_then(|v| v.parse::<usize>().ok())
             .ok_or_else(|| anyhow!("key.meta has no 'players' number"))?;
         if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
             bail!(
@@ -226,9 +225,8 @@ impl Partial {
                 if players != 2 {
                     bail!("key.meta players {players}: a sweep plays 2-player games");
                 }
-                let per_pair = self.key.meta.0.iter().find(|(k, _)| k == "games_per_pair");
-                let per_pair = per_pair
-                    .and_then(|(_, v)| v.parse::<u64>().ok())
+                let per_pair = (self.key.meta.get("games_per_pair"))
+                    .and_then(|v| v.parse::<u64>().ok())
                     .ok_or_else(|| anyhow!("key.meta has no 'games_per_pair' number"))?;
                 if per_pair.saturating_mul(n.saturating_sub(1).max(1) as u64) > MAX_GAMES {
                     bail!("key.meta games_per_pair {per_pair} is more than {n} strategies can play ({MAX_GAMES} games each)");
@@ -419,14 +417,15 @@ struct KnownCards(Vec<String>);
 
 impl KnownCards {
     fn of(meta: &Meta) -> KnownCards {
-        let data = meta.0.iter().find(|(k, _)| k == "data_cards");
+        use crate::cards::data::DataCard;
         KnownCards(
-            data.map(|(_, v)| {
-                v.split(" ; ")
-                    .filter_map(|sig| sig.split_once(" $").map(|(name, _)| name.to_string()))
-                    .collect()
-            })
-            .unwrap_or_default(),
+            meta.get("data_cards")
+                .map(|v| {
+                    v.split(" ; ")
+                        .map(|sig| DataCard::name_of_signature(sig).to_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
         )
     }
 

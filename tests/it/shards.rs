@@ -816,6 +816,44 @@ fn merge_refused(parts: &[String], out: &std::path::Path, needles: &[&str]) {
     assert!(stray.is_empty(), "{needles:?}: left {stray:?}");
 }
 
+/// A sweep over kingdoms holding a data card shards and merges like any
+/// other: the card's name is read back from the run's `data_cards`
+/// metadata, and the merge equals the one-machine run.
+#[test]
+fn sweep_with_a_data_card_merges_byte_for_byte() {
+    let d = scratch("sweep-data-merge");
+    let k = d.join("k.txt");
+    std::fs::write(
+        &k,
+        "Post Rider,Village,Market,Militia,Mine,Moat,Remodel,Cellar,Workshop,Woodcutter\n\
+         Post Rider,Smithy,Market,Militia,Mine,Moat,Remodel,Cellar,Workshop,Woodcutter\n",
+    )
+    .unwrap();
+    let whole = d.join("whole.csv");
+    let args = [
+        "--cards",
+        "cards/post_rider.toml",
+        "sweep",
+        "builtin:big-money",
+        "strategies/big_money.dom",
+        "--kingdoms",
+        k.to_str().unwrap(),
+        "-n",
+        "10",
+    ];
+    let mut one = args.to_vec();
+    one.extend(["-o", whole.to_str().unwrap()]);
+    run_ok(&one);
+    let parts = sharded(&args, &d, "p", 2);
+    let merged = d.join("merged.csv");
+    let o = merge(&parts, &merged);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+}
+
 #[test]
 fn merge_refuses_damaged_sim_partials() {
     let d = scratch("shards-damaged");

@@ -274,6 +274,12 @@ impl DataCard {
         }
         format!("{} ({}; definition {h:016x})", self.name, parts.join(", "))
     }
+
+    /// The card name a [`Self::signature`] starts with (a name never holds
+    /// '(').
+    pub fn name_of_signature(sig: &str) -> &str {
+        sig.split_once(" (").map_or(sig, |(name, _)| name)
+    }
 }
 
 // -------------------------------------------------------------------------
