@@ -106,21 +106,12 @@ impl EntrantStats {
     pub fn score_wins(&self) -> f64 {
         self.win_units() as f64 / WIN_UNITS as f64
     }
+    /// Add another block's counts (see [`Self::checked_merge`]: the counts
+    /// of one run cannot overflow, a merged file's are checked before).
     pub fn merge(&mut self, o: &EntrantStats) {
-        self.games += o.games;
-        self.wins += o.wins;
-        self.ties += o.ties;
-        self.tie_units += o.tie_units;
-        self.losses += o.losses;
-        self.vp_sum += o.vp_sum;
-        self.turns_sum += o.turns_sum;
-        for s in 0..MAX_PLAYERS {
-            self.seat_games[s] += o.seat_games[s];
-            self.seat_units[s] += o.seat_units[s];
-            self.seat_wins[s] += o.seat_wins[s];
-            self.seat_ties[s] += o.seat_ties[s];
-        }
-        self.capped += o.capped;
+        *self = self
+            .checked_merge(o)
+            .expect("the counts of one run fit in 64 bits");
     }
 }
 
@@ -294,10 +285,12 @@ impl RoundHist {
         }
         ROUND_BUCKETS - 1
     }
-    fn merge(&mut self, o: &RoundHist) {
+    /// Add another histogram, or None when a bucket overflows.
+    fn checked_merge(mut self, o: &RoundHist) -> Option<RoundHist> {
         for (a, b) in self.0.iter_mut().zip(o.0.iter()) {
-            *a += b;
+            *a = a.checked_add(*b)?;
         }
+        Some(self)
     }
 }
 
@@ -360,20 +353,10 @@ impl Stats {
         }
     }
 
-    pub fn merge(mut self, o: Stats) -> Stats {
-        self.games += o.games;
-        self.tied_games += o.tied_games;
-        self.capped += o.capped;
-        self.faults += o.faults;
-        self.first_fault = match (self.first_fault.take(), o.first_fault) {
-            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-            (a, b) => a.or(b),
-        };
-        for (a, b) in self.entrants.iter_mut().zip(o.entrants.iter()) {
-            a.merge(b);
-        }
-        self.rounds.merge(&o.rounds);
-        self
+    /// Add another block's counts (see [`Self::checked_merge`]).
+    pub fn merge(self, o: Stats) -> Stats {
+        self.checked_merge(&o)
+            .expect("the counts of one run fit in 64 bits")
     }
 
     /// Wins, ties and losses of whoever sat in `seat`, over every entrant.
@@ -491,9 +474,7 @@ impl Stats {
         for (a, b) in self.entrants.iter_mut().zip(o.entrants.iter()) {
             *a = a.checked_merge(b)?;
         }
-        for (a, b) in self.rounds.0.iter_mut().zip(o.rounds.0.iter()) {
-            *a = a.checked_add(*b)?;
-        }
+        self.rounds = self.rounds.checked_merge(&o.rounds)?;
         Some(self)
     }
 }
