@@ -626,11 +626,7 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
     meta.push("scale", cfg.scale);
 
     if let Some(warn) = build_warning() {
-        // On standard error too when the table is not (stdout redirected),
-        // so the warning is seen; once when the table itself goes there.
-        if !crate::output::console_is_stderr() {
-            crate::errln!("{warn}");
-        }
+        crate::output::warn_beside_console(warn);
         outln!("**{warn}**\n");
     }
     outln!("domsim bench: whole games between shipped strategy files, through the simulator's runner\n"

@@ -1379,11 +1379,9 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             outln!("\nprecision ±{prec} Elo reached after {played} games per table (widest ±{widest:.1}).");
         } else {
             outln!("\nprecision ±{prec} Elo NOT reached in {played} games per table (widest ±{widest:.1}); raise -n.");
-            if !crate::output::console_is_stderr() {
-                crate::errln!(
-                    "warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n"
-                );
-            }
+            crate::output::warn_beside_console(&format!(
+                "warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n"
+            ));
         }
         base.push("precision_elo", prec);
         base.push("precision_reached", reached);
@@ -2150,12 +2148,10 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
                 "sequential mode: target NOT reached: all {} games played, widest 95% half-width {w:.4} ≥ {p}; raise -n",
                 result.completed,
             );
-            if !crate::output::console_is_stderr() {
-                crate::errln!(
-                    "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
-                    result.completed
-                );
-            }
+            crate::output::warn_beside_console(&format!(
+                "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
+                result.completed
+            ));
         }
     }
     let mut base = base_meta("sim", seed, &kc);

@@ -472,10 +472,12 @@ macro_rules! out {
 /// goes on to write its files.
 #[macro_export]
 macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($t)*);
-    }};
+    () => {
+        $crate::output::note("")
+    };
+    ($($t:tt)*) => {
+        $crate::output::note(&format!($($t)*))
+    };
 }
 
 /// `println!` for the verbs' console text (see [`out!`]).
@@ -530,9 +532,13 @@ pub fn console_write(bytes: &[u8]) -> Result<()> {
     }
 }
 
-/// Flush the console, with the same rules as [`console_write`].
-pub fn console_flush() -> Result<()> {
-    console_write(&[])
+/// A warning the console text also carries: repeated on standard error
+/// so that it is seen when standard output is redirected, unless the
+/// console is standard error already (`-o -`), where it would show twice.
+pub fn warn_beside_console(line: &str) {
+    if !console_is_stderr() {
+        note(line);
+    }
 }
 
 /// A line on standard error for the user ("wrote FILE", a warning). A
