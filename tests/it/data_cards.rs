@@ -95,6 +95,7 @@ scenarios! {
     cost_reduction => "primitive_cost_reduction.txt",
     copper_bonus => "primitive_copper_bonus.txt",
     vp_per => "primitive_vp_per.txt",
+    vp_and_vp_per => "primitive_vp_and_vp_per.txt",
     treasure_on_gain => "primitive_treasure_on_gain.txt",
     throne_room_data_card => "rules_throne_room_data_card.txt",
     throne_room_data_feast => "rules_throne_room_data_feast.txt",
@@ -657,4 +658,40 @@ fn mutated_card_files_never_panic() {
         loaded > 50,
         "only {loaded} mutated files loaded: the mutations are too destructive to test the rest"
     );
+}
+
+/// The safety rules' hypothetical score (`vp_if_gained`) equals the score
+/// after really gaining, for a card with both `vp` and `vp_per` (its fixed
+/// part was counted twice in both before the audit's fix).
+#[test]
+fn vp_if_gained_matches_the_score_after_the_gain() {
+    use domsim::bots::BigMoney;
+    use domsim::cards::Card;
+    use domsim::engine::{Dest, Game, Kingdom};
+    let manor: Vec<DataCard> = all_cards()
+        .into_iter()
+        .filter(|c| c.name == "Manor Estate")
+        .collect();
+    let _binding = data::bind(&manor).unwrap();
+    let m = Card::from_name("Manor Estate").unwrap();
+    let mut ten = vec![m];
+    ten.extend(
+        [
+            "Village", "Smithy", "Market", "Moat", "Cellar", "Chapel", "Mine", "Festival",
+            "Library",
+        ]
+        .iter()
+        .map(|n| Card::from_name(n).unwrap()),
+    );
+    let k = Kingdom::new(2, &ten).unwrap();
+    let mut g = Game::new(&k, 1, 0);
+    let mut b = BigMoney;
+    for gained in 0..8 {
+        // 3 Estates, then 1 + floor(cards / 10) per Manor Estate.
+        let cards = 10 + gained;
+        assert_eq!(g.vp(0), 3 + gained * (1 + cards / 10), "{gained} gained");
+        let predicted = g.vp_if_gained(0, m);
+        assert!(g.gain(&mut b, 0, m, Dest::Discard));
+        assert_eq!(g.vp(0), predicted, "after gaining number {}", gained + 1);
+    }
 }

@@ -38,7 +38,11 @@ fn variable_vp(cards: CardSet, owned: &[u8; Card::COUNT], total: u16) -> i32 {
     for c in cards.iter() {
         let n = owned[c as usize];
         if n > 0 {
-            vp += n as i32 * crate::cards::vp_of_counts(c, owned, total) as i32;
+            // Only the part that depends on the deck: the card's fixed VP
+            // (a data card's `vp` beside its `vp_per`; 0 for printed cards)
+            // is already in `vp_fixed`.
+            let per_copy = crate::cards::vp_of_counts(c, owned, total) - c.info().vp as i16;
+            vp += n as i32 * per_copy as i32;
         }
     }
     vp
