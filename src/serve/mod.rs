@@ -83,6 +83,21 @@ const FIRST_CHUNK: u64 = 500;
 const MAX_CHUNK: u64 = 8192;
 /// Least time between two `charts` events of a batch.
 const CHART_EVERY: Duration = Duration::from_millis(300);
+/// How long a batch's last event (`done`, `cancelled`) waits for room in
+/// a stream its client does not read.
+const LAST_EVENT_WAIT: Duration = Duration::from_secs(30);
+/// Connections open at once (each holds a file descriptor; a client that
+/// opens more waits for one to close): well below the usual limit of 1024
+/// open files.
+pub const MAX_CONNECTIONS: usize = 256;
+/// A request's head must arrive within this time of the connection being
+/// ready for it (also the idle time of a kept-alive connection).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// A request's body must arrive and its answer start within this time.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// A connection whose client takes nothing of its answer for this long is
+/// closed (an unread stream of results).
+pub const WRITE_STALL: Duration = Duration::from_secs(60);
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -167,16 +182,25 @@ fn default_dir() -> PathBuf {
     }
 }
 
-fn list_bots(dir: &Path) -> Result<Vec<String>> {
+/// The bots the folder offers: `*.dom` files with plain names, and links
+/// only if they lead to a file inside the folder (the rule `extends:`
+/// follows). `root` is the folder, canonical.
+fn list_bots(dir: &Path, root: &Path) -> Result<Vec<String>> {
     let mut bots: Vec<String> = std::fs::read_dir(dir)
         .with_context(|| format!("--strategies: cannot read the folder '{}'", dir.display()))?
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
         .filter_map(|e| e.file_name().into_string().ok())
         .filter(|f| f.ends_with(".dom") && valid_file_name(f))
+        .filter(|f| inside(root, &dir.join(f)))
         .collect();
     bots.sort();
     Ok(bots)
+}
+
+/// Whether `path` is, once every link is followed, a file in `root`.
+fn inside(root: &Path, path: &Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|p| p.starts_with(root) && p.is_file())
 }
 
 /// A bot's file name: a plain name ending in `.dom` (no folder), short.
@@ -196,7 +220,7 @@ fn app(cfg: &ServeConfig) -> Result<App> {
     if !root.is_dir() {
         return Err(anyhow!("--strategies: '{}' is not a folder", dir.display()));
     }
-    let bots = list_bots(&dir)?;
+    let bots = list_bots(&dir, &root)?;
     Ok(App {
         dir,
         root,
@@ -273,12 +297,149 @@ pub fn run(cfg: &ServeConfig) -> Result<ExitCode> {
         if cfg.open {
             open_browser(&url);
         }
-        axum::serve(listener, router(app))
-            .await
-            .context("the server stopped")?;
+        serve_connections(listener, router(app)).await;
         Ok::<_, anyhow::Error>(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Accept and serve connections for ever, each under the limits above:
+/// at most [`MAX_CONNECTIONS`] at once, [`HEADER_TIMEOUT`] for a request's
+/// head (hyper's timer), [`WRITE_STALL`] for a client that reads nothing
+/// (`axum::serve` has no timeouts: a few hundred half-open connections used
+/// to make the page unreachable).
+async fn serve_connections(listener: tokio::net::TcpListener, router: Router) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was
+            // accepted: wait a moment rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(StallGuard::new(stream, WRITE_STALL));
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            // A connection error (reset, timeout) ends only that connection.
+            let _ = http.serve_connection(io, service).await;
+            drop(slot);
+        });
+    }
+}
+
+/// A connection that fails its writes once one has made no progress for
+/// `stall`: hyper has no write timeout, and a client that never reads
+/// its stream would otherwise hold the connection for ever.
+struct StallGuard {
+    io: tokio::net::TcpStream,
+    stall: Duration,
+    timer: std::pin::Pin<Box<tokio::time::Sleep>>,
+    armed: bool,
+}
+
+impl StallGuard {
+    fn new(io: tokio::net::TcpStream, stall: Duration) -> StallGuard {
+        StallGuard {
+            io,
+            stall,
+            timer: Box::pin(tokio::time::sleep(stall)),
+            armed: false,
+        }
+    }
+
+    /// A write that could not proceed: pending until `stall` has passed
+    /// since the first such write in a row, then an error.
+    fn stalled<T>(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        use std::future::Future;
+        if !self.armed {
+            let at = tokio::time::Instant::now() + self.stall;
+            self.timer.as_mut().reset(at);
+            self.armed = true;
+        }
+        match self.timer.as_mut().poll(cx) {
+            std::task::Poll::Ready(()) => std::task::Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client has read nothing for too long",
+            ))),
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+
+    fn progress<T>(
+        &mut self,
+        r: std::task::Poll<std::io::Result<T>>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<T>> {
+        match r {
+            std::task::Poll::Pending => self.stalled(cx),
+            done => {
+                self.armed = false;
+                done
+            }
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for StallGuard {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for StallGuard {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let r = std::pin::Pin::new(&mut self.io).poll_write(cx, buf);
+        self.progress(r, cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let r = std::pin::Pin::new(&mut self.io).poll_write_vectored(cx, bufs);
+        self.progress(r, cx)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let r = std::pin::Pin::new(&mut self.io).poll_flush(cx);
+        self.progress(r, cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
+    }
 }
 
 /// Start the system's browser on `url` (`--open`); a failure is only said.
@@ -384,7 +545,19 @@ async fn guard(State(app): State<Arc<App>>, req: Request, next: Next) -> Respons
             .into_response();
         }
     }
-    let mut r = next.run(req).await;
+    // A body that trickles in (or an answer that never starts) ends here;
+    // a stream of results, once started, is bounded by `WRITE_STALL`.
+    let mut r = match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError::status(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request did not arrive in full within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
+    };
     let h = r.headers_mut();
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -489,7 +662,12 @@ async fn bot_text(
 
 /// The text of a bot of the folder (None if unreadable or too large).
 fn read_bot(app: &App, file: &str) -> Option<String> {
-    let bytes = crate::output::read_capped(&app.dir.join(file), strategy::MAX_FILE_BYTES).ok()?;
+    // Checked again at each read: a link may have changed since the listing.
+    let path = app.dir.join(file);
+    if !inside(&app.root, &path) {
+        return None;
+    }
+    let bytes = crate::output::read_capped(&path, strategy::MAX_FILE_BYTES).ok()?;
     String::from_utf8(bytes).ok()
 }
 
@@ -956,22 +1134,34 @@ async fn run_batch(
             _ = tx.closed() => { batch.cancel(GONE); None }
         };
         let Some(permit) = permit else {
-            if batch.why() == SUPERSEDED {
-                let _ = tx
-                    .send(event(
-                        "cancelled",
-                        &json!({ "message": "a newer batch replaced this one" }),
-                    ))
-                    .await;
-            }
+            // Replaced or stopped while waiting: the stream still ends
+            // with an event that says so (the page leaves "waiting").
+            let why = batch.why();
             drop(guard);
+            let message = match why {
+                SUPERSEDED => "a newer batch replaced this one",
+                STOPPED => "stopped before it started",
+                _ => return,
+            };
+            let last = event(
+                "cancelled",
+                &json!({ "message": message, "games": 0, "stopped": why == STOPPED }),
+            );
+            let _ = tokio::time::timeout(LAST_EVENT_WAIT, tx.send(last)).await;
             return;
         };
-        let _ = tokio::task::spawn_blocking(move || {
-            play(&app, &s, &req, &batch, &tx, permit);
+        let tx2 = tx.clone();
+        let last = tokio::task::spawn_blocking(move || {
+            let last = play(&app, &s, &req, &batch, &tx2, permit);
+            // The place in the queue is free once the games are played,
+            // not once a client that may never read has taken the result.
             drop(guard);
+            last
         })
         .await;
+        if let Ok(Some(last)) = last {
+            let _ = tokio::time::timeout(LAST_EVENT_WAIT, tx.send(last)).await;
+        }
     });
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|e| (Ok::<_, Infallible>(e), rx))
@@ -1061,7 +1251,7 @@ fn play(
     batch: &Batch,
     tx: &mpsc::Sender<Event>,
     permit: tokio::sync::OwnedSemaphorePermit,
-) {
+) -> Option<Event> {
     let infos = s.lineup.infos();
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     let k = &s.kingdom;
@@ -1152,13 +1342,12 @@ fn play(
     drop(permit);
     match batch.why() {
         SUPERSEDED => {
-            let _ = tx.blocking_send(event(
+            return Some(event(
                 "cancelled",
                 &json!({ "message": "a newer batch replaced this one", "games": done }),
             ));
-            return;
         }
-        GONE => return,
+        GONE => return None,
         _ => {}
     }
     let stopped = done < games;
@@ -1195,7 +1384,7 @@ fn play(
         body["report"] = json!(html::render_html(&pt, &opts));
         body["charts"] = json!(html::charts(&pt));
     }
-    let _ = tx.blocking_send(event("done", &body));
+    Some(event("done", &body))
 }
 
 #[cfg(test)]

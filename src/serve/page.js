@@ -446,7 +446,9 @@ function onEvent(name, d) {
     document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);
     downloads(d);
   } else if (name === "cancelled") {
-    // A newer batch replaced this one: its results follow.
+    // Replaced by a newer batch (its results follow), or stopped while it
+    // was still waiting for a slot.
+    if (d.stopped) setStatus("stopped before it started", false);
   }
 }
 

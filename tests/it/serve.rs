@@ -17,8 +17,14 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `domsim serve --port 0` with more arguments.
+    pub fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
             .args(["serve", "--port", "0"])
+            .args(extra)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -630,4 +636,108 @@ fn typed_strategies_cannot_extend_outside_their_folder() {
     }
     // Files on the command line keep their freedom (the user names them).
     assert!(domsim::strategy::parse("extends: ../secret.dom\n", &file).is_ok());
+}
+
+/// A link in the strategy folder is offered only if it leads to a file of
+/// the folder (the rule `extends:` follows): one to a file outside is
+/// neither listed nor served (the audit read /etc/passwd through one).
+#[cfg(unix)]
+#[test]
+fn serve_offers_no_link_leading_out_of_its_folder() {
+    let d = scratch("serve-links");
+    let bots = d.join("bots");
+    std::fs::create_dir(&bots).unwrap();
+    std::fs::write(bots.join("a.dom"), "buy:\n    Gold\n    Silver\n").unwrap();
+    std::fs::write(d.join("secret.dom"), "buy:\n    Province\n").unwrap();
+    std::os::unix::fs::symlink(d.join("secret.dom"), bots.join("out.dom")).unwrap();
+    std::os::unix::fs::symlink(bots.join("a.dom"), bots.join("in.dom")).unwrap();
+    let srv = Server::start_with(&["--strategies", bots.to_str().unwrap()]);
+    let meta = srv.request("GET", "/api/meta", None).json();
+    assert_eq!(meta["bots"], serde_json::json!(["a.dom", "in.dom"]));
+    let r = srv.request("GET", "/api/bot/in.dom", None);
+    assert_eq!(
+        (r.status, r.body.as_str()),
+        (200, "buy:\n    Gold\n    Silver\n")
+    );
+    assert_eq!(srv.request("GET", "/api/bot/out.dom", None).status, 404);
+}
+
+/// A connection that never finishes its request head is closed by the
+/// server, and a body that never arrives in full is answered 408: they
+/// used to stay open for good, and a few hundred of them made the page
+/// unreachable. (The limits are 10 s and 30 s; the test waits up to 90 s
+/// for each, asserting what happens, not how fast.)
+#[test]
+fn serve_closes_connections_that_never_finish_their_request() {
+    let srv = Server::start();
+    let port = srv.port;
+    let head = std::thread::spawn(move || {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(90))).unwrap();
+        s.write_all(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            .unwrap();
+        let mut raw = Vec::new();
+        // Closed: end of stream (or a reset); a read timeout fails.
+        match s.read_to_end(&mut raw) {
+            Ok(_) => {}
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+        }
+        raw
+    });
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(90))).unwrap();
+    s.write_all(
+        format!(
+            "POST /api/check HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"bots\""
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let r = parse_reply(&raw).unwrap();
+    assert_eq!(r.status, 408, "{}", r.body);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("did not arrive"));
+    let raw = head.join().unwrap();
+    assert!(raw.is_empty(), "{}", String::from_utf8_lossy(&raw));
+    // Still serving.
+    assert_eq!(srv.request("GET", "/api/meta", None).status, 200);
+}
+
+/// A batch stopped while it waits for a slot ends its stream with
+/// `cancelled` (`stopped: true`), so the page does not stay on "waiting"
+/// (its stream used to end with `queued` alone).
+#[test]
+fn stopping_a_queued_batch_ends_its_stream_with_cancelled() {
+    use serde_json::json;
+    let srv = Server::start();
+    let (bots, _) = six_bots();
+    // Both slots taken by long batches.
+    let mut busy = Vec::new();
+    for c in ["slot-a", "slot-b"] {
+        let body = json!({ "client": c, "bots": bots, "games": 100_000, "seed": 1 }).to_string();
+        let mut s = send(srv.port, "POST", "/api/run", Some(&body), &[]).unwrap();
+        read_until(&mut s, b"event: start");
+        busy.push(s);
+    }
+    let body =
+        json!({ "client": "waiting", "bots": two_bots(), "games": 1000, "seed": 1 }).to_string();
+    let mut s = send(srv.port, "POST", "/api/run", Some(&body), &[]).unwrap();
+    let mut raw = read_until(&mut s, b"event: queued");
+    let stop = srv
+        .post("/api/stop", &json!({ "client": "waiting" }))
+        .json();
+    assert_eq!(stop["stopped"], true);
+    s.read_to_end(&mut raw).unwrap();
+    let ev = parse_reply(&raw).unwrap().events();
+    let names: Vec<&str> = ev.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["queued", "cancelled"]);
+    assert_eq!(ev[1].1["stopped"], true);
+    assert_eq!(ev[1].1["games"], 0);
+    for c in ["slot-a", "slot-b"] {
+        srv.post("/api/stop", &json!({ "client": c }));
+    }
 }
