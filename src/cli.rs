@@ -405,7 +405,9 @@ pub enum Command {
         #[arg(long)]
         open: bool,
         /// The folder of strategy files the page offers (and the only folder
-        /// a typed strategy's `extends:` may read); default: strategies/.
+        /// a typed strategy's `extends:` may read); default: strategies/
+        /// here, else the strategies/ of the source tree this binary was
+        /// built from (the first line printed names the folder).
         #[arg(long, value_name = "DIR")]
         strategies: Option<PathBuf>,
     },
