@@ -86,6 +86,9 @@ const CHART_EVERY: Duration = Duration::from_millis(300);
 /// How long a batch's last event (`done`, `cancelled`) waits for room in
 /// a stream its client does not read.
 const LAST_EVENT_WAIT: Duration = Duration::from_secs(30);
+/// A batch that has not found a free slot within this time is told it is
+/// `queued`.
+const QUEUED_AFTER: Duration = Duration::from_millis(250);
 /// Connections open at once (each holds a file descriptor; a client that
 /// opens more waits for one to close): well below the usual limit of 1024
 /// open files.
@@ -1119,19 +1122,27 @@ async fn run_batch(
     }
     let (tx, rx) = mpsc::channel::<Event>(32);
     tokio::spawn(async move {
-        let queued = app.admitted.load(Ordering::SeqCst) > MAX_RUNNING;
-        if queued {
-            let _ = tx
-                .send(event(
-                    "queued",
-                    &json!({ "message": "waiting for a free slot" }),
-                ))
-                .await;
-        }
-        let permit = tokio::select! {
-            p = app.running.clone().acquire_owned() => p.ok(),
-            _ = batch.wake.notified() => None,
-            _ = tx.closed() => { batch.cancel(GONE); None }
+        // `queued` only if no slot frees within a moment: a batch that
+        // replaces its client's previous one waits for that one to notice
+        // and end, which is not waiting for a slot.
+        let acquire = app.running.clone().acquire_owned();
+        tokio::pin!(acquire);
+        let mut announced = false;
+        let permit = loop {
+            tokio::select! {
+                p = &mut acquire => break p.ok(),
+                _ = batch.wake.notified() => break None,
+                _ = tx.closed() => { batch.cancel(GONE); break None }
+                _ = tokio::time::sleep(QUEUED_AFTER), if !announced => {
+                    announced = true;
+                    let _ = tx
+                        .send(event(
+                            "queued",
+                            &json!({ "message": "waiting for a free slot" }),
+                        ))
+                        .await;
+                }
+            }
         };
         let Some(permit) = permit else {
             // Replaced or stopped while waiting: the stream still ends
