@@ -744,7 +744,19 @@ fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomConfig, ApiError>
         shelters,
         ..Default::default()
     };
-    KingdomConfig::from_args(&args, players, 1, &[]).map_err(|e| ApiError::bad(format!("{e:#}")))
+    let mut kc = KingdomConfig::from_args(&args, players, 1, &[])
+        .map_err(|e| ApiError::bad(api_words(&format!("{e:#}"))))?;
+    kc.how = api_words(&kc.how);
+    Ok(kc)
+}
+
+/// A message of the command line's kingdom options in the API's words:
+/// the request fields `preset` and `cards`, and no `--fill` (the API has
+/// none).
+fn api_words(msg: &str) -> String {
+    msg.replace("--preset: ", "preset: ")
+        .replace("--kingdom: ", "cards: ")
+        .replace("; --fill completes it", "")
 }
 
 /// A bot of a request, parsed (its `extends:` confined to the folder).

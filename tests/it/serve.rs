@@ -456,6 +456,8 @@ fn serve_checks_runs_and_refuses_bad_input() {
         );
         let msg = r.json()["error"].as_str().unwrap().to_string();
         assert!(msg.contains(says), "{msg:?} should say {says:?}");
+        // The API's words, not the command line's options.
+        assert!(!msg.contains("--"), "{msg:?} names a command-line option");
     }
     let r = srv.request_with(
         "POST",
