@@ -197,9 +197,11 @@ pub(crate) fn parse_salem_log_players(s: &str) -> std::result::Result<u8, String
 /// Deterministic shards (`src/sim/shard.rs`).
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArgs {
-    /// Play only shard I of N (1-based) of the run's game indices, and save
-    /// its exact counts with --save-partial; `domsim merge` joins the parts
-    /// into the outputs a one-machine run writes, byte for byte.
+    /// Play only shard I of N (1-based) of the run, and save its exact
+    /// counts with --save-partial: a slice of the game indices (sim), of
+    /// every pair's or table's games (matrix, rank), or of the kingdoms
+    /// (sweep). `domsim merge` joins the parts into the outputs a
+    /// one-machine run writes, byte for byte.
     #[arg(long, value_name = "I/N", value_parser = sim::shard::ShardSpec::parse, requires = "save_partial")]
     pub shard: Option<sim::shard::ShardSpec>,
     /// The partial result file of this shard (JSON), for `domsim merge`.
@@ -351,6 +353,11 @@ pub enum Command {
         /// The merged CSV (`-` for standard output).
         #[arg(long, short = 'o', value_name = "FILE.csv")]
         out: PathBuf,
+        /// Parts of a `sweep`: also write its `--summary` CSV (each
+        /// strategy's score with and without each card), as the one-machine
+        /// run writes it.
+        #[arg(long, value_name = "FILE.csv")]
+        summary: Option<PathBuf>,
     },
     /// Build the HTML playtest report (and optionally the statistics CSV) from
     /// statistics saved by `domsim sim --save-stats FILE.json`.
@@ -448,7 +455,8 @@ pub struct SweepArgs {
     /// Card sets of the random kingdoms (base, intrigue, dark-ages).
     #[arg(long, value_name = "SETS", default_value = "base")]
     pub sets: String,
-    /// A file of kingdoms, one per line (comma-separated card names; # comments).
+    /// A file of kingdoms, one per line (card names separated by commas or
+    /// semicolons, as a sweep CSV writes them; # comments).
     #[arg(long, value_name = "FILE")]
     pub kingdoms: Option<PathBuf>,
     /// Games per pair of strategies in each kingdom.
@@ -734,7 +742,11 @@ pub fn run() -> Result<ExitCode> {
         Command::Scenario { file } => scenario(&file),
         Command::Salem(c) => crate::new_salem::cli::run(&c),
         Command::Sim(a) => cmd_sim(SimConfig::from_args(&a)?),
-        Command::Merge { parts, out } => cmd_merge(MergeConfig::from_args(&parts, &out)?),
+        Command::Merge {
+            parts,
+            out,
+            summary,
+        } => cmd_merge(MergeConfig::from_args(&parts, &out, summary.as_deref())?),
         Command::Optimize(a) => cmd_optimize(OptimizeConfig::from_args(&a)?),
         Command::Rank(a) => cmd_rank(RankConfig::from_args(&a)?),
         Command::Sweep(a) => cmd_sweep(SweepConfig::from_args(&a)?),
@@ -1896,8 +1908,11 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
         key,
         counts,
         out,
+        summary,
     } = c;
     let file = AtomicFile::create(&out)?;
+    let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
+    let mut summary_bytes = None;
     let bytes = match counts {
         sim::shard::Counts::Sim(stats) => {
             let b = sim_csv_bytes(
@@ -1922,7 +1937,11 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 ks.len()
             );
             out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
-            sim::sweep::sweep_csv(&sweep_meta(&key.meta, &key.entrants), &key.entrants, &ks)?
+            let meta = sweep_meta(&key.meta, &key.entrants);
+            if summary_file.is_some() {
+                summary_bytes = Some(sim::sweep::summary_csv(&meta, &key.entrants, &ks)?);
+            }
+            sim::sweep::sweep_csv(&meta, &key.entrants, &ks)?
         }
         sim::shard::Counts::Tables(run) => {
             outln!(
@@ -1943,6 +1962,9 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
     };
     let mut outs = Commit::new();
     outs.add(file, bytes)?;
+    if let (Some(f), Some(b)) = (summary_file, summary_bytes) {
+        outs.add(f, b)?;
+    }
     outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -2546,7 +2568,10 @@ fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// What identifies a run for `--checkpoint` (everything but the game count).
+/// What identifies a run for `--checkpoint` (everything but the game count):
+/// what a shard's part is keyed by, the version and the Shelters setting
+/// included (a checkpoint of a `--shelters on` run used to resume a
+/// `--shelters off` run with the other run's counts).
 fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
     let who: Vec<String> = infos
         .iter()
@@ -2558,8 +2583,14 @@ fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
     } else {
         format!(" data_cards={}", data.join(" ; "))
     };
+    let shelters = match k.shelters {
+        None => "auto",
+        Some(true) => "on",
+        Some(false) => "off",
+    };
     format!(
-        "seed={seed} players={} kingdom={} strategies={}{data}",
+        "domsim_version={} seed={seed} players={} kingdom={} shelters={shelters} strategies={}{data}",
+        version(),
         k.n(),
         k.describe(),
         who.join(",")

@@ -107,7 +107,7 @@ impl RunConfig {
     /// merged run (`outputs` names them for the message).
     fn refuse_with_shard(&self, outputs: &str, given: bool) -> Result<()> {
         if self.shard.is_some() && given {
-            bail!("--shard writes only its --save-partial file: {outputs} belong to the merged run (domsim merge PARTIAL… -o FILE.csv)");
+            bail!("--shard writes only its --save-partial file: {outputs} belong to the merged run (domsim merge PARTIAL… -o FILE.csv, and --summary FILE.csv for a sweep)");
         }
         Ok(())
     }
@@ -268,8 +268,9 @@ impl KingdomList {
                 if line.is_empty() {
                     continue;
                 }
+                // Commas, or the "; " a sweep CSV writes its kingdoms with.
                 let names: Vec<&str> = line
-                    .split(',')
+                    .split([',', ';'])
                     .map(str::trim)
                     .filter(|s| !s.is_empty())
                     .collect();
@@ -280,9 +281,16 @@ impl KingdomList {
             if ks.is_empty() {
                 bail!("{}: no kingdom in the file", path.display());
             }
+            // The contents, not only the path: shards or a checkpoint of
+            // an edited file belong to another run.
             return Ok(KingdomList {
+                how: format!(
+                    "file {} ({} kingdoms, contents {})",
+                    path.display(),
+                    ks.len(),
+                    crate::digest::hex(text.as_bytes())
+                ),
                 kingdoms: ks,
-                how: format!("file {}", path.display()),
             });
         }
         let n = random.ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
@@ -1181,26 +1189,40 @@ pub struct MergeConfig {
     pub counts: sim::shard::Counts,
     /// The merged CSV.
     pub out: PathBuf,
+    /// A sweep's summary CSV (`--summary`).
+    pub summary: Option<PathBuf>,
 }
 
 impl MergeConfig {
-    pub fn from_args(parts: &[PathBuf], out: &Path) -> Result<MergeConfig> {
+    pub fn from_args(parts: &[PathBuf], out: &Path, summary: Option<&Path>) -> Result<MergeConfig> {
         let ins: Vec<(&str, &Path)> = parts
             .iter()
             .map(|p| ("partial file", p.as_path()))
             .collect();
-        crate::output::check_distinct(&ins, &[("-o", out)])?;
+        let mut outs = vec![("-o", out)];
+        outs.extend(summary.map(|s| ("--summary", s)));
+        crate::output::check_distinct(&ins, &outs)?;
         check_out_path(out)?;
+        if let Some(s) = summary {
+            check_out_path(s)?;
+        }
         let loaded = parts
             .iter()
             .map(|p| Ok((p.display().to_string(), sim::shard::Partial::load(p)?)))
             .collect::<Result<Vec<_>>>()?;
         let (key, counts) = sim::shard::merge(&loaded)?;
+        if summary.is_some() && !matches!(counts, sim::shard::Counts::Sweep(_)) {
+            bail!(
+                "--summary: only the parts of a `domsim sweep` have a summary (these are of `domsim {}`)",
+                key.verb
+            );
+        }
         Ok(MergeConfig {
             parts: loaded.len(),
             key,
             counts,
             out: out.to_path_buf(),
+            summary: summary.map(Path::to_path_buf),
         })
     }
 }
@@ -1838,19 +1860,23 @@ mod tests {
         std::fs::write(&p, "{}").unwrap();
         let out = d.path().join("t.csv");
         refused_naming(
-            MergeConfig::from_args(std::slice::from_ref(&p), &p),
+            MergeConfig::from_args(std::slice::from_ref(&p), &p, None),
             "part-1.json",
         );
         refused_naming(
-            MergeConfig::from_args(&[d.path().join("none.json")], &out),
+            MergeConfig::from_args(&[d.path().join("none.json")], &out, None),
             "none.json",
         );
         refused_naming(
-            MergeConfig::from_args(std::slice::from_ref(&p), &out),
+            MergeConfig::from_args(std::slice::from_ref(&p), &out, None),
             "part-1.json",
         );
         refused_naming(
-            MergeConfig::from_args(std::slice::from_ref(&p), &d.path().join("missing/t.csv")),
+            MergeConfig::from_args(
+                std::slice::from_ref(&p),
+                &d.path().join("missing/t.csv"),
+                None,
+            ),
             "missing",
         );
         assert!(!out.exists());

@@ -30,6 +30,7 @@
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod digest;
 pub mod dominion;
 pub mod new_salem;
 pub mod optimize;

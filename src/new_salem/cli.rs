@@ -289,9 +289,11 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             }
             Some(path) => {
                 let key = format!(
-                    "salem {p} players seed {} data {} options {} bots {}",
+                    "domsim {} salem {p} players seed {} data {} ({}) options {} bots {}",
+                    env!("CARGO_PKG_VERSION"),
                     a.seed,
                     data.source,
+                    data.digest,
                     options_line(&data),
                     fingerprint(&bots)
                 );

@@ -400,6 +400,10 @@ pub struct Rules {
 pub struct Data {
     /// Where it came from (a folder, or "built-in SAMPLE").
     pub source: String,
+    /// A digest of the four files' contents ([`crate::digest`]): a
+    /// checkpoint of a run over other contents of the same folder is
+    /// refused.
+    pub digest: String,
     /// True for the built-in invented set: every output says so.
     pub sample: bool,
     pub rules: Rules,
@@ -605,8 +609,16 @@ impl Data {
         let (categories, designs, sets) = parse_buildings(bf, bt)?;
         let events = parse_events(ef, et)?;
         let characters = parse_characters(cf, ct, &categories)?;
+        let mut digest = crate::digest::Digest::default();
+        for text in [rt, bt, et, ct] {
+            // Each text's length first, so no split point is ambiguous.
+            digest
+                .update(&(text.len() as u64).to_le_bytes())
+                .update(text.as_bytes());
+        }
         let d = Data {
             source: source.to_string(),
+            digest: digest.hex(),
             sample: false,
             rules,
             categories,

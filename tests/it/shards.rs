@@ -337,6 +337,213 @@ fn slurm_scripts_run_the_shards_and_merge() {
     assert!(!again.exists());
 }
 
+/// A stand-in for Slurm's `sbatch`: runs the job at once in its `--chdir`
+/// with its `--export` variables (an array's tasks one after another) and
+/// prints a job id.
+const FAKE_SBATCH: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+chdir=. array= export=ALL
+while [[ $# -gt 0 && $1 == --* ]]; do
+  case $1 in
+    --chdir=*) chdir=${1#--chdir=} ;;
+    --array=*) array=${1#--array=} ;;
+    --export=*) export=${1#--export=} ;;
+  esac
+  shift
+done
+script=$1; shift
+vars=()
+IFS=, read -ra kv <<<"$export"
+for x in "${kv[@]}"; do [[ $x == ALL ]] || vars+=("$x"); done
+cd "$chdir"
+if [[ -n $array ]]; then
+  for ((i=${array%-*}; i<=${array#*-}; i++)); do
+    env "${vars[@]}" SLURM_ARRAY_TASK_ID=$i bash "$script" "$@" >&2
+  done
+else
+  env "${vars[@]}" bash "$script" "$@" >&2
+fi
+echo 4242
+"#;
+
+/// `scripts/slurm/submit.sh` runs the jobs in the folder it is called
+/// from: a relative OUT, PARTS and the user's own strategy file there mean
+/// what they mean there (they used to be taken from the repository root,
+/// so every task failed). A sweep's SUMMARY is merged too. Slurm is a
+/// stand-in that runs each job at once.
+#[cfg(unix)]
+#[test]
+fn slurm_submit_runs_in_the_folder_it_is_called_from() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch("slurm-submit");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = d.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::fs::write(bin.join("sbatch"), FAKE_SBATCH).unwrap();
+    std::fs::set_permissions(bin.join("sbatch"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let user = d.join("user dir");
+    std::fs::create_dir(&user).unwrap();
+    std::fs::copy(root.join("strategies/big_money.dom"), user.join("mine.dom")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let exe = env!("CARGO_BIN_EXE_domsim");
+    let here = |args: &[&str], env: &[(&str, &str)]| {
+        let o = std::process::Command::new("bash")
+            .arg(root.join("scripts/slurm/submit.sh"))
+            .args(args)
+            .current_dir(&user)
+            .env("PATH", &path)
+            .env("DOMSIM", exe)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "submit.sh {args:?}: {}", stderr(&o));
+    };
+    let one = |args: &[&str]| {
+        let o = std::process::Command::new(exe)
+            .args(args)
+            .current_dir(&user)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    };
+    let sim = [
+        "sim",
+        "mine.dom",
+        "builtin:big-money",
+        "-n",
+        "300",
+        "--seed",
+        "4",
+    ];
+    let mut args = vec!["3", "table.csv"];
+    args.extend(sim);
+    here(&args, &[("PARTS", "myparts")]);
+    assert!(user.join("myparts/part-3.json").exists());
+    let mut args = sim.to_vec();
+    args.extend(["-o", "full.csv"]);
+    one(&args);
+    assert!(
+        std::fs::read(user.join("table.csv")).unwrap()
+            == std::fs::read(user.join("full.csv")).unwrap()
+    );
+
+    let sweep = [
+        "sweep",
+        "mine.dom",
+        "builtin:big-money",
+        "--random",
+        "3",
+        "-n",
+        "10",
+        "--seed",
+        "2",
+    ];
+    let mut args = vec!["2", "sweep.csv"];
+    args.extend(sweep);
+    here(&args, &[("PARTS", "sweepparts"), ("SUMMARY", "sum.csv")]);
+    let mut args = sweep.to_vec();
+    args.extend(["-o", "sweep-full.csv", "--summary", "sum-full.csv"]);
+    one(&args);
+    for (merged, full) in [("sweep.csv", "sweep-full.csv"), ("sum.csv", "sum-full.csv")] {
+        assert!(
+            std::fs::read(user.join(merged)).unwrap() == std::fs::read(user.join(full)).unwrap(),
+            "{merged}"
+        );
+    }
+}
+
+/// What a part or checkpoint is keyed by covers what changes the games:
+/// the contents of a kingdoms file, not only its path (parts of two edits
+/// of the file used to merge into a CSV of no run), and the Shelters
+/// setting (a `--shelters on` checkpoint used to resume a `--shelters off`
+/// run with the other run's counts). A kingdoms file may also separate
+/// cards with the "; " a sweep CSV writes them with, and `merge --summary`
+/// belongs to sweep parts.
+#[test]
+fn run_keys_cover_kingdoms_file_contents_and_shelters() {
+    let d = scratch("run-keys");
+    let kfile = d.join("k.txt");
+    let k1 = "Cellar; Chapel; Moat; Village; Smithy; Festival; Market; Laboratory; Mine; Witch\n";
+    let k2 =
+        "Workshop,Gardens,Woodcutter,Moneylender,Militia,Bureaucrat,Remodel,Spy,Thief,Library\n";
+    std::fs::write(&kfile, format!("{k1}{k2}")).unwrap();
+    let sweep = [
+        "sweep",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "--kingdoms",
+        kfile.to_str().unwrap(),
+        "-n",
+        "6",
+    ];
+    let part = |i: &str| {
+        let p = d.join(format!("part-{}.json", i.replace('/', "of")));
+        let mut a = sweep.to_vec();
+        a.extend(["--shard", i, "--save-partial", p.to_str().unwrap()]);
+        run_ok(&a);
+        p.to_str().unwrap().to_string()
+    };
+    let p1 = part("1/2");
+    std::fs::write(&kfile, format!("{k1}{}", k2.replace("Library", "Witch"))).unwrap();
+    let p2 = part("2/2");
+    let out = d.join("mixed.csv");
+    let o = merge(&[p1.clone(), p2], &out);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("different runs"), "{}", stderr(&o));
+    assert!(!out.exists());
+    // --summary is a sweep's: refused for the parts of a sim.
+    let sim = [
+        "sim",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "-n",
+        "40",
+    ];
+    let sp = d.join("sim-1.json");
+    let mut a = sim.to_vec();
+    a.extend(["--shard", "1/1", "--save-partial", sp.to_str().unwrap()]);
+    run_ok(&a);
+    let sum = d.join("sum.csv");
+    let o = domsim(&[
+        "merge",
+        sp.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--summary",
+        sum.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("only the parts of a `domsim sweep`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists() && !sum.exists());
+    // A checkpoint of a --shelters on run does not resume a --shelters off run.
+    let ck = d.join("run.ck");
+    let mut on = sim.to_vec();
+    on.extend([
+        "--kingdom",
+        "Hermit,Rats,Cultist,Village,Smithy,Market,Moat,Cellar,Chapel,Witch",
+    ]);
+    on.extend(["--checkpoint", ck.to_str().unwrap()]);
+    let mut off = on.clone();
+    on.extend(["--shelters", "on"]);
+    off.extend(["--shelters", "off"]);
+    run_ok(&on);
+    let o = domsim(&off);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `domsim sweep`: one row per kingdom × strategy, kingdoms from a file or
 /// drawn from the seed, a summary by card; bad kingdom files are refused
 /// with their line.
@@ -1218,4 +1425,51 @@ fn salem_resume_refuses_a_damaged_checkpoint() {
     resume_refuses_each(&ck, &out, cases.to_vec(), || run("300"));
     std::fs::write(&ck, &good).unwrap();
     assert!(run("300").status.success());
+}
+
+/// A New Salem checkpoint names its data by contents, not only by folder:
+/// after a file of `--data` is edited the checkpoint belongs to another run
+/// (it used to resume with the counts of the old data).
+#[test]
+fn salem_checkpoint_names_its_data_by_contents() {
+    let d = scratch("salem-ck-data");
+    let data = d.join("data");
+    std::fs::create_dir(&data).unwrap();
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/new_salem/sample");
+    for f in [
+        "rules.toml",
+        "buildings.csv",
+        "events.toml",
+        "characters.toml",
+    ] {
+        std::fs::copy(sample.join(f), data.join(f)).unwrap();
+    }
+    let ck = d.join("run.ck");
+    let run = |n: &str| {
+        domsim(&[
+            "salem",
+            "sim",
+            "-p",
+            "4",
+            "-n",
+            n,
+            "--data",
+            data.to_str().unwrap(),
+            "--checkpoint",
+            ck.to_str().unwrap(),
+        ])
+    };
+    let o = run("100");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rules = data.join("rules.toml");
+    let mut text = std::fs::read_to_string(&rules).unwrap();
+    text.push_str("\n# edited\n");
+    std::fs::write(&rules, text).unwrap();
+    let o = run("200");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("belongs to another run"),
+        "{}",
+        stderr(&o)
+    );
 }
