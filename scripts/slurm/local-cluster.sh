@@ -50,6 +50,7 @@ SlurmdPidFile=/run/slurmd.pid
 MpiDefault=none
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
+DependencyParameters=kill_invalid_depend
 NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
@@ -91,9 +92,15 @@ demo() {
     local out
     out=$(cd "$root" && PARTS="$work/parts" DOMSIM="$domsim" "$here/submit.sh" "$shards" "$work/merged.csv" "${run[@]}")
     echo "$out"
-    local merge_id="${out##*merge job }"
-    merge_id="${merge_id%% *}"
+    local merge_id
+    merge_id=$(sed -n 's/.*merge job \([0-9]*\).*/\1/p' <<<"$out" | head -n 1)
+    # A failed shard cancels the merge (kill_invalid_depend): the loop ends.
     while squeue -h -j "$merge_id" 2>/dev/null | grep -q .; do sleep 1; done
+    if [ ! -s "$work/merged.csv" ]; then
+        echo "no merged CSV: a shard or the merge failed; logs in $work/parts" >&2
+        sacct -X --format=JobID,JobName,State,ExitCode 2>/dev/null >&2 || true
+        return 1
+    fi
     t2=$(date +%s.%N)
     sacct >/dev/null 2>&1 || true
     if cmp "$work/one-machine.csv" "$work/merged.csv"; then
