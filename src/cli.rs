@@ -2669,7 +2669,14 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
     drop(bind_a);
     let bind_b = data::bind(&cards_b)?;
-    let rb = crate::playtest::play_records(&kc.kingdom, &lineup, card, games, seed, threads)?;
+    // The kingdom was set up under A: B's pile sizes, pile rules and hooks
+    // (on_trash) are derived again from B's cards. (The strategies are
+    // compiled again for each variant by play_records.)
+    let kingdom_b = kc
+        .kingdom
+        .rederived()
+        .map_err(|e| anyhow!("variant B: {e}"))?;
+    let rb = crate::playtest::play_records(&kingdom_b, &lineup, card, games, seed, threads)?;
     drop(bind_b);
     let rows = playtest::compare_records(&names, &ra, &rb);
     let mut meta = Meta::default();

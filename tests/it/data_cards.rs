@@ -695,3 +695,151 @@ fn vp_if_gained_matches_the_score_after_the_gain() {
         assert_eq!(g.vp(0), predicted, "after gaining number {}", gained + 1);
     }
 }
+
+// -------------------------------------------------------------------------
+// compare --b: variant B plays with its own kingdom setup.
+
+/// The `measure,bot,a,b,diff,…` row of a compare CSV, as numbers.
+fn compare_row(csv: &str, measure: &str, bot: &str) -> Vec<f64> {
+    let key = format!("{measure},{bot},");
+    let line = csv
+        .lines()
+        .find(|l| l.starts_with(&key))
+        .unwrap_or_else(|| panic!("no row {key} in:\n{csv}"));
+    line[key.len()..]
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect()
+}
+
+/// Run `compare --a A --b B STRATEGY BMU --kingdom CARD -n N -o c.csv`:
+/// the CSV and standard error.
+fn compare_files(d: &std::path::Path, a: &str, b: &str, strategy: &str, card: &str) -> (String, String) {
+    let out = d.join("c.csv");
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    let o = domsim(&[
+        "compare",
+        "--a",
+        d.join(a).to_str().unwrap(),
+        "--b",
+        d.join(b).to_str().unwrap(),
+        d.join(strategy).to_str().unwrap(),
+        bmu.to_str().unwrap(),
+        "--kingdom",
+        card,
+        "-n",
+        "600",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (std::fs::read_to_string(&out).unwrap(), stderr(&o))
+}
+
+/// A strategy file `NAME` that buys money and up to `most` copies of `card`.
+fn money_bot(d: &std::path::Path, name: &str, card: &str, most: u32) {
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    std::fs::write(
+        d.join(name),
+        format!(
+            "name: {card} BM\nextends: {}\nbuy:\n    Province if total_money >= 16\n    Gold\n    {card} if count({card}) < {most}\n    Silver\nplay:\n    {card}\n",
+            bmu.display()
+        ),
+    )
+    .unwrap();
+}
+
+/// Variant B's `pile` sets B's pile size (it was A's), and B's definition
+/// hash differs from A's (`pile` was left out of the signature, so compare
+/// warned that the variants were the same).
+#[test]
+fn compare_b_uses_its_own_pile_size() {
+    let d = scratch("compare pile");
+    let lurer = "[[card]]\nname = \"Lurer\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n";
+    std::fs::write(d.join("ga.toml"), lurer).unwrap();
+    std::fs::write(d.join("gp.toml"), format!("{lurer}pile = 1\n")).unwrap();
+    money_bot(&d, "lurer.dom", "Lurer", 2);
+    let (csv, err) = compare_files(&d, "ga.toml", "gp.toml", "lurer.dom", "Lurer");
+    assert!(!err.contains("define the same cards"), "{err}");
+    let header = |k: &str| {
+        csv.lines()
+            .find_map(|l| l.strip_prefix(&format!("# {k}: ")))
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(header("variant_a_cards"), header("variant_b_cards"));
+    assert!(header("variant_b_cards").contains("pile 1"), "{csv}");
+    let bought = compare_row(&csv, "bought", "all");
+    assert!(bought[0] > 1.5, "A buys two copies most games: {bought:?}");
+    assert!(bought[1] <= 1.0, "B's pile holds one copy: {bought:?}");
+    assert!(bought[2] < 0.0, "{bought:?}");
+    // The other way round: A's single copy does not limit B.
+    let (csv, _) = compare_files(&d, "gp.toml", "ga.toml", "lurer.dom", "Lurer");
+    let bought = compare_row(&csv, "bought", "all");
+    assert!(bought[0] <= 1.0 && bought[1] > 1.5, "{bought:?}");
+}
+
+/// A `pile` of 1 and the default pile hash differently; a card without
+/// `pile` keeps the definition hash written in results/card_variants.
+#[test]
+fn signature_includes_the_pile() {
+    let text = "[[card]]\nname = \"Smithy Data\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n";
+    let a = &data::parse_cards("a.toml", text).unwrap()[0];
+    let b = &data::parse_cards("b.toml", &format!("{text}pile = 1\n")).unwrap()[0];
+    assert_ne!(a.signature(), b.signature());
+    assert_eq!(
+        a.signature(),
+        "Smithy Data ($4, Action, +3 Cards; definition aa9dd4f5aaf84719)"
+    );
+}
+
+/// Variant B's `on_trash` runs (the kingdom's trash hook was A's, so B's
+/// on-trash gain never happened), and each variant's numbers are exactly
+/// those of `sim --cards` with that variant on the same seed.
+#[test]
+fn compare_b_on_trash_matches_two_sims() {
+    let d = scratch("compare on_trash");
+    let burner = "[[card]]\nname = \"Burner\"\ncost = 2\ntypes = [\"Action\"]\ncoins = 1\neffect = [{ do = \"trash_self\" }]\n";
+    std::fs::write(d.join("ta.toml"), burner).unwrap();
+    std::fs::write(
+        d.join("tb.toml"),
+        format!("{burner}on_trash = [{{ do = \"gain\", card = \"Gold\" }}]\n"),
+    )
+    .unwrap();
+    money_bot(&d, "burner.dom", "Burner", 9);
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    let sim_score = |cards: &str| -> f64 {
+        let out = d.join("s.csv");
+        let o = domsim(&[
+            "sim",
+            "--cards",
+            d.join(cards).to_str().unwrap(),
+            d.join("burner.dom").to_str().unwrap(),
+            bmu.to_str().unwrap(),
+            "--kingdom",
+            "Burner",
+            "-n",
+            "600",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = head.iter().position(|h| *h == "score").unwrap();
+        let row = lines.find(|l| l.starts_with("Burner BM,")).unwrap();
+        row.split(',').nth(col).unwrap().parse().unwrap()
+    };
+    let (sa, sb) = (sim_score("ta.toml"), sim_score("tb.toml"));
+    assert!(sb != sa, "the on-trash Gold changes the games: {sa} {sb}");
+    let (csv, _) = compare_files(&d, "ta.toml", "tb.toml", "burner.dom", "Burner");
+    let w = compare_row(&csv, "win_rate", "Burner BM");
+    assert!((w[0] - sa).abs() < 1e-6, "A: compare {} sim {sa}", w[0]);
+    assert!((w[1] - sb).abs() < 1e-6, "B: compare {} sim {sb}", w[1]);
+    assert!((w[2] - (sb - sa)).abs() < 2e-6, "B − A: {w:?} sims {sa} {sb}");
+    // Swapped, the same difference with the other sign.
+    let (csv, _) = compare_files(&d, "tb.toml", "ta.toml", "burner.dom", "Burner");
+    let s = compare_row(&csv, "win_rate", "Burner BM");
+    assert!((s[2] + w[2]).abs() < 2e-6, "{s:?} {w:?}");
+}

@@ -231,7 +231,27 @@ impl DataCard {
     pub fn signature(&self) -> String {
         let i = &self.info;
         let p = &self.program;
-        let exact = format!(
+        // Every field of the row, named so that a new field does not compile
+        // until it is either hashed or said not to affect play. `name` is
+        // the card's own; `set` is always `Data`; `effect` and `hooks` are
+        // derived from the program (hashed below); `companion` is None.
+        let CardInfo {
+            name: _,
+            cost: _,
+            types: _,
+            set: _,
+            pile,
+            cards: _,
+            actions: _,
+            buys: _,
+            coins: _,
+            value: _,
+            vp: _,
+            effect: _,
+            hooks: _,
+            companion: _,
+        } = *i;
+        let mut exact = format!(
             "{} {} {:?} {} {} {} {} {} {} {:?} {} {:?} {} {:?} {:?}",
             self.name,
             i.cost,
@@ -249,6 +269,11 @@ impl DataCard {
             p.on_gain,
             p.on_trash
         );
+        // Appended only when not the default, so that the definitions of
+        // cards without `pile` keep the hashes already written in results/.
+        if pile != PileRule::Kingdom {
+            exact.push_str(&format!(" pile {pile:?}"));
+        }
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for &b in exact.as_bytes() {
             h ^= b as u64;
@@ -268,6 +293,9 @@ impl DataCard {
         }
         if i.vp != 0 {
             parts.push(format!("{} VP", i.vp));
+        }
+        if let PileRule::Fixed(n) = pile {
+            parts.push(format!("pile {n}"));
         }
         if !p.ops.is_empty() {
             parts.push(format!("{} effect steps", p.ops.len()));
