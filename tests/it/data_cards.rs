@@ -843,3 +843,90 @@ fn compare_b_on_trash_matches_two_sims() {
     let s = compare_row(&csv, "win_rate", "Burner BM");
     assert!((s[2] + w[2]).abs() < 2e-6, "{s:?} {w:?}");
 }
+
+// -------------------------------------------------------------------------
+// Card names that strategy files can write.
+
+/// The card a strategy's buy entry and its `count(…)` condition name.
+fn entry_cards(e: &domsim::strategy::Entry) -> (Option<domsim::cards::Card>, Option<domsim::cards::Card>) {
+    use domsim::strategy::{Expr, Subject};
+    let target = match e.target {
+        Some(Subject::Card(c)) => Some(c),
+        _ => None,
+    };
+    let counted = match &e.cond {
+        Some(Expr::Bin(_, l, _)) => match **l {
+            Expr::Fun(_, Subject::Card(c)) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    };
+    (target, counted)
+}
+
+/// Every name the card loader accepts can be written in a strategy file:
+/// `buy: NAME if count(NAME) < 2` parses to that card, for names built from
+/// keywords, near-keywords, digits, apostrophes, hyphens, letters beyond
+/// ASCII, case variants and double spaces; and names holding a keyword
+/// (`Max Out`, `Gold if`) are refused at load time, at the name, with the
+/// reason.
+#[test]
+fn every_accepted_card_name_round_trips_through_a_strategy() {
+    let pieces = [
+        "Max", "max", "MAX", "If", "if", "IF", "Keep", "keep", "None", "none", "And", "and",
+        "Or", "OR", "Not", "not", "Maxi", "Iffy", "Keeper", "Nothing", "Order", "Android",
+        "Village", "3", "Wishes", "O'Hara-Smith", "Max-Out", "if-", "'", "Café", "Ωmega",
+        "Count", "Treasures", "Terminal", "yes", "no",
+    ];
+    let mut names: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
+    for a in &pieces {
+        for b in &pieces {
+            names.push(format!("{a} {b}"));
+        }
+    }
+    for (a, b, c) in [("Gold", "if", "Silver"), ("Two", "", "Spaces"), ("Copper", "and", "Tin"), ("Lord", "of", "Max")] {
+        names.push(format!("{a} {b} {c}"));
+    }
+    let mut accepted: Vec<DataCard> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut refused_for_keyword = 0;
+    for n in &names {
+        let text = format!("[[card]]\nname = \"{n}\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\n");
+        match data::parse_cards("n.toml", &text) {
+            Ok(mut v) => {
+                if seen.insert(domsim::cards::normalize(n)) {
+                    accepted.push(v.remove(0));
+                }
+            }
+            Err(e) => {
+                let e = format!("{e:#}");
+                if e.contains("strategy files read as a keyword") {
+                    assert!(e.starts_with("n.toml:2:8: field 'name'"), "{e}");
+                    refused_for_keyword += 1;
+                }
+            }
+        }
+    }
+    assert!(accepted.len() > 200, "{}", accepted.len());
+    assert!(refused_for_keyword > 200, "{refused_for_keyword}");
+    for n in ["Max Out", "Gold if", "Copper and Tin", "None", "Lord of Max", "keep"] {
+        assert!(!accepted.iter().any(|c| c.name == n), "{n} was accepted");
+    }
+    for n in ["Maxi Iffy", "3 Wishes", "O'Hara-Smith", "Max-Out Village", "Café Ωmega", "Two  Spaces", "Terminal"] {
+        assert!(accepted.iter().any(|c| c.name == n), "{n} was refused");
+    }
+    for batch in accepted.chunks(14) {
+        let binding = data::bind(batch).unwrap();
+        for (dc, &card) in batch.iter().zip(binding.cards()) {
+            let n = &dc.name;
+            let text = format!("name: t\nbuy:\n    {n} if count({n}) < 2\n    Gold if count({n}) >= 2, {n}\n");
+            let st = domsim::strategy::parse(&text, "t.dom")
+                .unwrap_or_else(|e| panic!("'{n}' loads but a strategy cannot name it: {e}"));
+            let buy = st.list(domsim::strategy::ListKind::Buy).unwrap();
+            assert_eq!(buy.len(), 3, "{n}");
+            assert_eq!(entry_cards(&buy[0]), (Some(card), Some(card)), "{n}");
+            assert_eq!(entry_cards(&buy[1]).1, Some(card), "{n}");
+            assert_eq!(entry_cards(&buy[2]).0, Some(card), "{n}");
+        }
+    }
+}

@@ -1363,6 +1363,26 @@ impl Compiler<'_, '_> {
     }
 }
 
+/// Words a card name may not hold (as a word of its own, in any case):
+/// the words that end a strategy entry's card name (`if`, `max`, `keep`),
+/// the empty entry (`none`) and the words that join conditions.
+pub const NAME_KEYWORDS: [&str; 7] = ["if", "max", "keep", "none", "and", "or", "not"];
+
+/// `name` with the keyword `w` joined to its neighbour by a hyphen, as a
+/// suggestion ("Max Out" → "Max-Out").
+fn join_keyword(name: &str, w: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let mut out = String::new();
+    for (i, x) in words.iter().enumerate() {
+        if i > 0 {
+            let joined = words[i - 1] == w || (*x == w && i + 1 == words.len());
+            out.push(if joined { '-' } else { ' ' });
+        }
+        out.push_str(x);
+    }
+    out
+}
+
 fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     let span = t.span();
     let origin = cx.at(span.clone());
@@ -1400,6 +1420,27 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
                 "field 'name': '{}' cannot be part of a card name (strategy files name cards with letters, digits, spaces, ' and -); e.g. '{}'",
                 bad.escape_default(),
                 fixed.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+        ));
+    }
+    // A strategy entry's card name ends at `if`, `max` or `keep`, and is
+    // `none` alone; `and`, `or` and `not` join conditions. A name holding
+    // one of these words, in any case, could not be named by every
+    // strategy line, so it is refused here rather than when the bot is
+    // written.
+    if let Some(w) = name
+        .split_whitespace()
+        .find(|w| NAME_KEYWORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
+    {
+        return Err(cx.err(
+            name_v.span(),
+            format!(
+                "field 'name': '{name}' holds the word '{w}', which strategy files read as a keyword ({}), so no strategy could name the card; {}",
+                NAME_KEYWORDS.join(", "),
+                match join_keyword(&name, w) {
+                    j if j != name => format!("join it to a neighbour with '-' ('{j}') or choose other words"),
+                    _ => "choose another name".to_string(),
+                }
             ),
         ));
     }
