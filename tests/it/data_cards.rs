@@ -930,3 +930,84 @@ fn every_accepted_card_name_round_trips_through_a_strategy() {
         }
     }
 }
+
+// -------------------------------------------------------------------------
+// The options each verb lists, and compare --cards-only.
+
+/// `--cards` and `--cards-only` are listed by the verbs that take them and
+/// by no other (`compare` lists its own `--cards-only`).
+#[test]
+fn help_lists_cards_only_where_it_is_taken() {
+    let help = |args: &[&str]| {
+        let o = domsim(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    for verb in ["sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom"] {
+        let h = help(&[verb, "--help"]);
+        assert!(h.contains("--cards <FILE>") && h.contains("--cards-only"), "{verb}: {h}");
+    }
+    let h = help(&["compare", "--help"]);
+    assert!(!h.contains("--cards <FILE>"), "{h}");
+    assert!(h.contains("--cards-only <NAMES>"), "{h}");
+    for args in [
+        &["cards", "--help"][..],
+        &["cards", "list", "--help"],
+        &["cards", "verify", "--help"],
+        &["merge", "--help"],
+        &["report", "--help"],
+        &["presets", "--help"],
+    ] {
+        let h = help(args);
+        assert!(!h.contains("--cards"), "{args:?}: {h}");
+    }
+    // Refused as before, with the reason.
+    let o = domsim(&["cards", "list", "--cards", "cards/examples.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("takes its card files as arguments"), "{}", stderr(&o));
+}
+
+/// `compare --cards-only` picks cards of a file of many, for both variants.
+#[test]
+fn compare_cards_only_picks_cards_of_both_variants() {
+    let d = scratch("compare cards-only");
+    let bot = d.join("bot.dom");
+    std::fs::write(
+        &bot,
+        "name: Smithy Data BM\nbuy:\n    Province if total_money >= 16\n    Gold\n    Smithy Data if count(Smithy Data) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let reprints = root().join("cards/reprints.toml");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--a",
+            reprints.to_str().unwrap(),
+            bot.to_str().unwrap(),
+            "builtin:big-money",
+            "--kingdom",
+            "Smithy Data",
+            "-n",
+            "40",
+        ];
+        args.extend_from_slice(extra);
+        domsim(&args)
+    };
+    let o = run(&["--cards-only", "Smithy Data", "--b-set", "Smithy Data:cost=5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("bought"), "{}", stdout(&o));
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b",
+        reprints.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("define the same cards"), "{}", stderr(&o));
+    let o = run(&["--b-set", "Smithy Data:cost=5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("choose some with --cards-only"), "{}", stderr(&o));
+    let o = run(&["--cards-only", "Smithy Dta", "--b-set", "Smithy Data:cost=5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("did you mean 'Smithy Data'"), "{}", stderr(&o));
+}
