@@ -2662,7 +2662,11 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
             for dc in &cards {
                 outln!("{}", data::describe(dc));
             }
-            outln!("{} cards", cards.len());
+            outln!(
+                "{} card{}",
+                cards.len(),
+                if cards.len() == 1 { "" } else { "s" }
+            );
             Ok(ExitCode::SUCCESS)
         }
         CardsCmd::Verify {

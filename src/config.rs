@@ -703,6 +703,11 @@ impl SweepConfig {
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let kingdoms =
             KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
+        if a.random.is_some() && !crate::cards::data::bound_signatures().is_empty() {
+            crate::errln!(
+                "warning: --random draws kingdoms from the printed sets only: no kingdom of this sweep has a data card of --cards (list kingdoms with one in --kingdoms FILE)"
+            );
+        }
         let lineup = LineupConfig::load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(SweepConfig {

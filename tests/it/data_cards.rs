@@ -714,7 +714,13 @@ fn compare_row(csv: &str, measure: &str, bot: &str) -> Vec<f64> {
 
 /// Run `compare --a A --b B STRATEGY BMU --kingdom CARD -n N -o c.csv`:
 /// the CSV and standard error.
-fn compare_files(d: &std::path::Path, a: &str, b: &str, strategy: &str, card: &str) -> (String, String) {
+fn compare_files(
+    d: &std::path::Path,
+    a: &str,
+    b: &str,
+    strategy: &str,
+    card: &str,
+) -> (String, String) {
     let out = d.join("c.csv");
     let bmu = root().join("strategies/big_money_ultimate.dom");
     let o = domsim(&[
@@ -837,7 +843,10 @@ fn compare_b_on_trash_matches_two_sims() {
     let w = compare_row(&csv, "win_rate", "Burner BM");
     assert!((w[0] - sa).abs() < 1e-6, "A: compare {} sim {sa}", w[0]);
     assert!((w[1] - sb).abs() < 1e-6, "B: compare {} sim {sb}", w[1]);
-    assert!((w[2] - (sb - sa)).abs() < 2e-6, "B − A: {w:?} sims {sa} {sb}");
+    assert!(
+        (w[2] - (sb - sa)).abs() < 2e-6,
+        "B − A: {w:?} sims {sa} {sb}"
+    );
     // Swapped, the same difference with the other sign.
     let (csv, _) = compare_files(&d, "tb.toml", "ta.toml", "burner.dom", "Burner");
     let s = compare_row(&csv, "win_rate", "Burner BM");
@@ -848,7 +857,9 @@ fn compare_b_on_trash_matches_two_sims() {
 // Card names that strategy files can write.
 
 /// The card a strategy's buy entry and its `count(…)` condition name.
-fn entry_cards(e: &domsim::strategy::Entry) -> (Option<domsim::cards::Card>, Option<domsim::cards::Card>) {
+fn entry_cards(
+    e: &domsim::strategy::Entry,
+) -> (Option<domsim::cards::Card>, Option<domsim::cards::Card>) {
     use domsim::strategy::{Expr, Subject};
     let target = match e.target {
         Some(Subject::Card(c)) => Some(c),
@@ -873,10 +884,42 @@ fn entry_cards(e: &domsim::strategy::Entry) -> (Option<domsim::cards::Card>, Opt
 #[test]
 fn every_accepted_card_name_round_trips_through_a_strategy() {
     let pieces = [
-        "Max", "max", "MAX", "If", "if", "IF", "Keep", "keep", "None", "none", "And", "and",
-        "Or", "OR", "Not", "not", "Maxi", "Iffy", "Keeper", "Nothing", "Order", "Android",
-        "Village", "3", "Wishes", "O'Hara-Smith", "Max-Out", "if-", "'", "Café", "Ωmega",
-        "Count", "Treasures", "Terminal", "yes", "no",
+        "Max",
+        "max",
+        "MAX",
+        "If",
+        "if",
+        "IF",
+        "Keep",
+        "keep",
+        "None",
+        "none",
+        "And",
+        "and",
+        "Or",
+        "OR",
+        "Not",
+        "not",
+        "Maxi",
+        "Iffy",
+        "Keeper",
+        "Nothing",
+        "Order",
+        "Android",
+        "Village",
+        "3",
+        "Wishes",
+        "O'Hara-Smith",
+        "Max-Out",
+        "if-",
+        "'",
+        "Café",
+        "Ωmega",
+        "Count",
+        "Treasures",
+        "Terminal",
+        "yes",
+        "no",
     ];
     let mut names: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
     for a in &pieces {
@@ -884,7 +927,12 @@ fn every_accepted_card_name_round_trips_through_a_strategy() {
             names.push(format!("{a} {b}"));
         }
     }
-    for (a, b, c) in [("Gold", "if", "Silver"), ("Two", "", "Spaces"), ("Copper", "and", "Tin"), ("Lord", "of", "Max")] {
+    for (a, b, c) in [
+        ("Gold", "if", "Silver"),
+        ("Two", "", "Spaces"),
+        ("Copper", "and", "Tin"),
+        ("Lord", "of", "Max"),
+    ] {
         names.push(format!("{a} {b} {c}"));
     }
     let mut accepted: Vec<DataCard> = Vec::new();
@@ -909,17 +957,34 @@ fn every_accepted_card_name_round_trips_through_a_strategy() {
     }
     assert!(accepted.len() > 200, "{}", accepted.len());
     assert!(refused_for_keyword > 200, "{refused_for_keyword}");
-    for n in ["Max Out", "Gold if", "Copper and Tin", "None", "Lord of Max", "keep"] {
+    for n in [
+        "Max Out",
+        "Gold if",
+        "Copper and Tin",
+        "None",
+        "Lord of Max",
+        "keep",
+    ] {
         assert!(!accepted.iter().any(|c| c.name == n), "{n} was accepted");
     }
-    for n in ["Maxi Iffy", "3 Wishes", "O'Hara-Smith", "Max-Out Village", "Café Ωmega", "Two  Spaces", "Terminal"] {
+    for n in [
+        "Maxi Iffy",
+        "3 Wishes",
+        "O'Hara-Smith",
+        "Max-Out Village",
+        "Café Ωmega",
+        "Two  Spaces",
+        "Terminal",
+    ] {
         assert!(accepted.iter().any(|c| c.name == n), "{n} was refused");
     }
     for batch in accepted.chunks(14) {
         let binding = data::bind(batch).unwrap();
         for (dc, &card) in batch.iter().zip(binding.cards()) {
             let n = &dc.name;
-            let text = format!("name: t\nbuy:\n    {n} if count({n}) < 2\n    Gold if count({n}) >= 2, {n}\n");
+            let text = format!(
+                "name: t\nbuy:\n    {n} if count({n}) < 2\n    Gold if count({n}) >= 2, {n}\n"
+            );
             let st = domsim::strategy::parse(&text, "t.dom")
                 .unwrap_or_else(|e| panic!("'{n}' loads but a strategy cannot name it: {e}"));
             let buy = st.list(domsim::strategy::ListKind::Buy).unwrap();
@@ -943,9 +1008,14 @@ fn help_lists_cards_only_where_it_is_taken() {
         assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         stdout(&o)
     };
-    for verb in ["sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom"] {
+    for verb in [
+        "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
+    ] {
         let h = help(&[verb, "--help"]);
-        assert!(h.contains("--cards <FILE>") && h.contains("--cards-only"), "{verb}: {h}");
+        assert!(
+            h.contains("--cards <FILE>") && h.contains("--cards-only"),
+            "{verb}: {h}"
+        );
     }
     let h = help(&["compare", "--help"]);
     assert!(!h.contains("--cards <FILE>"), "{h}");
@@ -964,7 +1034,11 @@ fn help_lists_cards_only_where_it_is_taken() {
     // Refused as before, with the reason.
     let o = domsim(&["cards", "list", "--cards", "cards/examples.toml"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("takes its card files as arguments"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("takes its card files as arguments"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `compare --cards-only` picks cards of a file of many, for both variants.
@@ -993,7 +1067,12 @@ fn compare_cards_only_picks_cards_of_both_variants() {
         args.extend_from_slice(extra);
         domsim(&args)
     };
-    let o = run(&["--cards-only", "Smithy Data", "--b-set", "Smithy Data:cost=5"]);
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:cost=5",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("bought"), "{}", stdout(&o));
     let o = run(&[
@@ -1003,11 +1082,135 @@ fn compare_cards_only_picks_cards_of_both_variants() {
         reprints.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(stderr(&o).contains("define the same cards"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("define the same cards"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["--b-set", "Smithy Data:cost=5"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("choose some with --cards-only"), "{}", stderr(&o));
-    let o = run(&["--cards-only", "Smithy Dta", "--b-set", "Smithy Data:cost=5"]);
+    assert!(
+        stderr(&o).contains("choose some with --cards-only"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "--cards-only",
+        "Smithy Dta",
+        "--b-set",
+        "Smithy Data:cost=5",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("did you mean 'Smithy Data'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean 'Smithy Data'"),
+        "{}",
+        stderr(&o)
+    );
+    // --b-set takes the file's ranges: vp from −10.
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:vp=-1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:vp=-11",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("-11 is outside -10..=20"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Messages of the card loader: the field, its range and the effect.
+#[test]
+fn card_file_messages_name_the_field_the_range_and_the_effect() {
+    let card = |body: &str| {
+        format!("[[card]]\nname = \"Test Card\"\ncost = 3\ntypes = [\"Action\"]\n{body}\n")
+    };
+    bad_card_file(
+        "huge cost",
+        "[[card]]\nname = \"X\"\ncost = 99999999999999999999\ntypes = [\"Action\"]\n",
+        "field 'cost': 99999999999999999999 is outside 0..=16",
+    );
+    bad_card_file(
+        "vp below",
+        &card("vp = -11"),
+        "bad.toml:5:6: field 'vp': -11 is outside -10..=20",
+    );
+    bad_card_file(
+        "bonus on a card not played",
+        "[[card]]\nname = \"X\"\ncost = 3\ntypes = [\"Victory\"]\nbuys = 1\n",
+        "bad.toml:5:8: field 'buys': +cards/actions/buys/coins need the Action or Treasure type",
+    );
+    bad_card_file(
+        "range in an effect",
+        &card("effect = [{ do = \"plus\", cards = 1 }, { do = \"others_draw\", cards = 11 }]"),
+        "effect[2]: field 'cards': 11 is outside 0..=10",
+    );
+    bad_card_file(
+        "option of a choose",
+        &card("effect = [{ do = \"choose\", options = [[{ do = \"plus\", cards = 1 }], [{ do = \"gian\" }]] }]"),
+        "effect[1]: options[2][1]: unknown primitive 'gian'",
+    );
+    bad_card_file(
+        "single brackets",
+        "[card]\nname = \"X\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "each card is a `[[card]]` table, with double brackets",
+    );
+    bad_card_file(
+        "data card named in gain",
+        "[[card]]\nname = \"Selfy\"\ncost = 3\ntypes = [\"Action\"]\neffect = [{ do = \"gain\", card = \"Selfy\" }]\n",
+        "'Selfy' is a data card; a card file names printed cards only",
+    );
+    bad_card_file(
+        "keyword in a name",
+        "[[card]]\nname = \"Max Out\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "bad.toml:2:8: field 'name': 'Max Out' holds the word 'Max', which strategy files read as a keyword",
+    );
+}
+
+/// `sweep --random` with `--cards` says that its kingdoms have no data card.
+#[test]
+fn sweep_random_warns_that_data_cards_are_not_drawn() {
+    let o = domsim(&[
+        "sweep",
+        "--cards",
+        "cards/examples.toml",
+        "--random",
+        "1",
+        "-n",
+        "2",
+        "builtin:big-money",
+        "builtin:big-money",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no kingdom of this sweep has a data card"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `cards list` of one card: "1 card", and a gain of any card reads so.
+#[test]
+fn cards_list_of_one_card() {
+    let d = scratch("list one");
+    let f = d.join("one.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Gainer\"\ncost = 4\ntypes = [\"Action\"]\neffect = [{ do = \"gain\", up_to = 4 }]\n",
+    )
+    .unwrap();
+    let o = domsim(&["cards", "list", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.ends_with("\n1 card\n"), "{out}");
+    assert!(out.contains("filter: any card,"), "{out}");
 }
