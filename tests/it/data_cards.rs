@@ -1214,3 +1214,27 @@ fn cards_list_of_one_card() {
     assert!(out.ends_with("\n1 card\n"), "{out}");
     assert!(out.contains("filter: any card,"), "{out}");
 }
+
+/// A kingdom set up under one binding, set up again under another
+/// (`compare`'s variant B): the pile follows B's types (a Victory card's
+/// pile is 8 in 2 players) and B's on_trash switches the trash hook on.
+#[test]
+fn a_kingdom_rederived_under_another_binding_follows_its_cards() {
+    use domsim::engine::Kingdom;
+    let a = "[[card]]\nname = \"Turner\"\ncost = 4\ntypes = [\"Action\"]\ncards = 2\n";
+    let b = "[[card]]\nname = \"Turner\"\ncost = 4\ntypes = [\"Action\", \"Victory\"]\ncards = 2\nvp = 1\non_trash = [{ do = \"gain\", card = \"Gold\" }]\n";
+    let a = data::parse_cards("a.toml", a).unwrap();
+    let b = data::parse_cards("b.toml", b).unwrap();
+    let bind_a = data::bind(&a).unwrap();
+    let card = bind_a.cards()[0];
+    let k = Kingdom::with_piles(2, &[card]).unwrap();
+    assert_eq!(k.pile_size[card as usize], 10);
+    assert!(!k.watch_trash());
+    drop(bind_a);
+    let _bind_b = data::bind(&b).unwrap();
+    let kb = k.rederived().unwrap();
+    assert_eq!(kb.pile_size[card as usize], 8);
+    assert!(kb.watch_trash());
+    assert_eq!(kb.kingdom, k.kingdom);
+    assert_eq!(kb.supply_piles(), k.supply_piles());
+}
