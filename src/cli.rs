@@ -633,6 +633,10 @@ pub struct CompareArgs {
     /// buys, coins, value, vp).
     #[arg(long = "b-set", value_name = "CARD:FIELD=VALUE")]
     pub b_set: Option<String>,
+    /// Load only these cards of the --a and --b files (comma-separated
+    /// names), e.g. one card of a file of several.
+    #[arg(long = "cards-only", value_name = "NAMES")]
+    pub cards_only: Option<String>,
     /// The card whose use is measured (default: the only data card).
     #[arg(long, value_name = "NAME")]
     pub card: Option<String>,
@@ -679,8 +683,61 @@ pub enum CardsCmd {
     },
 }
 
+/// The verbs that take the global `--cards` (and `--cards-only`): the
+/// others refuse them, and their `--help` does not list them.
+const CARDS_VERBS: [&str; 9] = [
+    "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
+];
+
+/// The command line as `run` parses it: [`Cli`], where the verbs that
+/// refuse the global `--cards` and `--cards-only` have hidden copies of
+/// them instead (clap copies a global option only into a verb without an
+/// option of the same id): `--help` does not list them, and `run` still
+/// refuses them with the reason. `compare` has its own `--cards-only`.
+pub fn command() -> clap::Command {
+    use clap::{Arg, ArgAction};
+    fn hidden(mut sc: clap::Command) -> clap::Command {
+        let has = |sc: &clap::Command, id: &str| sc.get_arguments().any(|a| a.get_id() == id);
+        if !has(&sc, "cards") {
+            sc = sc.arg(
+                Arg::new("cards")
+                    .long("cards")
+                    .value_name("FILE")
+                    .action(ArgAction::Append)
+                    .value_parser(clap::value_parser!(PathBuf))
+                    .global(true)
+                    .hide(true),
+            );
+        }
+        if !has(&sc, "cards_only") {
+            sc = sc.arg(
+                Arg::new("cards_only")
+                    .long("cards-only")
+                    .value_name("NAMES")
+                    .requires("cards")
+                    .global(true)
+                    .hide(true),
+            );
+        }
+        sc
+    }
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let refusing: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| !CARDS_VERBS.contains(&n.as_str()))
+        .collect();
+    for n in refusing {
+        cmd = cmd.mut_subcommand(n, hidden);
+    }
+    cmd
+}
+
 pub fn run() -> Result<ExitCode> {
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|mut m| <Cli as clap::FromArgMatches>::from_arg_matches_mut(&mut m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) if e.use_stderr() => {
             let _ = e.print();
@@ -710,6 +767,8 @@ pub fn run() -> Result<ExitCode> {
     let _binding = if cli.cards.is_empty() {
         None
     } else {
+        // (CARDS_VERBS, which hides the option from the other verbs' help,
+        // names the same verbs.)
         if !matches!(
             cli.cmd,
             Command::Sim(_)
@@ -722,7 +781,7 @@ pub fn run() -> Result<ExitCode> {
                 | Command::Optimize(_)
                 | Command::Kingdom { .. }
         ) {
-            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b; soak, bench, presets, merge, report, serve and salem do not use data cards");
+            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); soak, bench, presets, merge, report, serve and salem do not use data cards");
         }
         let mut cards = crate::cards::data::load_files(&cli.cards)?;
         if let Some(only) = &cli.cards_only {
@@ -2636,7 +2695,11 @@ fn cmd_cards(c: &CardsCmd) -> Result<ExitCode> {
             for dc in &cards {
                 outln!("{}", data::describe(dc));
             }
-            outln!("{} cards", cards.len());
+            outln!(
+                "{} card{}",
+                cards.len(),
+                if cards.len() == 1 { "" } else { "s" }
+            );
             Ok(ExitCode::SUCCESS)
         }
         CardsCmd::Verify {
@@ -2702,7 +2765,14 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
     drop(bind_a);
     let bind_b = data::bind(&cards_b)?;
-    let rb = crate::playtest::play_records(&kc.kingdom, &lineup, card, games, seed, threads)?;
+    // The kingdom was set up under A: B's pile sizes, pile rules and hooks
+    // (on_trash) are derived again from B's cards. (The strategies are
+    // compiled again for each variant by play_records.)
+    let kingdom_b = kc
+        .kingdom
+        .rederived()
+        .map_err(|e| anyhow!("variant B: {e}"))?;
+    let rb = crate::playtest::play_records(&kingdom_b, &lineup, card, games, seed, threads)?;
     drop(bind_b);
     let rows = playtest::compare_records(&names, &ra, &rb);
     let mut meta = Meta::default();

@@ -711,6 +711,11 @@ impl SweepConfig {
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let kingdoms =
             KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
+        if a.random.is_some() && !crate::cards::data::bound_signatures().is_empty() {
+            crate::errln!(
+                "warning: --random draws kingdoms from the printed sets only: no kingdom of this sweep has a data card of --cards (list kingdoms with one in --kingdoms FILE)"
+            );
+        }
         let lineup = LineupConfig::load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(SweepConfig {
@@ -994,7 +999,19 @@ impl CompareConfig {
         inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
         inputs.extend(specs.iter().map(|s| ("STRATEGY", Path::new(s))));
         crate::output::check_distinct(&inputs, &given(&outs))?;
-        let cards_a = data::load_files(&a.a)?;
+        // --cards-only picks the same cards of both variants' files.
+        let pick = |cards: Vec<data::DataCard>, which: &str| -> Result<Vec<data::DataCard>> {
+            match &a.cards_only {
+                Some(only) => data::select(cards, only).map_err(|e| anyhow!("variant {which}: {e:#}")),
+                None if cards.len() > crate::cards::DATA_SLOTS => bail!(
+                    "the card files of variant {which} define {} cards; at most {} can be loaded at once: choose some with --cards-only \"A,B\"",
+                    cards.len(),
+                    crate::cards::DATA_SLOTS
+                ),
+                None => Ok(cards),
+            }
+        };
+        let cards_a = pick(data::load_files(&a.a)?, "A")?;
         let (cards_b, b_how) = match (&a.b_set, a.b.is_empty()) {
             (Some(set), _) => {
                 let (card, rest) = set.rsplit_once(':').ok_or_else(|| {
@@ -1011,7 +1028,7 @@ impl CompareConfig {
                 )
             }
             (None, false) => (
-                data::load_files(&a.b)?,
+                pick(data::load_files(&a.b)?, "B")?,
                 a.b.iter()
                     .map(|p| p.display().to_string())
                     .collect::<Vec<_>>()

@@ -622,10 +622,9 @@ pub fn modified(cards: &[DataCard], card: &str, field: &str, value: &str) -> Res
             names.join(", ")
         );
     };
-    let v: u8 = value
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("--b-set {card}:{field}={value}: the value is a whole number 0–20"))?;
+    let v: i64 = value.trim().parse().map_err(|_| {
+        anyhow!("--b-set {card}:{field}={value}: the value is a whole number (cost 0–16; cards, actions, buys, coins and value 0–20; vp −10–20)")
+    })?;
     let mut out = cards.to_vec();
     out[i] = out[i].with_field(field, v)?;
     Ok(out)

@@ -695,3 +695,546 @@ fn vp_if_gained_matches_the_score_after_the_gain() {
         assert_eq!(g.vp(0), predicted, "after gaining number {}", gained + 1);
     }
 }
+
+// -------------------------------------------------------------------------
+// compare --b: variant B plays with its own kingdom setup.
+
+/// The `measure,bot,a,b,diff,…` row of a compare CSV, as numbers.
+fn compare_row(csv: &str, measure: &str, bot: &str) -> Vec<f64> {
+    let key = format!("{measure},{bot},");
+    let line = csv
+        .lines()
+        .find(|l| l.starts_with(&key))
+        .unwrap_or_else(|| panic!("no row {key} in:\n{csv}"));
+    line[key.len()..]
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect()
+}
+
+/// Run `compare --a A --b B STRATEGY BMU --kingdom CARD -n N -o c.csv`:
+/// the CSV and standard error.
+fn compare_files(
+    d: &std::path::Path,
+    a: &str,
+    b: &str,
+    strategy: &str,
+    card: &str,
+) -> (String, String) {
+    let out = d.join("c.csv");
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    let o = domsim(&[
+        "compare",
+        "--a",
+        d.join(a).to_str().unwrap(),
+        "--b",
+        d.join(b).to_str().unwrap(),
+        d.join(strategy).to_str().unwrap(),
+        bmu.to_str().unwrap(),
+        "--kingdom",
+        card,
+        "-n",
+        "600",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    (std::fs::read_to_string(&out).unwrap(), stderr(&o))
+}
+
+/// A strategy file `NAME` that buys money and up to `most` copies of `card`.
+fn money_bot(d: &std::path::Path, name: &str, card: &str, most: u32) {
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    std::fs::write(
+        d.join(name),
+        format!(
+            "name: {card} BM\nextends: {}\nbuy:\n    Province if total_money >= 16\n    Gold\n    {card} if count({card}) < {most}\n    Silver\nplay:\n    {card}\n",
+            bmu.display()
+        ),
+    )
+    .unwrap();
+}
+
+/// Variant B's `pile` sets B's pile size (it was A's), and B's definition
+/// hash differs from A's (`pile` was left out of the signature, so compare
+/// warned that the variants were the same).
+#[test]
+fn compare_b_uses_its_own_pile_size() {
+    let d = scratch("compare pile");
+    let lurer = "[[card]]\nname = \"Lurer\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n";
+    std::fs::write(d.join("ga.toml"), lurer).unwrap();
+    std::fs::write(d.join("gp.toml"), format!("{lurer}pile = 1\n")).unwrap();
+    money_bot(&d, "lurer.dom", "Lurer", 2);
+    let (csv, err) = compare_files(&d, "ga.toml", "gp.toml", "lurer.dom", "Lurer");
+    assert!(!err.contains("define the same cards"), "{err}");
+    let header = |k: &str| {
+        csv.lines()
+            .find_map(|l| l.strip_prefix(&format!("# {k}: ")))
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(header("variant_a_cards"), header("variant_b_cards"));
+    assert!(header("variant_b_cards").contains("pile 1"), "{csv}");
+    let bought = compare_row(&csv, "bought", "all");
+    assert!(bought[0] > 1.5, "A buys two copies most games: {bought:?}");
+    assert!(bought[1] <= 1.0, "B's pile holds one copy: {bought:?}");
+    assert!(bought[2] < 0.0, "{bought:?}");
+    // The other way round: A's single copy does not limit B.
+    let (csv, _) = compare_files(&d, "gp.toml", "ga.toml", "lurer.dom", "Lurer");
+    let bought = compare_row(&csv, "bought", "all");
+    assert!(bought[0] <= 1.0 && bought[1] > 1.5, "{bought:?}");
+}
+
+/// A `pile` of 1 and the default pile hash differently; a card without
+/// `pile` keeps the definition hash written in results/card_variants.
+#[test]
+fn signature_includes_the_pile() {
+    let text = "[[card]]\nname = \"Smithy Data\"\ncost = 4\ntypes = [\"Action\"]\ncards = 3\n";
+    let a = &data::parse_cards("a.toml", text).unwrap()[0];
+    let b = &data::parse_cards("b.toml", &format!("{text}pile = 1\n")).unwrap()[0];
+    assert_ne!(a.signature(), b.signature());
+    assert_eq!(
+        a.signature(),
+        "Smithy Data ($4, Action, +3 Cards; definition aa9dd4f5aaf84719)"
+    );
+}
+
+/// Variant B's `on_trash` runs (the kingdom's trash hook was A's, so B's
+/// on-trash gain never happened), and each variant's numbers are exactly
+/// those of `sim --cards` with that variant on the same seed.
+#[test]
+fn compare_b_on_trash_matches_two_sims() {
+    let d = scratch("compare on_trash");
+    let burner = "[[card]]\nname = \"Burner\"\ncost = 2\ntypes = [\"Action\"]\ncoins = 1\neffect = [{ do = \"trash_self\" }]\n";
+    std::fs::write(d.join("ta.toml"), burner).unwrap();
+    std::fs::write(
+        d.join("tb.toml"),
+        format!("{burner}on_trash = [{{ do = \"gain\", card = \"Gold\" }}]\n"),
+    )
+    .unwrap();
+    money_bot(&d, "burner.dom", "Burner", 9);
+    let bmu = root().join("strategies/big_money_ultimate.dom");
+    let sim_score = |cards: &str| -> f64 {
+        let out = d.join("s.csv");
+        let o = domsim(&[
+            "sim",
+            "--cards",
+            d.join(cards).to_str().unwrap(),
+            d.join("burner.dom").to_str().unwrap(),
+            bmu.to_str().unwrap(),
+            "--kingdom",
+            "Burner",
+            "-n",
+            "600",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let col = head.iter().position(|h| *h == "score").unwrap();
+        let row = lines.find(|l| l.starts_with("Burner BM,")).unwrap();
+        row.split(',').nth(col).unwrap().parse().unwrap()
+    };
+    let (sa, sb) = (sim_score("ta.toml"), sim_score("tb.toml"));
+    assert!(sb != sa, "the on-trash Gold changes the games: {sa} {sb}");
+    let (csv, _) = compare_files(&d, "ta.toml", "tb.toml", "burner.dom", "Burner");
+    let w = compare_row(&csv, "win_rate", "Burner BM");
+    assert!((w[0] - sa).abs() < 1e-6, "A: compare {} sim {sa}", w[0]);
+    assert!((w[1] - sb).abs() < 1e-6, "B: compare {} sim {sb}", w[1]);
+    assert!(
+        (w[2] - (sb - sa)).abs() < 2e-6,
+        "B − A: {w:?} sims {sa} {sb}"
+    );
+    // Swapped, the same difference with the other sign.
+    let (csv, _) = compare_files(&d, "tb.toml", "ta.toml", "burner.dom", "Burner");
+    let s = compare_row(&csv, "win_rate", "Burner BM");
+    assert!((s[2] + w[2]).abs() < 2e-6, "{s:?} {w:?}");
+}
+
+// -------------------------------------------------------------------------
+// Card names that strategy files can write.
+
+/// The card a strategy's buy entry and its `count(…)` condition name.
+fn entry_cards(
+    e: &domsim::strategy::Entry,
+) -> (Option<domsim::cards::Card>, Option<domsim::cards::Card>) {
+    use domsim::strategy::{Expr, Subject};
+    let target = match e.target {
+        Some(Subject::Card(c)) => Some(c),
+        _ => None,
+    };
+    let counted = match &e.cond {
+        Some(Expr::Bin(_, l, _)) => match **l {
+            Expr::Fun(_, Subject::Card(c)) => Some(c),
+            _ => None,
+        },
+        _ => None,
+    };
+    (target, counted)
+}
+
+/// Every name the card loader accepts can be written in a strategy file:
+/// `buy: NAME if count(NAME) < 2` parses to that card, for names built from
+/// keywords, near-keywords, digits, apostrophes, hyphens, letters beyond
+/// ASCII, case variants and double spaces; and names holding a keyword
+/// (`Max Out`, `Gold if`) are refused at load time, at the name, with the
+/// reason.
+#[test]
+fn every_accepted_card_name_round_trips_through_a_strategy() {
+    let pieces = [
+        "Max",
+        "max",
+        "MAX",
+        "If",
+        "if",
+        "IF",
+        "Keep",
+        "keep",
+        "None",
+        "none",
+        "And",
+        "and",
+        "Or",
+        "OR",
+        "Not",
+        "not",
+        "Maxi",
+        "Iffy",
+        "Keeper",
+        "Nothing",
+        "Order",
+        "Android",
+        "Village",
+        "3",
+        "Wishes",
+        "O'Hara-Smith",
+        "Max-Out",
+        "if-",
+        "'",
+        "Café",
+        "Ωmega",
+        "Count",
+        "Treasures",
+        "Terminal",
+        "yes",
+        "no",
+    ];
+    let mut names: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
+    for a in &pieces {
+        for b in &pieces {
+            names.push(format!("{a} {b}"));
+        }
+    }
+    for (a, b, c) in [
+        ("Gold", "if", "Silver"),
+        ("Two", "", "Spaces"),
+        ("Copper", "and", "Tin"),
+        ("Lord", "of", "Max"),
+    ] {
+        names.push(format!("{a} {b} {c}"));
+    }
+    let mut accepted: Vec<DataCard> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut refused_for_keyword = 0;
+    for n in &names {
+        let text = format!("[[card]]\nname = \"{n}\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\n");
+        match data::parse_cards("n.toml", &text) {
+            Ok(mut v) => {
+                if seen.insert(domsim::cards::normalize(n)) {
+                    accepted.push(v.remove(0));
+                }
+            }
+            Err(e) => {
+                let e = format!("{e:#}");
+                if e.contains("strategy files read as a keyword") {
+                    assert!(e.starts_with("n.toml:2:8: field 'name'"), "{e}");
+                    refused_for_keyword += 1;
+                }
+            }
+        }
+    }
+    assert!(accepted.len() > 200, "{}", accepted.len());
+    assert!(refused_for_keyword > 200, "{refused_for_keyword}");
+    for n in [
+        "Max Out",
+        "Gold if",
+        "Copper and Tin",
+        "None",
+        "Lord of Max",
+        "keep",
+    ] {
+        assert!(!accepted.iter().any(|c| c.name == n), "{n} was accepted");
+    }
+    for n in [
+        "Maxi Iffy",
+        "3 Wishes",
+        "O'Hara-Smith",
+        "Max-Out Village",
+        "Café Ωmega",
+        "Two  Spaces",
+        "Terminal",
+    ] {
+        assert!(accepted.iter().any(|c| c.name == n), "{n} was refused");
+    }
+    for batch in accepted.chunks(14) {
+        let binding = data::bind(batch).unwrap();
+        for (dc, &card) in batch.iter().zip(binding.cards()) {
+            let n = &dc.name;
+            let text = format!(
+                "name: t\nbuy:\n    {n} if count({n}) < 2\n    Gold if count({n}) >= 2, {n}\n"
+            );
+            let st = domsim::strategy::parse(&text, "t.dom")
+                .unwrap_or_else(|e| panic!("'{n}' loads but a strategy cannot name it: {e}"));
+            let buy = st.list(domsim::strategy::ListKind::Buy).unwrap();
+            assert_eq!(buy.len(), 3, "{n}");
+            assert_eq!(entry_cards(&buy[0]), (Some(card), Some(card)), "{n}");
+            assert_eq!(entry_cards(&buy[1]).1, Some(card), "{n}");
+            assert_eq!(entry_cards(&buy[2]).0, Some(card), "{n}");
+        }
+    }
+}
+
+// -------------------------------------------------------------------------
+// The options each verb lists, and compare --cards-only.
+
+/// `--cards` and `--cards-only` are listed by the verbs that take them and
+/// by no other (`compare` lists its own `--cards-only`).
+#[test]
+fn help_lists_cards_only_where_it_is_taken() {
+    let help = |args: &[&str]| {
+        let o = domsim(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    for verb in [
+        "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
+    ] {
+        let h = help(&[verb, "--help"]);
+        assert!(
+            h.contains("--cards <FILE>") && h.contains("--cards-only"),
+            "{verb}: {h}"
+        );
+    }
+    let h = help(&["compare", "--help"]);
+    assert!(!h.contains("--cards <FILE>"), "{h}");
+    assert!(h.contains("--cards-only <NAMES>"), "{h}");
+    for args in [
+        &["cards", "--help"][..],
+        &["cards", "list", "--help"],
+        &["cards", "verify", "--help"],
+        &["merge", "--help"],
+        &["report", "--help"],
+        &["presets", "--help"],
+    ] {
+        let h = help(args);
+        assert!(!h.contains("--cards"), "{args:?}: {h}");
+    }
+    // Refused as before, with the reason.
+    let o = domsim(&["cards", "list", "--cards", "cards/examples.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("takes its card files as arguments"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `compare --cards-only` picks cards of a file of many, for both variants.
+#[test]
+fn compare_cards_only_picks_cards_of_both_variants() {
+    let d = scratch("compare cards-only");
+    let bot = d.join("bot.dom");
+    std::fs::write(
+        &bot,
+        "name: Smithy Data BM\nbuy:\n    Province if total_money >= 16\n    Gold\n    Smithy Data if count(Smithy Data) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let reprints = root().join("cards/reprints.toml");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--a",
+            reprints.to_str().unwrap(),
+            bot.to_str().unwrap(),
+            "builtin:big-money",
+            "--kingdom",
+            "Smithy Data",
+            "-n",
+            "40",
+        ];
+        args.extend_from_slice(extra);
+        domsim(&args)
+    };
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:cost=5",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("bought"), "{}", stdout(&o));
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b",
+        reprints.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("define the same cards"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["--b-set", "Smithy Data:cost=5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("choose some with --cards-only"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "--cards-only",
+        "Smithy Dta",
+        "--b-set",
+        "Smithy Data:cost=5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean 'Smithy Data'"),
+        "{}",
+        stderr(&o)
+    );
+    // --b-set takes the file's ranges: vp from −10.
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:vp=-1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "--cards-only",
+        "Smithy Data",
+        "--b-set",
+        "Smithy Data:vp=-11",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("-11 is outside -10..=20"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Messages of the card loader: the field, its range and the effect.
+#[test]
+fn card_file_messages_name_the_field_the_range_and_the_effect() {
+    let card = |body: &str| {
+        format!("[[card]]\nname = \"Test Card\"\ncost = 3\ntypes = [\"Action\"]\n{body}\n")
+    };
+    bad_card_file(
+        "huge cost",
+        "[[card]]\nname = \"X\"\ncost = 99999999999999999999\ntypes = [\"Action\"]\n",
+        "field 'cost': 99999999999999999999 is outside 0..=16",
+    );
+    bad_card_file(
+        "vp below",
+        &card("vp = -11"),
+        "bad.toml:5:6: field 'vp': -11 is outside -10..=20",
+    );
+    bad_card_file(
+        "bonus on a card not played",
+        "[[card]]\nname = \"X\"\ncost = 3\ntypes = [\"Victory\"]\nbuys = 1\n",
+        "bad.toml:5:8: field 'buys': +cards/actions/buys/coins need the Action or Treasure type",
+    );
+    bad_card_file(
+        "range in an effect",
+        &card("effect = [{ do = \"plus\", cards = 1 }, { do = \"others_draw\", cards = 11 }]"),
+        "effect[2]: field 'cards': 11 is outside 0..=10",
+    );
+    bad_card_file(
+        "option of a choose",
+        &card("effect = [{ do = \"choose\", options = [[{ do = \"plus\", cards = 1 }], [{ do = \"gian\" }]] }]"),
+        "effect[1]: options[2][1]: unknown primitive 'gian'",
+    );
+    bad_card_file(
+        "single brackets",
+        "[card]\nname = \"X\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "each card is a `[[card]]` table, with double brackets",
+    );
+    bad_card_file(
+        "data card named in gain",
+        "[[card]]\nname = \"Selfy\"\ncost = 3\ntypes = [\"Action\"]\neffect = [{ do = \"gain\", card = \"Selfy\" }]\n",
+        "'Selfy' is a data card; a card file names printed cards only",
+    );
+    bad_card_file(
+        "keyword in a name",
+        "[[card]]\nname = \"Max Out\"\ncost = 3\ntypes = [\"Action\"]\n",
+        "bad.toml:2:8: field 'name': 'Max Out' holds the word 'Max', which strategy files read as a keyword",
+    );
+}
+
+/// `sweep --random` with `--cards` says that its kingdoms have no data card.
+#[test]
+fn sweep_random_warns_that_data_cards_are_not_drawn() {
+    let o = domsim(&[
+        "sweep",
+        "--cards",
+        "cards/examples.toml",
+        "--random",
+        "1",
+        "-n",
+        "2",
+        "builtin:big-money",
+        "builtin:big-money",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no kingdom of this sweep has a data card"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// `cards list` of one card: "1 card", and a gain of any card reads so.
+#[test]
+fn cards_list_of_one_card() {
+    let d = scratch("list one");
+    let f = d.join("one.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Gainer\"\ncost = 4\ntypes = [\"Action\"]\neffect = [{ do = \"gain\", up_to = 4 }]\n",
+    )
+    .unwrap();
+    let o = domsim(&["cards", "list", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.ends_with("\n1 card\n"), "{out}");
+    assert!(out.contains("filter: any card,"), "{out}");
+}
+
+/// A kingdom set up under one binding, set up again under another
+/// (`compare`'s variant B): the pile follows B's types (a Victory card's
+/// pile is 8 in 2 players) and B's on_trash switches the trash hook on.
+#[test]
+fn a_kingdom_rederived_under_another_binding_follows_its_cards() {
+    use domsim::engine::Kingdom;
+    let a = "[[card]]\nname = \"Turner\"\ncost = 4\ntypes = [\"Action\"]\ncards = 2\n";
+    let b = "[[card]]\nname = \"Turner\"\ncost = 4\ntypes = [\"Action\", \"Victory\"]\ncards = 2\nvp = 1\non_trash = [{ do = \"gain\", card = \"Gold\" }]\n";
+    let a = data::parse_cards("a.toml", a).unwrap();
+    let b = data::parse_cards("b.toml", b).unwrap();
+    let bind_a = data::bind(&a).unwrap();
+    let card = bind_a.cards()[0];
+    let k = Kingdom::with_piles(2, &[card]).unwrap();
+    assert_eq!(k.pile_size[card as usize], 10);
+    assert!(!k.watch_trash());
+    drop(bind_a);
+    let _bind_b = data::bind(&b).unwrap();
+    let kb = k.rederived().unwrap();
+    assert_eq!(kb.pile_size[card as usize], 8);
+    assert!(kb.watch_trash());
+    assert_eq!(kb.kingdom, k.kingdom);
+    assert_eq!(kb.supply_piles(), k.supply_piles());
+}

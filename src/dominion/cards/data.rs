@@ -195,31 +195,52 @@ pub struct DataCard {
 }
 
 impl DataCard {
-    /// The same card with one number changed (`domsim compare --b-set`):
-    /// `cost` (0–16), or a vanilla bonus, `value` or `vp` (0–20).
-    pub fn with_field(&self, field: &str, v: u8) -> Result<DataCard> {
+    /// The same card with one number changed (`domsim compare --b-set`),
+    /// in the range a card file accepts: `cost` 0–16, a vanilla bonus or
+    /// `value` 0–20, `vp` −10–20.
+    pub fn with_field(&self, field: &str, v: i64) -> Result<DataCard> {
+        const FIELDS: [&str; 7] = ["cost", "cards", "actions", "buys", "coins", "value", "vp"];
+        if !FIELDS.contains(&field) {
+            let sug = suggest(field, FIELDS.into_iter());
+            bail!("--b-set: unknown field '{field}'{sug} (cost, cards, actions, buys, coins, value, vp)")
+        }
         let mut c = self.clone();
         let t = c.info.types;
-        let played = t.has(Types::ACTION) || t.has(Types::TREASURE);
-        match field {
-            "cost" if v <= 16 => c.info.cost = v,
-            "cards" | "actions" | "buys" | "coins" if v <= 20 && t.has(Types::ACTION) => match field {
-                "cards" => c.info.cards = v,
-                "actions" => c.info.actions = v,
-                "buys" => c.info.buys = v,
-                _ => c.info.coins = v,
-            },
-            "value" if v <= 20 && t.has(Types::TREASURE) => c.info.value = v,
-            "vp" if v <= 20 => c.info.vp = v as i8,
-            "cost" | "cards" | "actions" | "buys" | "coins" | "value" | "vp" => bail!(
-                "--b-set {}:{field}={v}: not possible for this card (cost 0–16; cards/actions/buys/coins 0–20 on an Action{}; value on a Treasure; vp 0–20)",
+        let (min, max) = match field {
+            "cost" => (0, 16),
+            "vp" => (-10, 20),
+            _ => (0, 20),
+        };
+        if !(min..=max).contains(&v) {
+            bail!(
+                "--b-set {}:{field}={v}: {v} is outside {min}..={max}",
+                self.name
+            );
+        }
+        let bonus = matches!(field, "cards" | "actions" | "buys" | "coins");
+        if bonus && !t.has(Types::ACTION) {
+            bail!(
+                "--b-set {}:{field}={v}: {} is not an Action, so it has no '{field}' (a Treasure gives cards, actions and buys in its effect, and money with `value`; a card that is not played has no bonuses)",
                 self.name,
-                if played { "" } else { ", and this card is not played" }
-            ),
-            _ => {
-                let sug = suggest(field, ["cost", "cards", "actions", "buys", "coins", "value", "vp"].into_iter());
-                bail!("--b-set: unknown field '{field}'{sug} (cost, cards, actions, buys, coins, value, vp)")
-            }
+                self.name
+            );
+        }
+        if field == "value" && !t.has(Types::TREASURE) {
+            bail!(
+                "--b-set {}:value={v}: only a Treasure has a value, and {} is not one",
+                self.name,
+                self.name
+            );
+        }
+        let u = v as u8;
+        match field {
+            "cost" => c.info.cost = u,
+            "cards" => c.info.cards = u,
+            "actions" => c.info.actions = u,
+            "buys" => c.info.buys = u,
+            "coins" => c.info.coins = u,
+            "value" => c.info.value = u,
+            _ => c.info.vp = v as i8,
         }
         Ok(c)
     }
@@ -231,7 +252,27 @@ impl DataCard {
     pub fn signature(&self) -> String {
         let i = &self.info;
         let p = &self.program;
-        let exact = format!(
+        // Every field of the row, named so that a new field does not compile
+        // until it is either hashed or said not to affect play. `name` is
+        // the card's own; `set` is always `Data`; `effect` and `hooks` are
+        // derived from the program (hashed below); `companion` is None.
+        let CardInfo {
+            name: _,
+            cost: _,
+            types: _,
+            set: _,
+            pile,
+            cards: _,
+            actions: _,
+            buys: _,
+            coins: _,
+            value: _,
+            vp: _,
+            effect: _,
+            hooks: _,
+            companion: _,
+        } = *i;
+        let mut exact = format!(
             "{} {} {:?} {} {} {} {} {} {} {:?} {} {:?} {} {:?} {:?}",
             self.name,
             i.cost,
@@ -249,6 +290,11 @@ impl DataCard {
             p.on_gain,
             p.on_trash
         );
+        // Appended only when not the default, so that the definitions of
+        // cards without `pile` keep the hashes already written in results/.
+        if pile != PileRule::Kingdom {
+            exact.push_str(&format!(" pile {pile:?}"));
+        }
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for &b in exact.as_bytes() {
             h ^= b as u64;
@@ -268,6 +314,9 @@ impl DataCard {
         }
         if i.vp != 0 {
             parts.push(format!("{} VP", i.vp));
+        }
+        if let PileRule::Fixed(n) = pile {
+            parts.push(format!("pile {n}"));
         }
         if !p.ops.is_empty() {
             parts.push(format!("{} effect steps", p.ops.len()));
@@ -753,6 +802,9 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 struct Cx<'a> {
     file: &'a str,
     text: &'a str,
+    /// The names of the file's cards, normalised (a card field naming one
+    /// is told that data cards cannot be named there).
+    names: Vec<String>,
 }
 
 impl Cx<'_> {
@@ -767,9 +819,23 @@ impl Cx<'_> {
 
 /// Parse one card file's text (`file` names it in messages).
 pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
-    let cx = Cx { file, text };
+    let mut cx = Cx {
+        file,
+        text,
+        names: Vec::new(),
+    };
     let de: FileDe = toml::from_str(text).map_err(|e| {
-        let msg = e.message().trim().to_string();
+        let mut msg = e.message().trim().to_string();
+        if let Some(s) = e.span() {
+            let at = &text[s.start.min(text.len())..s.end.min(text.len())];
+            if msg.contains("as i128") {
+                // A whole number beyond what TOML reads (i64): out of range
+                // like any other, with the field's range.
+                msg = too_large(text, s.start, at.trim());
+            } else if msg.contains("expected a sequence") && at.trim_start().starts_with("[card]") {
+                msg.push_str(": each card is a `[[card]]` table, with double brackets");
+            }
+        }
         match e.span() {
             Some(s) => cx.err(s, msg),
             None => anyhow!("{file}: {msg}"),
@@ -778,7 +844,54 @@ pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
     if de.card.is_empty() {
         bail!("{file}: no [[card]] table: a card file defines at least one card");
     }
+    cx.names = de
+        .card
+        .iter()
+        .filter_map(|t| {
+            t.get_ref()
+                .get("name")?
+                .get_ref()
+                .as_str()
+                .map(super::normalize)
+        })
+        .collect();
     de.card.iter().map(|t| card(&cx, t)).collect()
+}
+
+/// The message for a number too large for TOML at `offset` of `text`: the
+/// field it is given to (the key before its `=`) and the field's range.
+fn too_large(text: &str, offset: usize, number: &str) -> String {
+    let before = text[..offset.min(text.len())].trim_end();
+    let key: String = before
+        .strip_suffix('=')
+        .unwrap_or("")
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let range = match key.as_str() {
+        "cost" => Some("0..=16"),
+        "cards" | "actions" | "buys" | "coins" | "value" => Some("0..=20"),
+        "vp" => Some("-10..=20"),
+        "pile" => Some("1..=60"),
+        _ => None,
+    };
+    let number = if number.chars().count() > 24 {
+        format!("{}…", number.chars().take(24).collect::<String>())
+    } else {
+        number.to_string()
+    };
+    match (key.is_empty(), range) {
+        (false, Some(r)) => format!("field '{key}': {number} is outside {r}"),
+        (false, None) => format!(
+            "field '{key}': {number} is out of range (no field of a card file takes more than 100; docs/DESIGNING_CARDS.md gives each field's range)"
+        ),
+        (true, _) => format!("{number} is out of range (no field of a card file takes more than 100)"),
+    }
 }
 
 /// " (did you mean 'x'?)" for the closest of `words`, if close enough.
@@ -804,8 +917,14 @@ fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
 /// A whole number of `min..=max` (the documented range: a value outside it
 /// is refused, never clamped).
 fn int_in(cx: &Cx, v: &Sp<toml::Value>, field: &str, min: i64, max: i64) -> Result<u8> {
+    debug_assert!(min >= 0 && max <= u8::MAX as i64);
+    whole(cx, v, field, min, max).map(|i| i as u8)
+}
+
+/// A whole number of `min..=max`, signed.
+fn whole(cx: &Cx, v: &Sp<toml::Value>, field: &str, min: i64, max: i64) -> Result<i64> {
     match v.get_ref() {
-        toml::Value::Integer(i) if (min..=max).contains(i) => Ok(*i as u8),
+        toml::Value::Integer(i) if (min..=max).contains(i) => Ok(*i),
         toml::Value::Integer(i) => Err(cx.err(
             v.span(),
             format!("field '{field}': {i} is outside {min}..={max}"),
@@ -859,6 +978,12 @@ fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
         .copied()
         .find(|c| super::normalize(c.name()) == super::normalize(s) && !c.is(Types::PILE))
         .ok_or_else(|| {
+            if cx.names.contains(&super::normalize(s)) {
+                return cx.err(
+                    v.span(),
+                    format!("field '{field}': '{s}' is a data card; a card file names printed cards only (a data card cannot gain or count another data card, or itself)"),
+                );
+            }
             let sug = suggest(s, Card::PRINTED.iter().map(|c| c.name()));
             cx.err(
                 v.span(),
@@ -1034,7 +1159,27 @@ impl Compiler<'_, '_> {
         Ok(out)
     }
 
+    /// One effect, compiled; every error names it (`effect[2]: …`,
+    /// counted from 1), the errors of its fields' values included.
     fn effect(
+        &mut self,
+        at: &Sp<toml::Value>,
+        field: &str,
+        i: usize,
+        tab: &toml::Table,
+    ) -> Result<Op> {
+        self.effect_fields(at, field, i, tab).map_err(|e| {
+            let loc = format!("{}: ", self.cx.at(at.span()));
+            let tag = format!("{field}[{}]: ", i + 1);
+            let msg = format!("{e:#}");
+            match msg.strip_prefix(&loc) {
+                Some(rest) if !rest.starts_with(&tag) => anyhow!("{loc}{tag}{rest}"),
+                _ => e,
+            }
+        })
+    }
+
+    fn effect_fields(
         &mut self,
         at: &Sp<toml::Value>,
         field: &str,
@@ -1309,9 +1454,10 @@ impl Compiler<'_, '_> {
                     return Err(here("'pick = 2' needs at least 3 options".into()));
                 }
                 let mut bodies = Vec::new();
-                for o in arr {
+                for (k, o) in arr.iter().enumerate() {
                     let v = Sp::new(span.clone(), o.clone());
-                    let body = self.list(&v, "options")?;
+                    // Messages say `options[2][1]`: option 2, its effect 1.
+                    let body = self.list(&v, &format!("options[{}]", k + 1))?;
                     if body.iter().any(|op| matches!(op, Op::Choose { .. })) {
                         return Err(here("a `choose` cannot contain another `choose`".into()));
                     }
@@ -1333,6 +1479,26 @@ impl Compiler<'_, '_> {
             _ => unreachable!("every primitive of PRIMITIVES is compiled"),
         })
     }
+}
+
+/// Words a card name may not hold (as a word of its own, in any case):
+/// the words that end a strategy entry's card name (`if`, `max`, `keep`),
+/// the empty entry (`none`) and the words that join conditions.
+pub const NAME_KEYWORDS: [&str; 7] = ["if", "max", "keep", "none", "and", "or", "not"];
+
+/// `name` with the keyword `w` joined to its neighbour by a hyphen, as a
+/// suggestion ("Max Out" → "Max-Out").
+fn join_keyword(name: &str, w: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let mut out = String::new();
+    for (i, x) in words.iter().enumerate() {
+        if i > 0 {
+            let joined = words[i - 1] == w || (*x == w && i + 1 == words.len());
+            out.push(if joined { '-' } else { ' ' });
+        }
+        out.push_str(x);
+    }
+    out
 }
 
 fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
@@ -1375,6 +1541,27 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
             ),
         ));
     }
+    // A strategy entry's card name ends at `if`, `max` or `keep`, and is
+    // `none` alone; `and`, `or` and `not` join conditions. A name holding
+    // one of these words, in any case, could not be named by every
+    // strategy line, so it is refused here rather than when the bot is
+    // written.
+    if let Some(w) = name
+        .split_whitespace()
+        .find(|w| NAME_KEYWORDS.iter().any(|k| w.eq_ignore_ascii_case(k)))
+    {
+        return Err(cx.err(
+            name_v.span(),
+            format!(
+                "field 'name': '{name}' holds the word '{w}', which strategy files read as a keyword ({}), so no strategy could name the card; {}",
+                NAME_KEYWORDS.join(", "),
+                match join_keyword(&name, w) {
+                    j if j != name => format!("join it to a neighbour with '-' ('{j}') or choose other words"),
+                    _ => "choose another name".to_string(),
+                }
+            ),
+        ));
+    }
     if let Some(c) = Card::PRINTED
         .iter()
         .find(|c| super::normalize(c.name()) == super::normalize(&name))
@@ -1407,14 +1594,19 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
         get("buys", 20)?,
         get("coins", 20)?,
     );
-    if (cards | actions | buys | coins) != 0
-        && !types.has(Types::ACTION)
-        && !types.has(Types::TREASURE)
-    {
-        return Err(cx.err(
-            span.clone(),
-            "+cards/actions/buys/coins need the Action or Treasure type (only played cards give them)",
-        ));
+    if !types.has(Types::ACTION) && !types.has(Types::TREASURE) {
+        let given = [
+            ("cards", cards),
+            ("actions", actions),
+            ("buys", buys),
+            ("coins", coins),
+        ];
+        if let Some((k, _)) = given.iter().find(|(_, n)| *n != 0) {
+            return Err(cx.err(
+                t[*k].span(),
+                format!("field '{k}': +cards/actions/buys/coins need the Action or Treasure type (only played cards give them)"),
+            ));
+        }
     }
     if types.has(Types::TREASURE) && !types.has(Types::ACTION) && coins != 0 {
         return Err(cx.err(
@@ -1431,10 +1623,7 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     }
     let vp = match t.get("vp") {
         None => 0i8,
-        Some(v) => match v.get_ref() {
-            toml::Value::Integer(i) if (-10..=20).contains(i) => *i as i8,
-            _ => return Err(cx.err(v.span(), "field 'vp': expected a whole number -10..=20")),
-        },
+        Some(v) => whole(cx, v, "vp", -10, 20)? as i8,
     };
     let vp_rule = match t.get("vp_per") {
         None => None,
@@ -1643,6 +1832,14 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     })
 }
 
+/// Compiled steps as `cards list` shows them: their Debug form, where a
+/// filter of no type (any card) would print as nothing.
+fn ops_text(ops: &[Op]) -> String {
+    format!("{ops:?}")
+        .replace("filter: ,", "filter: any card,")
+        .replace("filter: }", "filter: any card }")
+}
+
 /// One line (or a few) describing a card for `domsim cards list`.
 pub fn describe(dc: &DataCard) -> String {
     let i = &dc.info;
@@ -1676,20 +1873,23 @@ pub fn describe(dc: &DataCard) -> String {
     }
     let p = &dc.program;
     if p.main > 0 {
-        s.push_str(&format!("\n    effect: {:?}", &p.ops[..p.main as usize]));
+        s.push_str(&format!(
+            "\n    effect: {}",
+            ops_text(&p.ops[..p.main as usize])
+        ));
     }
     if p.on_gain.1 > 0 {
         let (a, n) = p.on_gain;
         s.push_str(&format!(
-            "\n    on gain: {:?}",
-            &p.ops[a as usize..(a + n) as usize]
+            "\n    on gain: {}",
+            ops_text(&p.ops[a as usize..(a + n) as usize])
         ));
     }
     if p.on_trash.1 > 0 {
         let (a, n) = p.on_trash;
         s.push_str(&format!(
-            "\n    on trash: {:?}",
-            &p.ops[a as usize..(a + n) as usize]
+            "\n    on trash: {}",
+            ops_text(&p.ops[a as usize..(a + n) as usize])
         ));
     }
     if let Some(r) = dc.reprint_of {

@@ -321,6 +321,24 @@ impl Kingdom {
         self.hooks.has(Hooks::ON_TRASH.or(Hooks::TRASH_REACTION))
     }
 
+    /// The same kingdom set up again from the cards bound now: pile sizes
+    /// and pile rules (a data card's `pile`, or its Victory type), the
+    /// non-Supply piles, and the hooks ([`Kingdom::refresh_flags`]) are
+    /// derived from card data, so a kingdom built under one binding of the
+    /// data cards is wrong under another (`domsim compare`'s variant B).
+    /// The settings (players, Kingdom piles, Shelters, turn cap, turn
+    /// counters) and any card added to `in_game` are kept.
+    pub fn rederived(&self) -> Result<Kingdom, SetupError> {
+        let mut k = Kingdom::with_piles(self.n(), &self.kingdom_cards())?;
+        k.turn_cap = self.turn_cap;
+        k.track_turn = self.track_turn;
+        k.end_piles = self.end_piles;
+        k.shelters = self.shelters;
+        k.in_game = k.in_game.or(self.in_game);
+        k.refresh_flags();
+        Ok(k)
+    }
+
     /// Force Shelters on or off (`None`: the random rule of RULES §3.3).
     pub fn with_shelters(mut self, shelters: Option<bool>) -> Kingdom {
         self.shelters = shelters;
