@@ -1583,3 +1583,51 @@ fn turn_counters_follow_real_play() {
     }
     assert!(w.checked > 500, "{}", w.checked);
 }
+
+// ---------------------------------------------------------------------------
+// Audit of the strategy language (D1–D8)
+
+/// A kingdom of just these piles (and the basic cards).
+fn piles(names: &[&str]) -> Kingdom {
+    let cards: Vec<Card> = names.iter().map(|n| Card::from_name(n).unwrap()).collect();
+    Kingdom::with_piles(2, &cards).unwrap()
+}
+
+/// D1: the bytecode stack limit is checked when the file is parsed, with the
+/// condition quoted and underlined, not only when a kingdom holding the card
+/// is compiled (a file `check` accepted in one kingdom failed in another).
+#[test]
+fn a_condition_too_deep_for_the_stack_is_refused_at_parse_time() {
+    let mut e = "coins".to_string();
+    for _ in 0..45 {
+        e = format!("buys - 1 + turn * ({e})");
+    }
+    let err = parse_err(&format!("buy:\n    Witch if {e} == 5\n    Silver\n"));
+    assert!(err.msg.contains("condition too deeply nested"), "{err}");
+    assert_eq!((err.line, err.col), (2, 14), "{err}");
+    assert!(err.to_string().contains("\n2 | "), "{err}");
+    let err = parse_err(&format!("buy: Silver\nChancellor discard_deck: {e} == 5\n"));
+    assert!(err.msg.contains("condition too deeply nested"), "{err}");
+    assert_eq!((err.line, err.col), (2, 26), "{err}");
+    // At every depth, what parses compiles in a kingdom with the cards.
+    let k = piles(&["Witch", "Chancellor"]);
+    let mut e = "coins".to_string();
+    for _ in 0..47 {
+        e = format!("buys - 1 + turn * ({e})");
+        for text in [
+            format!("buy:\n    Witch if {e} == 5\n"),
+            format!("buy: Silver\nChancellor discard_deck: {e} == 5\n"),
+        ] {
+            if let Ok(s) = strategy::parse(&text, "t.dom") {
+                s.compile(&k).unwrap_or_else(|err| panic!("{err}"));
+            }
+        }
+    }
+    // A deep condition with a fast form needs no stack: it still loads.
+    let mut e = "coins > 1".to_string();
+    for _ in 0..40 {
+        e = format!("turn > 1 or buys > 1 and ({e})");
+    }
+    let s = strategy::parse(&format!("buy:\n    Witch if {e}\n"), "t.dom").unwrap();
+    s.compile(&k).unwrap();
+}

@@ -3,6 +3,7 @@
 //! non-blank line is an entry of the list opened last. `#` starts a comment.
 
 use super::ast::*;
+use super::compile;
 use super::options::{self, Kind, FUNS, OPTIONS, SETTINGS, VARS};
 use super::StrategyError;
 use crate::cards::{edit_distance, normalize, Card, Types};
@@ -398,6 +399,20 @@ impl<'a> Cur<'a> {
         Ok((l, lt))
     }
 
+    /// Refuse `e` (the text at `at`, `len` characters) when its bytecode
+    /// would need more than the evaluator's stack: checked here, not when
+    /// compiling for a kingdom, so a file that loads runs in every kingdom.
+    fn fits(&self, e: &Expr, as_entry: bool, at: usize, len: usize) -> R<()> {
+        if compile::stack_need(e, as_entry) > compile::STACK {
+            return Err(self.ln.err(
+                at,
+                len,
+                "condition too deeply nested (split it, or use fewer parentheses)",
+            ));
+        }
+        Ok(())
+    }
+
     fn count_op(&mut self, at: usize) -> R<()> {
         self.ops += 1;
         if self.ops > MAX_OPERATORS {
@@ -627,9 +642,17 @@ impl<'a> Cur<'a> {
                 ),
             );
         }
+        // What the stack check underlines: the condition, else the entry.
+        let (mut at, mut len) = (start, name.chars().count());
         if self.eat_word("if") {
+            self.ws();
+            at = self.i;
             let e = self.expr(Ty::Bool)?;
+            len = self.s[at..self.i].trim_end().chars().count();
             add(&mut cond, e);
+        }
+        if let Some(e) = &cond {
+            self.fits(e, true, at, len)?;
         }
         self.ws();
         if !(self.at_end() || self.peek() == Some(',')) {
@@ -872,6 +895,8 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                         if !c.at_end() {
                             return Err(c.unexpected("the end of the line"));
                         }
+                        let len = code[vat..].trim_end().chars().count();
+                        c.fits(&expr, false, vat, len)?;
                         ast.values.push(ValueDef { key: k, pos, expr });
                     }
                 }
@@ -894,6 +919,7 @@ pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
     if !c.at_end() {
         return Err(c.unexpected("the end of the expression"));
     }
+    c.fits(&e, false, 0, text.trim_end().chars().count())?;
     Ok(e)
 }
 
