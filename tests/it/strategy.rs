@@ -1631,3 +1631,16 @@ fn a_condition_too_deep_for_the_stack_is_refused_at_parse_time() {
     let s = strategy::parse(&format!("buy:\n    Witch if {e}\n"), "t.dom").unwrap();
     s.compile(&k).unwrap();
 }
+
+/// D2: a tab is quoted as `U+0009`; the caret line is padded by that width.
+#[test]
+fn carets_stay_under_the_text_after_a_tab() {
+    let shown = parse_err("buy:\n\tGold if\tcoins >= 6 and foo\n").to_string();
+    let lines: Vec<&str> = shown.lines().collect();
+    let (quote, carets) = (lines[2], lines[3]);
+    assert!(quote.contains("U+0009Gold"), "{shown}");
+    assert!(!carets.contains('\t'), "{shown:?}");
+    let at = carets.find('^').unwrap();
+    assert_eq!(&quote[at..], "foo", "{shown}");
+    assert_eq!(carets[at..].trim_end(), "^^^", "{shown}");
+}

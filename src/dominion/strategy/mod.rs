@@ -78,8 +78,9 @@ impl fmt::Display for StrategyError {
         if !self.source_line.trim().is_empty() {
             let num = self.line.to_string();
             let pad = " ".repeat(num.len());
-            // Invisible characters are shown escaped (U+200B), and the caret
-            // line accounts for the wider text.
+            // Invisible characters are shown escaped (U+200B, a tab as
+            // U+0009), and the caret line is padded by the width of what is
+            // shown, so the carets stay under the offending text.
             let shown = |c: char| parse::escape_invisible(c.encode_utf8(&mut [0; 4]));
             // A very long line is quoted around the column only, with an
             // ellipsis for what is left out.
@@ -98,13 +99,7 @@ impl fmt::Display for StrategyError {
             let lead: String = head
                 .chars()
                 .chain(chars[from..at].iter().copied())
-                .map(|c| {
-                    if c == '\t' {
-                        "\t".to_string()
-                    } else {
-                        " ".repeat(shown(c).chars().count())
-                    }
-                })
+                .map(|c| " ".repeat(shown(c).chars().count()))
                 .collect();
             let width: usize = chars[at..to]
                 .iter()
