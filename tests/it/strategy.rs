@@ -1644,3 +1644,35 @@ fn carets_stay_under_the_text_after_a_tab() {
     assert_eq!(&quote[at..], "foo", "{shown}");
     assert_eq!(carets[at..].trim_end(), "^^^", "{shown}");
 }
+
+/// D3: `Knights`, `Ruins` and a single Knight cover their pile's cards in
+/// the lints (they were compared with the pile pseudo-cards, never equal).
+#[test]
+fn lints_see_the_cards_of_the_knights_and_ruins_piles() {
+    let k = piles(&["Knights", "Marauder"]);
+    let lint = |text: &str| {
+        let s = strategy::parse(text, "t.dom").unwrap();
+        strategy::lint::lint(&s, &k)
+    };
+    // Ruins cost $0: bought at every price.
+    assert_eq!(lint("buy: Ruins\n"), Vec::<String>::new());
+    // Knights cost $5 (Sir Martin $4): nothing at $2–$3 only.
+    let w = lint("buy: Knights\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
+    let w = lint("buy: Sir Martin\n");
+    assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
+    // Never played: one warning for the pile, and none when it is played.
+    let w = lint("buy: Knights, Silver, Copper\nplay: Marauder, Necropolis\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("t.dom:1:6: warning: Knights (any of them) may be bought here"),
+        "{w:?}"
+    );
+    let w = lint("buy: Knights, Silver, Copper\nplay: Sir Martin, Marauder, Necropolis\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("Dame Anna"), "{w:?}");
+    assert!(!w[0].contains("Sir Martin"), "{w:?}");
+    let w = lint("buy: Knights, Silver, Copper\nplay: Knights, Marauder, Necropolis\n");
+    assert_eq!(w, Vec::<String>::new());
+}
