@@ -1676,3 +1676,39 @@ fn lints_see_the_cards_of_the_knights_and_ruins_piles() {
     let w = lint("buy: Knights, Silver, Copper\nplay: Knights, Marauder, Necropolis\n");
     assert_eq!(w, Vec::<String>::new());
 }
+
+/// D7: a constant `choose:` out of a data card's range is a warning of
+/// `check` naming the option count (at run time it answers option 0).
+#[test]
+fn an_out_of_range_constant_choose_of_a_data_card_is_a_warning() {
+    let d = crate::cli::scratch("choose-range");
+    let f = d.join("hs.dom");
+    let run = |value: &str| {
+        std::fs::write(
+            &f,
+            format!("buy:\n  Hamlet Smith max 3\n  Silver\nplay: Hamlet Smith\nHamlet Smith choose: {value}\n"),
+        )
+        .unwrap();
+        let o = crate::cli::domsim(&[
+            "check",
+            "--cards",
+            "cards/examples.toml",
+            "--kingdom",
+            "Hamlet Smith",
+            f.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+        crate::cli::stdout(&o) + &crate::cli::stderr(&o)
+    };
+    let p = f.to_str().unwrap();
+    for v in ["7", "-1", "2"] {
+        let out = run(v);
+        assert!(
+            out.contains(&format!("{p}:5:1: warning: Hamlet Smith has 2 options, numbered 0 to 1: 'choose: {v}' is out of range, so option 0 is chosen")),
+            "{out}"
+        );
+    }
+    for v in ["0", "1", "turn % 2"] {
+        assert!(!run(v).contains("out of range"), "{v}");
+    }
+}

@@ -6,7 +6,7 @@
 //! [`super::questions`] read what it builds (and are not imported here).
 
 use super::ast::*;
-use super::options::{Kind, Question, Src, BUILTIN, OPTIONS};
+use super::options::{Kind, Question, Src, BUILTIN, DATA_OPTIONS, OPTIONS};
 use super::parse::parse_file;
 use super::route::{slot_of, why_index, Routes, Row, CHOOSE, N_SLOTS};
 pub(crate) use super::route::{Code, Route};
@@ -712,6 +712,13 @@ pub(crate) fn compile(
                 continue;
             }
         }
+        if let Key::Data(card, i) = v.key {
+            if DATA_OPTIONS[i as usize].1 == Question::Choose {
+                if let Some(w) = choose_out_of_range(card, &v.expr) {
+                    cx.warnings.push(format!("{}: warning: {w}", cx.loc(v.pos)));
+                }
+            }
+        }
         let code = cx.code(&v.expr, v.pos)?;
         lists.insert(v.key, Route::Value(code));
     }
@@ -863,6 +870,32 @@ fn two_choices() -> CardSet {
         }
     }
     twice
+}
+
+/// Why a constant `choose:` value of data card `card` answers option 0
+/// whatever it says (it is out of range of one of its questions), if it is.
+/// A computed value out of range falls back to option 0 at run time
+/// (docs/DESIGNING_CARDS.md).
+fn choose_out_of_range(card: Card, e: &Expr) -> Option<String> {
+    fn constant(e: &Expr) -> Option<i32> {
+        match e {
+            Expr::Int(v) => Some(*v),
+            Expr::Neg(x) => Some(constant(x)?.wrapping_neg()),
+            _ => None,
+        }
+    }
+    let v = constant(e)?;
+    let counts = crate::cards::data::choice_counts(card);
+    let n = *counts.iter().find(|&&n| !(0..n as i32).contains(&v))?;
+    let pairs = if counts.len() > 1 {
+        " (one of its questions)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{card} has {n} options{pairs}, numbered 0 to {}: 'choose: {v}' is out of range, so option 0 is chosen",
+        n.saturating_sub(1)
+    ))
 }
 
 /// Compile against `k` what `f` emits for a lone expression, as if it
