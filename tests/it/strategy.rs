@@ -1712,3 +1712,45 @@ fn an_out_of_range_constant_choose_of_a_data_card_is_a_warning() {
         assert!(!run(v).contains("out of range"), "{v}");
     }
 }
+
+/// D8: a file reached through `extends` is refused for the same reasons,
+/// with the same messages, as one given on the command line.
+#[test]
+fn extends_refuses_empty_and_non_text_files_like_the_top_level() {
+    let d = temp_dir("extends-odd");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(d.join("empty.dom"), "").unwrap();
+    std::fs::write(d.join("comments.dom"), "# nothing\n\n  # here\n").unwrap();
+    for base in ["empty.dom", "comments.dom"] {
+        let top = strategy::load(&d.join(base)).unwrap_err();
+        std::fs::write(d.join("child.dom"), format!("extends: {base}\n")).unwrap();
+        let e = strategy::load(&d.join("child.dom")).unwrap_err();
+        assert_eq!(e, top, "{e}");
+        assert!(e.msg.contains("the strategy is empty"), "{e}");
+    }
+    std::fs::write(d.join("sub/l1.dom"), b"buy: Gold\nplay: # \xe9\n").unwrap();
+    std::fs::write(d.join("el.dom"), "extends: sub/l1.dom\n").unwrap();
+    let top = strategy::load(&d.join("sub/l1.dom")).unwrap_err();
+    let e = strategy::load(&d.join("el.dom")).unwrap_err();
+    assert!(e.file.ends_with("l1.dom"), "{e}");
+    assert_eq!(
+        (e.line, e.col, &e.msg),
+        (top.line, top.col, &top.msg),
+        "{e}"
+    );
+    assert_eq!((e.line, e.col), (2, 9), "{e}");
+    assert!(
+        e.msg.contains("not a text file: invalid UTF-8 at byte 18"),
+        "{e}"
+    );
+    assert!(!e.msg.contains("sequence"), "no raw Rust message: {e}");
+    // "relative to this file" only for a relative path.
+    let abs = d.join("missing.dom");
+    std::fs::write(d.join("a.dom"), format!("extends: {}\n", abs.display())).unwrap();
+    let e = strategy::load(&d.join("a.dom")).unwrap_err();
+    assert!(e.msg.contains("cannot read"), "{e}");
+    assert!(!e.msg.contains("relative"), "{e}");
+    std::fs::write(d.join("r.dom"), "extends: missing.dom\n").unwrap();
+    let e = strategy::load(&d.join("r.dom")).unwrap_err();
+    assert!(e.msg.contains("(extends is relative to this file)"), "{e}");
+}
