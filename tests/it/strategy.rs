@@ -1754,3 +1754,30 @@ fn extends_refuses_empty_and_non_text_files_like_the_top_level() {
     let e = strategy::load(&d.join("r.dom")).unwrap_err();
     assert!(e.msg.contains("(extends is relative to this file)"), "{e}");
 }
+
+/// D4: keywords are case-insensitive like card names, variables and
+/// headers (`IF` was stopped at by the entry scanner, then refused).
+#[test]
+fn keywords_are_accepted_in_any_case() {
+    let k = piles(&["Smithy"]);
+    for (upper, lower) in [
+        ("buy: Gold IF coins >= 6", "buy: Gold if coins >= 6"),
+        ("buy: Smithy MAX 2 Keep 0", "buy: Smithy max 2 keep 0"),
+        (
+            "buy: Gold if coins >= 6 AND turn > 1 OR NOT yes",
+            "buy: Gold if coins >= 6 and turn > 1 or not yes",
+        ),
+        (
+            "buy: Silver\nChancellor discard_deck: Not (coins > 2 Or turn < 3)",
+            "buy: Silver\nChancellor discard_deck: not (coins > 2 or turn < 3)",
+        ),
+    ] {
+        let a = strategy::parse(upper, "t.dom").unwrap_or_else(|e| panic!("{e}"));
+        let b = strategy::parse(lower, "t.dom").unwrap();
+        assert_eq!(
+            format!("{:?}", a.list(strategy::ListKind::Buy)),
+            format!("{:?}", b.list(strategy::ListKind::Buy))
+        );
+        a.compile(&k).unwrap();
+    }
+}

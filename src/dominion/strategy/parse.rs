@@ -213,8 +213,10 @@ impl<'a> Cur<'a> {
             .map_or(rest.len(), |(k, _)| k);
         Some(&rest[..n])
     }
+    /// Consume keyword `w` (lower-case), written in any case like the rest
+    /// of the language (`IF`, `And`).
     fn eat_word(&mut self, w: &str) -> bool {
-        if self.peek_word() == Some(w) {
+        if self.peek_word().is_some_and(|p| p.eq_ignore_ascii_case(w)) {
             self.i += w.len();
             true
         } else {
