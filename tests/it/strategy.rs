@@ -1781,3 +1781,22 @@ fn keywords_are_accepted_in_any_case() {
         a.compile(&k).unwrap();
     }
 }
+
+/// D6: an entry's card name is punctuation-insensitive, like inside
+/// `count(...)` (the scanner stopped at the '.').
+#[test]
+fn entry_names_ignore_punctuation_like_function_arguments() {
+    let a = strategy::parse("buy: Gold\nplay: Throne.Room, Sir-Martin\n", "t.dom")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let b = strategy::parse("buy: Gold\nplay: Throne Room, Sir Martin\n", "t.dom").unwrap();
+    assert_eq!(
+        format!("{:?}", a.list(strategy::ListKind::Play)),
+        format!("{:?}", b.list(strategy::ListKind::Play))
+    );
+    let e = parse_err("buy: Gold\nplay: Thrown.Room\n");
+    assert!(
+        e.msg
+            .contains("'Thrown.Room' (did you mean 'Throne Room'?)"),
+        "{e}"
+    );
+}

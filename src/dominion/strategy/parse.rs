@@ -142,8 +142,16 @@ fn is_word_start(c: char) -> bool {
 fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
+/// A character of a card or type name in an entry: letters, digits and the
+/// punctuation a name may be written with (`Throne.Room`, `Sir Martin's`),
+/// which the lookup ignores as it does inside `count(...)`. Not the
+/// characters that end a name: `,`, operators and parentheses.
 fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\'' || c == '-'
+    c.is_alphanumeric()
+        || matches!(
+            c,
+            '_' | '\'' | '-' | '.' | '’' | '‘' | '`' | '"' | '/' | '&'
+        )
 }
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
