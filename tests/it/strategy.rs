@@ -1782,6 +1782,116 @@ fn keywords_are_accepted_in_any_case() {
     }
 }
 
+/// D5 and the docs' minor items: messages that name the real problem.
+#[test]
+fn malformed_conditions_get_messages_that_name_the_problem() {
+    // (text, line, col, message fragment, what the message must not say)
+    let cases: &[(&str, usize, usize, &str, &str)] = &[
+        (
+            "buy: Gold if 1 + not yes",
+            1,
+            18,
+            "found the keyword 'not'",
+            "did you mean",
+        ),
+        (
+            "buy: Gold if count(Witch, Smithy) > 0",
+            1,
+            20,
+            "a function takes one card or type",
+            "an entry takes",
+        ),
+        (
+            "buy: Gold if coins ≥ 5",
+            1,
+            20,
+            "unexpected character '≥' (write '>=')",
+            "found a number",
+        ),
+        (
+            "buy: Gold if coins >= 5 ≤",
+            1,
+            25,
+            "unexpected character '≤' (write '<=')",
+            "expected 'if'",
+        ),
+        (
+            "buy: Silver\nMoat reveal: ON",
+            2,
+            14,
+            "a yes/no option takes yes or no",
+            "did you mean 'or'",
+        ),
+        (
+            "buy:\n  Smithy mx 2",
+            2,
+            3,
+            "'mx' is not a keyword (did you mean 'max'?)",
+            "\u{0}",
+        ),
+        (
+            "buy:\n  Gold if coins >= 6:",
+            2,
+            21,
+            "unexpected ':' at the end of an entry",
+            "unknown setting",
+        ),
+        (
+            "buy: Gold if 1 < 2 < 3",
+            1,
+            20,
+            "comparisons do not chain",
+            "expected 'if'",
+        ),
+        (
+            "buy: Gold if 1 < 2 == yes",
+            1,
+            20,
+            "comparisons do not chain",
+            "expected 'if'",
+        ),
+        (
+            "buy: Gold if coins >= 5andy",
+            1,
+            23,
+            "'5andy' is not a whole number",
+            "\u{0}",
+        ),
+    ];
+    for &(text, line, col, msg, not) in cases {
+        let e = parse_err(text);
+        assert!(e.msg.contains(msg), "{text:?}: {e}");
+        assert!(!e.msg.contains(not), "{text:?}: {e}");
+        assert_eq!((e.line, e.col), (line, col), "{text:?}: {e}");
+    }
+    // A number followed by a keyword is the number, then the keyword, as
+    // `max 2if` always was.
+    let k = piles(&["Smithy"]);
+    for (glued, spaced) in [
+        (
+            "buy: Gold if coins>=5and turn==1",
+            "buy: Gold if coins>=5 and turn==1",
+        ),
+        ("buy: Gold if 3and yes", "buy: Gold if 3 and yes"),
+        ("buy: Gold if 3 > 2or no", "buy: Gold if 3 > 2 or no"),
+        ("buy: Smithy max 2if yes", "buy: Smithy max 2 if yes"),
+    ] {
+        let a = strategy::parse(glued, "t.dom");
+        let b = strategy::parse(spaced, "t.dom");
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(
+                    format!("{:?}", a.list(strategy::ListKind::Buy)),
+                    format!("{:?}", b.list(strategy::ListKind::Buy))
+                );
+                a.compile(&k).unwrap();
+            }
+            (Err(a), Err(b)) => assert_eq!(a.msg, b.msg, "{glued}"),
+            (a, b) => panic!("{glued}: {a:?} vs {b:?}"),
+        }
+    }
+}
+
 /// D6: an entry's card name is punctuation-insensitive, like inside
 /// `count(...)` (the scanner stopped at the '.').
 #[test]

@@ -72,8 +72,24 @@ pub(crate) fn nearest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> Opti
         .map(|(_, c)| c)
 }
 
-/// A card or a type name. Cards win over types (Curse is both).
-pub(crate) fn subject(name: &str) -> Result<Subject, String> {
+/// A function's argument: one card or type (a subject without the advice
+/// on how an entry goes on).
+fn subject_arg(name: &str) -> Result<Subject, String> {
+    if let Some(s) = known_subject(name)? {
+        return Ok(s);
+    }
+    if name.contains(',') {
+        return Err(format!(
+            "a function takes one card or type, not '{}' (add them: count(A) + count(B))",
+            name.trim()
+        ));
+    }
+    Err(unknown_subject(name))
+}
+
+/// `name` as a card or type, `None` if it is neither, an error for a card
+/// of a set this simulator does not cover.
+fn known_subject(name: &str) -> Result<Option<Subject>, String> {
     if let Some(c) = Card::from_name(name) {
         // Dark Ages: the pile pseudo-cards never reach a hand or a deck; their
         // names mean the type (any Ruins, any Knight).
@@ -83,22 +99,41 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
             } else {
                 Types::KNIGHT
             };
-            return Ok(Subject::Type(t));
+            return Ok(Some(Subject::Type(t)));
         }
-        return Ok(Subject::Card(c));
+        return Ok(Some(Subject::Card(c)));
     }
     let key = normalize(name);
     if key == "terminal" || key == "terminals" {
-        return Ok(Subject::Terminal);
+        return Ok(Some(Subject::Terminal));
     }
     for (n, t) in Types::NAMES {
         let nk = normalize(n);
         if key == nk || key == format!("{nk}s") {
-            return Ok(Subject::Type(t));
+            return Ok(Some(Subject::Type(t)));
         }
     }
     if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
         return Err(crate::cards::other_sets::not_covered(card, set));
+    }
+    Ok(None)
+}
+
+fn unknown_subject(name: &str) -> String {
+    let sugg = Card::suggest(name)
+        .map(|c| c.name())
+        .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
+    format!(
+        "unknown card or type '{}'{}",
+        name.trim(),
+        did_you_mean(sugg)
+    )
+}
+
+/// A card or a type name of an entry. Cards win over types (Curse is both).
+pub(crate) fn subject(name: &str) -> Result<Subject, String> {
+    if let Some(s) = known_subject(name)? {
+        return Ok(s);
     }
     // "Province when total_money >= 8": a card name, then words that are
     // not part of it: say how an entry goes on.
@@ -120,20 +155,15 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
                     "a condition starts with 'if': write '{head} if {} …'",
                     words[k + 1..].join(" ")
                 )
+            } else if let Some(kw) = nearest(next, ENTRY_KEYWORDS.iter().copied()) {
+                format!("'{next}' is not a keyword (did you mean '{kw}'?); after '{head}' an entry takes 'max N', 'keep N' or 'if CONDITION'")
             } else {
                 format!("after '{head}' an entry takes 'max N', 'keep N' or 'if CONDITION'")
             };
             return Err(format!("unknown card or type '{}': {hint}", name.trim()));
         }
     }
-    let sugg = Card::suggest(name)
-        .map(|c| c.name())
-        .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
-    Err(format!(
-        "unknown card or type '{}'{}",
-        name.trim(),
-        did_you_mean(sugg)
-    ))
+    Err(unknown_subject(name))
 }
 
 fn is_word_start(c: char) -> bool {
@@ -155,6 +185,8 @@ fn is_name_char(c: char) -> bool {
 }
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
+/// Every keyword (any case).
+const KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
 const MAX_NESTING: usize = 48;
 const MAX_OPERATORS: usize = 256;
 
@@ -254,6 +286,9 @@ impl<'a> Cur<'a> {
         )
     }
     fn unexpected(&mut self, what: &str) -> StrategyError {
+        if let Some(e) = self.stray() {
+            return e;
+        }
         if self.at_end() {
             return self
                 .ln
@@ -267,6 +302,33 @@ impl<'a> Cur<'a> {
         )
     }
 
+    /// A character at the cursor that the language never uses (`≥`, `×`,
+    /// `;`), named as such, with the ASCII operator it may stand for.
+    fn stray(&mut self) -> Option<StrategyError> {
+        self.ws();
+        let c = self.peek()?;
+        if c.is_alphanumeric() || "_'()+-*/%<>=!,.".contains(c) {
+            return None;
+        }
+        let hint = match c {
+            '≥' | '⩾' | '≧' => " (write '>=')",
+            '≤' | '⩽' | '≦' => " (write '<=')",
+            '≠' => " (write '!=')",
+            '＝' | '⩵' => " (write '==')",
+            '−' | '–' | '—' => " (write '-')",
+            '×' | '·' | '∙' => " (write '*')",
+            '÷' => " (write '/')",
+            '&' => " (write 'and')",
+            '|' => " (write 'or')",
+            _ => "",
+        };
+        let shown = escape_invisible(c.encode_utf8(&mut [0; 4]));
+        Some(
+            self.ln
+                .err(self.i, 1, format!("unexpected character '{shown}'{hint}")),
+        )
+    }
+
     // ---- expressions ----
 
     fn expr(&mut self, want: Ty) -> R<Expr> {
@@ -274,6 +336,10 @@ impl<'a> Cur<'a> {
         let start = self.i;
         let (e, ty) = self.or()?;
         if ty != want {
+            // `coins ≥ 5`: the stray character, not the type, is the error.
+            if let Some(err) = self.stray() {
+                return Err(err);
+            }
             let len = self.s[start..self.i].trim_end().chars().count();
             let msg = match want {
                 Ty::Bool => "expected a condition (a comparison such as 'coins >= 6', or yes/no), found a number",
@@ -369,6 +435,17 @@ impl<'a> Cur<'a> {
                 let rat = self.i;
                 let (r, rt) = self.sum()?;
                 self.want(rt, Ty::Int, rat, self.i)?;
+                self.ws();
+                let rest = &self.s[self.i..self.end];
+                if let Some((t, _)) = ops.iter().find(|(t, _)| rest.starts_with(t)) {
+                    return Err(self.ln.err(
+                        self.i,
+                        t.len(),
+                        format!(
+                            "comparisons do not chain: write 'a < b and b < c' (found a second '{t}')"
+                        ),
+                    ));
+                }
                 return Ok((Expr::Bin(op, Box::new(l), Box::new(r)), Ty::Bool));
             }
         }
@@ -473,10 +550,19 @@ impl<'a> Cur<'a> {
         if let Some(c) = self.peek() {
             if c.is_ascii_digit() {
                 let rest = &self.s[self.i..self.end];
-                let n = rest
+                let mut n = rest
                     .char_indices()
                     .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
                     .map_or(rest.len(), |(k, _)| k);
+                // `5and turn > 1`: the number, then a keyword (as after
+                // `max 2if`).
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                if KEYWORDS
+                    .iter()
+                    .any(|k| rest[digits..n].eq_ignore_ascii_case(k))
+                {
+                    n = digits;
+                }
                 let lit = &rest[..n];
                 self.i += n;
                 return match lit.parse::<i32>() {
@@ -526,7 +612,7 @@ impl<'a> Cur<'a> {
             // the pile's (its top card's cost, the cards left in it).
             let sub = match Card::from_name(name) {
                 Some(c) if matches!(f, Fun::Cost | Fun::Supply) => Subject::Card(c),
-                _ => subject(name)
+                _ => subject_arg(name)
                     .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
             };
             if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
@@ -545,6 +631,25 @@ impl<'a> Cur<'a> {
                 return Err(self.ln.err(at, w.len(), format!("'{w}' takes no argument")));
             }
             return Ok((Expr::Var(v), Ty::Int));
+        }
+        if KEYWORDS.contains(&lw.as_str()) {
+            let hint = if lw == "not" {
+                " ('not' goes before a whole condition: 'not coins >= 6', or 'not (…)'; it cannot be a number)"
+            } else {
+                ""
+            };
+            return Err(self.ln.err(
+                at,
+                w.chars().count(),
+                format!("expected a number, a name or '(', found the keyword '{w}'{hint}"),
+            ));
+        }
+        if lw == "on" || lw == "off" {
+            return Err(self.ln.err(
+                at,
+                w.chars().count(),
+                format!("unknown name '{w}': a yes/no option takes yes or no (on/off are for settings such as 'safety:')"),
+            ));
         }
         let words = VARS
             .iter()
@@ -821,11 +926,28 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
             entries(ln, 0, &mut ast.lists[li].entries)?;
             continue;
         };
-        current = None;
+        let in_list = current.take().is_some();
         let key = &code[..colon];
         let value = &code[colon + 1..];
         let vat = colon + 1 + (value.len() - value.trim_start().len());
-        match head(ln, indent, key)? {
+        let head = head(ln, indent, key).map_err(|e| {
+            // `Gold if coins >= 6:` in a list: a stray ':' made an entry a
+            // header.
+            let entry = Line { text: key, ..ln };
+            if in_list
+                && value.trim().is_empty()
+                && e.msg.starts_with("unknown setting or list")
+                && entries(entry, 0, &mut Vec::new()).is_ok()
+            {
+                return ln.err(
+                    colon,
+                    1,
+                    "unexpected ':' at the end of an entry (a line with ':' is a header): remove it to make the line an entry of the list above",
+                );
+            }
+            e
+        })?;
+        match head {
             Head::Setting(s) => {
                 if let Some(&(_, l)) = seen_settings.iter().find(|(x, _)| *x == s) {
                     return Err(ln.err(
