@@ -1583,3 +1583,330 @@ fn turn_counters_follow_real_play() {
     }
     assert!(w.checked > 500, "{}", w.checked);
 }
+
+// ---------------------------------------------------------------------------
+// Audit of the strategy language (D1–D8)
+
+/// A kingdom of just these piles (and the basic cards).
+fn piles(names: &[&str]) -> Kingdom {
+    let cards: Vec<Card> = names.iter().map(|n| Card::from_name(n).unwrap()).collect();
+    Kingdom::with_piles(2, &cards).unwrap()
+}
+
+/// D1: the bytecode stack limit is checked when the file is parsed, with the
+/// condition quoted and underlined, not only when a kingdom holding the card
+/// is compiled (a file `check` accepted in one kingdom failed in another).
+#[test]
+fn a_condition_too_deep_for_the_stack_is_refused_at_parse_time() {
+    let mut e = "coins".to_string();
+    for _ in 0..45 {
+        e = format!("buys - 1 + turn * ({e})");
+    }
+    let err = parse_err(&format!("buy:\n    Witch if {e} == 5\n    Silver\n"));
+    assert!(err.msg.contains("condition too deeply nested"), "{err}");
+    assert_eq!((err.line, err.col), (2, 14), "{err}");
+    assert!(err.to_string().contains("\n2 | "), "{err}");
+    let err = parse_err(&format!("buy: Silver\nChancellor discard_deck: {e} == 5\n"));
+    assert!(err.msg.contains("condition too deeply nested"), "{err}");
+    assert_eq!((err.line, err.col), (2, 26), "{err}");
+    // At every depth, what parses compiles in a kingdom with the cards.
+    let k = piles(&["Witch", "Chancellor"]);
+    let mut e = "coins".to_string();
+    for _ in 0..47 {
+        e = format!("buys - 1 + turn * ({e})");
+        for text in [
+            format!("buy:\n    Witch if {e} == 5\n"),
+            format!("buy: Silver\nChancellor discard_deck: {e} == 5\n"),
+        ] {
+            if let Ok(s) = strategy::parse(&text, "t.dom") {
+                s.compile(&k).unwrap_or_else(|err| panic!("{err}"));
+            }
+        }
+    }
+    // A deep condition with a fast form needs no stack: it still loads.
+    let mut e = "coins > 1".to_string();
+    for _ in 0..40 {
+        e = format!("turn > 1 or buys > 1 and ({e})");
+    }
+    let s = strategy::parse(&format!("buy:\n    Witch if {e}\n"), "t.dom").unwrap();
+    s.compile(&k).unwrap();
+}
+
+/// D2: a tab is quoted as `U+0009`; the caret line is padded by that width.
+#[test]
+fn carets_stay_under_the_text_after_a_tab() {
+    let shown = parse_err("buy:\n\tGold if\tcoins >= 6 and foo\n").to_string();
+    let lines: Vec<&str> = shown.lines().collect();
+    let (quote, carets) = (lines[2], lines[3]);
+    assert!(quote.contains("U+0009Gold"), "{shown}");
+    assert!(!carets.contains('\t'), "{shown:?}");
+    let at = carets.find('^').unwrap();
+    assert_eq!(&quote[at..], "foo", "{shown}");
+    assert_eq!(carets[at..].trim_end(), "^^^", "{shown}");
+}
+
+/// D3: `Knights`, `Ruins` and a single Knight cover their pile's cards in
+/// the lints (they were compared with the pile pseudo-cards, never equal).
+#[test]
+fn lints_see_the_cards_of_the_knights_and_ruins_piles() {
+    let k = piles(&["Knights", "Marauder"]);
+    let lint = |text: &str| {
+        let s = strategy::parse(text, "t.dom").unwrap();
+        strategy::lint::lint(&s, &k)
+    };
+    // Ruins cost $0: bought at every price.
+    assert_eq!(lint("buy: Ruins\n"), Vec::<String>::new());
+    // Knights cost $5 (Sir Martin $4): nothing at $2–$3 only.
+    let w = lint("buy: Knights\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
+    let w = lint("buy: Sir Martin\n");
+    assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
+    // Never played: one warning for the pile, and none when it is played.
+    let w = lint("buy: Knights, Silver, Copper\nplay: Marauder, Necropolis\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("t.dom:1:6: warning: Knights (any of them) may be bought here"),
+        "{w:?}"
+    );
+    let w = lint("buy: Knights, Silver, Copper\nplay: Sir Martin, Marauder, Necropolis\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("Dame Anna"), "{w:?}");
+    assert!(!w[0].contains("Sir Martin"), "{w:?}");
+    let w = lint("buy: Knights, Silver, Copper\nplay: Knights, Marauder, Necropolis\n");
+    assert_eq!(w, Vec::<String>::new());
+}
+
+/// D7: a constant `choose:` out of a data card's range is a warning of
+/// `check` naming the option count (at run time it answers option 0).
+#[test]
+fn an_out_of_range_constant_choose_of_a_data_card_is_a_warning() {
+    let d = crate::cli::scratch("choose-range");
+    let f = d.join("hs.dom");
+    let run = |value: &str| {
+        std::fs::write(
+            &f,
+            format!("buy:\n  Hamlet Smith max 3\n  Silver\nplay: Hamlet Smith\nHamlet Smith choose: {value}\n"),
+        )
+        .unwrap();
+        let o = crate::cli::domsim(&[
+            "check",
+            "--cards",
+            "cards/examples.toml",
+            "--kingdom",
+            "Hamlet Smith",
+            f.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+        crate::cli::stdout(&o) + &crate::cli::stderr(&o)
+    };
+    let p = f.to_str().unwrap();
+    for v in ["7", "-1", "2"] {
+        let out = run(v);
+        assert!(
+            out.contains(&format!("{p}:5:1: warning: Hamlet Smith has 2 options, numbered 0 to 1: 'choose: {v}' is out of range, so option 0 is chosen")),
+            "{out}"
+        );
+    }
+    for v in ["0", "1", "turn % 2"] {
+        assert!(!run(v).contains("out of range"), "{v}");
+    }
+}
+
+/// D8: a file reached through `extends` is refused for the same reasons,
+/// with the same messages, as one given on the command line.
+#[test]
+fn extends_refuses_empty_and_non_text_files_like_the_top_level() {
+    let d = temp_dir("extends-odd");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(d.join("empty.dom"), "").unwrap();
+    std::fs::write(d.join("comments.dom"), "# nothing\n\n  # here\n").unwrap();
+    for base in ["empty.dom", "comments.dom"] {
+        let top = strategy::load(&d.join(base)).unwrap_err();
+        std::fs::write(d.join("child.dom"), format!("extends: {base}\n")).unwrap();
+        let e = strategy::load(&d.join("child.dom")).unwrap_err();
+        assert_eq!(e, top, "{e}");
+        assert!(e.msg.contains("the strategy is empty"), "{e}");
+    }
+    std::fs::write(d.join("sub/l1.dom"), b"buy: Gold\nplay: # \xe9\n").unwrap();
+    std::fs::write(d.join("el.dom"), "extends: sub/l1.dom\n").unwrap();
+    let top = strategy::load(&d.join("sub/l1.dom")).unwrap_err();
+    let e = strategy::load(&d.join("el.dom")).unwrap_err();
+    assert!(e.file.ends_with("l1.dom"), "{e}");
+    assert_eq!(
+        (e.line, e.col, &e.msg),
+        (top.line, top.col, &top.msg),
+        "{e}"
+    );
+    assert_eq!((e.line, e.col), (2, 9), "{e}");
+    assert!(
+        e.msg.contains("not a text file: invalid UTF-8 at byte 18"),
+        "{e}"
+    );
+    assert!(!e.msg.contains("sequence"), "no raw Rust message: {e}");
+    // "relative to this file" only for a relative path.
+    let abs = d.join("missing.dom");
+    std::fs::write(d.join("a.dom"), format!("extends: {}\n", abs.display())).unwrap();
+    let e = strategy::load(&d.join("a.dom")).unwrap_err();
+    assert!(e.msg.contains("cannot read"), "{e}");
+    assert!(!e.msg.contains("relative"), "{e}");
+    std::fs::write(d.join("r.dom"), "extends: missing.dom\n").unwrap();
+    let e = strategy::load(&d.join("r.dom")).unwrap_err();
+    assert!(e.msg.contains("(extends is relative to this file)"), "{e}");
+}
+
+/// D4: keywords are case-insensitive like card names, variables and
+/// headers (`IF` was stopped at by the entry scanner, then refused).
+#[test]
+fn keywords_are_accepted_in_any_case() {
+    let k = piles(&["Smithy"]);
+    for (upper, lower) in [
+        ("buy: Gold IF coins >= 6", "buy: Gold if coins >= 6"),
+        ("buy: Smithy MAX 2 Keep 0", "buy: Smithy max 2 keep 0"),
+        (
+            "buy: Gold if coins >= 6 AND turn > 1 OR NOT yes",
+            "buy: Gold if coins >= 6 and turn > 1 or not yes",
+        ),
+        (
+            "buy: Silver\nChancellor discard_deck: Not (coins > 2 Or turn < 3)",
+            "buy: Silver\nChancellor discard_deck: not (coins > 2 or turn < 3)",
+        ),
+    ] {
+        let a = strategy::parse(upper, "t.dom").unwrap_or_else(|e| panic!("{e}"));
+        let b = strategy::parse(lower, "t.dom").unwrap();
+        assert_eq!(
+            format!("{:?}", a.list(strategy::ListKind::Buy)),
+            format!("{:?}", b.list(strategy::ListKind::Buy))
+        );
+        a.compile(&k).unwrap();
+    }
+}
+
+/// D5 and the docs' minor items: messages that name the real problem.
+#[test]
+fn malformed_conditions_get_messages_that_name_the_problem() {
+    // (text, line, col, message fragment, what the message must not say)
+    let cases: &[(&str, usize, usize, &str, &str)] = &[
+        (
+            "buy: Gold if 1 + not yes",
+            1,
+            18,
+            "found the keyword 'not'",
+            "did you mean",
+        ),
+        (
+            "buy: Gold if count(Witch, Smithy) > 0",
+            1,
+            20,
+            "a function takes one card or type",
+            "an entry takes",
+        ),
+        (
+            "buy: Gold if coins ≥ 5",
+            1,
+            20,
+            "unexpected character '≥' (write '>=')",
+            "found a number",
+        ),
+        (
+            "buy: Gold if coins >= 5 ≤",
+            1,
+            25,
+            "unexpected character '≤' (write '<=')",
+            "expected 'if'",
+        ),
+        (
+            "buy: Silver\nMoat reveal: ON",
+            2,
+            14,
+            "a yes/no option takes yes or no",
+            "did you mean 'or'",
+        ),
+        (
+            "buy:\n  Smithy mx 2",
+            2,
+            3,
+            "'mx' is not a keyword (did you mean 'max'?)",
+            "\u{0}",
+        ),
+        (
+            "buy:\n  Gold if coins >= 6:",
+            2,
+            21,
+            "unexpected ':' at the end of an entry",
+            "unknown setting",
+        ),
+        (
+            "buy: Gold if 1 < 2 < 3",
+            1,
+            20,
+            "comparisons do not chain",
+            "expected 'if'",
+        ),
+        (
+            "buy: Gold if 1 < 2 == yes",
+            1,
+            20,
+            "comparisons do not chain",
+            "expected 'if'",
+        ),
+        (
+            "buy: Gold if coins >= 5andy",
+            1,
+            23,
+            "'5andy' is not a whole number",
+            "\u{0}",
+        ),
+    ];
+    for &(text, line, col, msg, not) in cases {
+        let e = parse_err(text);
+        assert!(e.msg.contains(msg), "{text:?}: {e}");
+        assert!(!e.msg.contains(not), "{text:?}: {e}");
+        assert_eq!((e.line, e.col), (line, col), "{text:?}: {e}");
+    }
+    // A number followed by a keyword is the number, then the keyword, as
+    // `max 2if` always was.
+    let k = piles(&["Smithy"]);
+    for (glued, spaced) in [
+        (
+            "buy: Gold if coins>=5and turn==1",
+            "buy: Gold if coins>=5 and turn==1",
+        ),
+        ("buy: Gold if 3and yes", "buy: Gold if 3 and yes"),
+        ("buy: Gold if 3 > 2or no", "buy: Gold if 3 > 2 or no"),
+        ("buy: Smithy max 2if yes", "buy: Smithy max 2 if yes"),
+    ] {
+        let a = strategy::parse(glued, "t.dom");
+        let b = strategy::parse(spaced, "t.dom");
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(
+                    format!("{:?}", a.list(strategy::ListKind::Buy)),
+                    format!("{:?}", b.list(strategy::ListKind::Buy))
+                );
+                a.compile(&k).unwrap();
+            }
+            (Err(a), Err(b)) => assert_eq!(a.msg, b.msg, "{glued}"),
+            (a, b) => panic!("{glued}: {a:?} vs {b:?}"),
+        }
+    }
+}
+
+/// D6: an entry's card name is punctuation-insensitive, like inside
+/// `count(...)` (the scanner stopped at the '.').
+#[test]
+fn entry_names_ignore_punctuation_like_function_arguments() {
+    let a = strategy::parse("buy: Gold\nplay: Throne.Room, Sir-Martin\n", "t.dom")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let b = strategy::parse("buy: Gold\nplay: Throne Room, Sir Martin\n", "t.dom").unwrap();
+    assert_eq!(
+        format!("{:?}", a.list(strategy::ListKind::Play)),
+        format!("{:?}", b.list(strategy::ListKind::Play))
+    );
+    let e = parse_err("buy: Gold\nplay: Thrown.Room\n");
+    assert!(
+        e.msg
+            .contains("'Thrown.Room' (did you mean 'Throne Room'?)"),
+        "{e}"
+    );
+}

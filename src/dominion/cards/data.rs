@@ -453,6 +453,23 @@ pub fn on_event<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card, t: Trigger) {
     }
 }
 
+/// How many answers each "choose one" question of data card `c` takes, in
+/// program order (for `pick = 2`, the number of pairs); empty when `c` is
+/// not a bound data card or asks none (for the strategy lint of `choose:`).
+pub fn choice_counts(c: Card) -> Vec<u8> {
+    let Some(p) = program(c) else {
+        return Vec::new();
+    };
+    p.ops
+        .iter()
+        .filter_map(|op| match *op {
+            Op::Choose { n, pick, .. } if pick <= 1 => Some(n),
+            Op::Choose { n, .. } => Some(pairs(n).1),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether data Reaction `c` makes its owner unaffected by an Attack.
 pub fn blocks_attacks(c: Card) -> bool {
     program(c).is_some_and(|p| p.blocks_attacks)

@@ -6,7 +6,7 @@
 //! [`super::questions`] read what it builds (and are not imported here).
 
 use super::ast::*;
-use super::options::{Kind, Question, Src, BUILTIN, OPTIONS};
+use super::options::{Kind, Question, Src, BUILTIN, DATA_OPTIONS, OPTIONS};
 use super::parse::parse_file;
 use super::route::{slot_of, why_index, Routes, Row, CHOOSE, N_SLOTS};
 pub(crate) use super::route::{Code, Route};
@@ -272,8 +272,68 @@ fn with_constant<'e>(op: BinOp, l: &'e Expr, r: &'e Expr) -> Option<(&'e Expr, B
     }
 }
 
-/// Evaluation stack size; deeper expressions are rejected at compile time.
+/// Evaluation stack size. Deeper expressions are rejected when the file is
+/// parsed ([`stack_need`]), so whatever loads compiles in every kingdom.
 pub(crate) const STACK: usize = 64;
+
+/// The stack the bytecode of `e` needs: what [`Ctx::emit`] returns for it,
+/// or 0 when `as_entry` (a list entry's condition) and `e` has a fast form
+/// ([`Ctx::fast`] takes it: no bytecode). Depends on the expression alone,
+/// not on the kingdom, so the parser checks it against [`STACK`].
+pub(crate) fn stack_need(e: &Expr, as_entry: bool) -> usize {
+    if as_entry && has_fast_form(e) {
+        return 0;
+    }
+    stack_depth(e)
+}
+
+/// Mirror of [`Ctx::emit`]'s result (checked against it in `Ctx::code`).
+fn stack_depth(e: &Expr) -> usize {
+    match e {
+        Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Fun(..) => 1,
+        Expr::Neg(x) | Expr::Not(x) => stack_depth(x),
+        Expr::Bin(BinOp::And | BinOp::Or, l, r) => stack_depth(l).max(stack_depth(r) + 1),
+        Expr::Bin(op, l, r) => match with_constant(*op, l, r) {
+            Some((x, _, _)) => stack_depth(x),
+            None => stack_depth(l).max(stack_depth(r) + 1),
+        },
+    }
+}
+
+/// Whether [`Ctx::fast`] finds a fast form for `e` (mirror of it and of
+/// [`Ctx::term`], which look at the kingdom only to build type masks).
+fn has_fast_form(e: &Expr) -> bool {
+    /// The constant operations of `e` as a [`Term`], when it is one.
+    fn term_ops(e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Int(_) => Some(0),
+            Expr::Var(v) => Slot::of_var(*v).map(|_| 0),
+            Expr::Fun(f, Subject::Card(c)) => Slot::of_fun(*f, *c).map(|_| 0),
+            Expr::Fun(f, _) => (*f == Fun::Count).then_some(0),
+            Expr::Bin(
+                op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod),
+                l,
+                r,
+            ) => {
+                let (x, _, _) = with_constant(*op, l, r)?;
+                let n = term_ops(x)?;
+                (n < 2).then_some(n + 1)
+            }
+            _ => None,
+        }
+    }
+    let Expr::Bin(op, l, r) = e else {
+        return false;
+    };
+    match op {
+        BinOp::And | BinOp::Or => has_fast_form(l) && has_fast_form(r),
+        _ if is_cmp(*op) => match (&**l, &**r) {
+            (Expr::Var(_), Expr::Int(_)) | (Expr::Fun(_, Subject::Card(_)), Expr::Int(_)) => true,
+            _ => term_ops(l).is_some() && term_ops(r).is_some(),
+        },
+        _ => false,
+    }
+}
 
 /// The picks with a general route (the others keep the engine default in
 /// rows without a card option).
@@ -543,6 +603,7 @@ impl Ctx<'_> {
     fn code(&mut self, e: &Expr, pos: Pos) -> Result<Code, StrategyError> {
         let start = self.out.code.len() as u32;
         let depth = self.emit(e);
+        debug_assert_eq!(depth, stack_depth(e));
         if depth > STACK {
             return Err(self.err(pos, "condition too deeply nested".into()));
         }
@@ -649,6 +710,13 @@ pub(crate) fn compile(
                 );
                 cx.warnings.push(w);
                 continue;
+            }
+        }
+        if let Key::Data(card, i) = v.key {
+            if DATA_OPTIONS[i as usize].1 == Question::Choose {
+                if let Some(w) = choose_out_of_range(card, &v.expr) {
+                    cx.warnings.push(format!("{}: warning: {w}", cx.loc(v.pos)));
+                }
             }
         }
         let code = cx.code(&v.expr, v.pos)?;
@@ -804,6 +872,32 @@ fn two_choices() -> CardSet {
     twice
 }
 
+/// Why a constant `choose:` value of data card `card` answers option 0
+/// whatever it says (it is out of range of one of its questions), if it is.
+/// A computed value out of range falls back to option 0 at run time
+/// (docs/DESIGNING_CARDS.md).
+fn choose_out_of_range(card: Card, e: &Expr) -> Option<String> {
+    fn constant(e: &Expr) -> Option<i32> {
+        match e {
+            Expr::Int(v) => Some(*v),
+            Expr::Neg(x) => Some(constant(x)?.wrapping_neg()),
+            _ => None,
+        }
+    }
+    let v = constant(e)?;
+    let counts = crate::cards::data::choice_counts(card);
+    let n = *counts.iter().find(|&&n| !(0..n as i32).contains(&v))?;
+    let pairs = if counts.len() > 1 {
+        " (one of its questions)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{card} has {n} options{pairs}, numbered 0 to {}: 'choose: {v}' is out of range, so option 0 is chosen",
+        n.saturating_sub(1)
+    ))
+}
+
 /// Compile against `k` what `f` emits for a lone expression, as if it
 /// stood at line 1, column 1 of the strategy's first file.
 fn compile_lone<T>(
@@ -845,6 +939,14 @@ pub(crate) fn compile_cond(
     k: &Kingdom,
 ) -> Result<(Compiled, Cond), StrategyError> {
     compile_lone(st, k, |cx, pos| cx.cond(e, pos))
+}
+
+/// The stack depth [`Ctx::emit`] computes for `e` (tests of [`stack_need`]).
+#[cfg(test)]
+pub(crate) fn emit_depth(st: &Strategy, e: &Expr, k: &Kingdom) -> usize {
+    compile_lone(st, k, |cx, _| Ok(cx.emit(e)))
+        .map(|(_, d)| d)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -880,6 +880,31 @@ mod tests {
         );
     }
 
+    /// The parser's stack check (`compile::stack_need`, kingdom-free)
+    /// agrees with the compiler: the fast form is found exactly when it
+    /// says, and the bytecode needs the stack it computes.
+    #[test]
+    fn stack_need_agrees_with_the_compiler() {
+        use super::super::compile::{compile_cond, emit_depth, stack_need};
+        let mut r = GameRng::for_game(13, 0);
+        let k = Kingdom::random(2, &[crate::cards::Set::Base], 6).unwrap();
+        let st = super::super::parse("buy: Copper", "<t>").unwrap();
+        let (mut fast, mut code) = (0, 0);
+        for _ in 0..8_000 {
+            let e = random_cond(&mut r, 4);
+            let (_, cond) = compile_cond(&st, &e, &k).unwrap();
+            let is_code = matches!(cond, Cond::Code(_));
+            assert_eq!(stack_need(&e, true) == 0, !is_code, "{e:?} as {cond:?}");
+            assert_eq!(stack_need(&e, false), emit_depth(&st, &e, &k), "{e:?}");
+            if is_code {
+                code += 1;
+            } else {
+                fast += 1;
+            }
+        }
+        assert!(fast > 1_000 && code > 1_000, "{fast} {code}");
+    }
+
     /// The Province bound of `gains_bound` never contradicts the full
     /// computation.
     #[test]

@@ -46,7 +46,17 @@ pub fn lint(st: &Strategy, k: &Kingdom) -> Vec<String> {
         format!("{f}:{}:{}", e.pos.line, e.pos.col)
     };
     let mut out = Vec::new();
-    let supply: Vec<Card> = k.supply_piles().to_vec();
+    // The cards one can buy: a pile pseudo-card (Knights, Ruins) stands for
+    // its cards, which are what entries name (`Knights`, `Sir Martin`).
+    let supply: Vec<Card> = k
+        .supply_piles()
+        .iter()
+        .flat_map(|&c| match c {
+            Card::Knights => CardSet::KNIGHTS.iter().collect::<Vec<_>>(),
+            Card::Ruins => CardSet::RUINS.iter().collect(),
+            _ => vec![c],
+        })
+        .collect();
 
     // Coin values with no buy entry.
     if let Some(buy) = st.list(ListKind::Buy).filter(|l| !l.is_empty()) {
@@ -94,12 +104,32 @@ pub fn lint(st: &Strategy, k: &Kingdom) -> Vec<String> {
                 let Some(s) = e.target else { continue };
                 for &c in &supply {
                     if c.is_action() && covers(s, c) && !named(c) && !reported.contains(c) {
+                        // One warning per pile of Knights or Ruins, naming
+                        // the pile when none of its cards is played.
+                        let pile = crate::engine::piles::pile_of(c);
+                        let (what, it) = if pile == c {
+                            (c.name().to_string(), "it")
+                        } else {
+                            let members = if pile == Card::Knights {
+                                CardSet::KNIGHTS
+                            } else {
+                                CardSet::RUINS
+                            };
+                            let missed: Vec<Card> = members.iter().filter(|&m| !named(m)).collect();
+                            missed.iter().for_each(|&m| reported.insert(m));
+                            if missed.len() == members.len() {
+                                (format!("{pile} (any of them)"), "them")
+                            } else {
+                                let names: Vec<&str> = missed.iter().map(|m| m.name()).collect();
+                                (names.join(", "), "them")
+                            }
+                        };
                         reported.insert(c);
                         out.push(format!(
-                            "{}: warning: {} may be {} here, but the play: list never names it, so it is never played",
+                            "{}: warning: {what} may be {} here, but the play: list never names {it}, so {} never played",
                             at(e),
-                            c.name(),
-                            if kind == ListKind::Buy { "bought" } else { "gained" }
+                            if kind == ListKind::Buy { "bought" } else { "gained" },
+                            if it == "it" { "it is" } else { "they are" }
                         ));
                     }
                 }

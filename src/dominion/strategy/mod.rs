@@ -78,8 +78,9 @@ impl fmt::Display for StrategyError {
         if !self.source_line.trim().is_empty() {
             let num = self.line.to_string();
             let pad = " ".repeat(num.len());
-            // Invisible characters are shown escaped (U+200B), and the caret
-            // line accounts for the wider text.
+            // Invisible characters are shown escaped (U+200B, a tab as
+            // U+0009), and the caret line is padded by the width of what is
+            // shown, so the carets stay under the offending text.
             let shown = |c: char| parse::escape_invisible(c.encode_utf8(&mut [0; 4]));
             // A very long line is quoted around the column only, with an
             // ellipsis for what is left out.
@@ -98,13 +99,7 @@ impl fmt::Display for StrategyError {
             let lead: String = head
                 .chars()
                 .chain(chars[from..at].iter().copied())
-                .map(|c| {
-                    if c == '\t' {
-                        "\t".to_string()
-                    } else {
-                        " ".repeat(shown(c).chars().count())
-                    }
-                })
+                .map(|c| " ".repeat(shown(c).chars().count()))
                 .collect();
             let width: usize = chars[at..to]
                 .iter()
@@ -265,16 +260,31 @@ pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
             file_error(&name, format!("cannot read the strategy file: {e}"))
         }
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        file_error(
-            &name,
-            format!(
-                "not a text file: invalid UTF-8 at byte {} (a strategy is plain text)",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })?;
+    let text = String::from_utf8(bytes).map_err(|e| not_utf8(&name, e))?;
     parse(&text, &name)
+}
+
+/// The error for a file that is not UTF-8 text: the line and column of the
+/// first bad byte, the line quoted up to it (the same for a file given on
+/// the command line and one named by `extends`).
+fn not_utf8(file: &str, e: std::string::FromUtf8Error) -> StrategyError {
+    let at = e.utf8_error().valid_up_to();
+    let bytes = e.as_bytes();
+    // The valid prefix is UTF-8 by definition.
+    let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let line_start = valid.rfind('\n').map_or(0, |i| i + 1);
+    let line = valid.matches('\n').count() + 1;
+    let before = &valid[line_start..];
+    let rest = &bytes[at..];
+    let rest = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
+    StrategyError {
+        file: file.to_string(),
+        line,
+        col: before.chars().count() + 1,
+        msg: format!("not a text file: invalid UTF-8 at byte {at} (a strategy is plain text)"),
+        source_line: format!("{before}{}", String::from_utf8_lossy(rest)),
+        width: 1,
+    }
 }
 
 /// The largest strategy file [`load`] accepts (real ones are a few KB).
@@ -337,20 +347,6 @@ fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, Str
         safe_ending: true,
         penultimate_province: true,
     };
-    if text
-        .lines()
-        .all(|l| l.split('#').next().unwrap_or("").trim().is_empty())
-    {
-        return Err(StrategyError {
-            file: file.to_string(),
-            line: 1,
-            col: 1,
-            msg: "the strategy is empty: it needs at least a 'buy:' list (or 'extends: FILE')"
-                .into(),
-            source_line: String::new(),
-            width: 1,
-        });
-    }
     let mut stack = Vec::new();
     let name = resolve(text, file, &mut stack, &mut st, root)?;
     st.name = name.unwrap_or_else(|| {
@@ -371,6 +367,22 @@ fn resolve(
     root: Option<&Path>,
 ) -> Result<Option<String>, StrategyError> {
     let text = skip_bom(text);
+    // An empty file (or only comments) is refused, whether it is the file
+    // given or one it extends.
+    if text
+        .lines()
+        .all(|l| l.split('#').next().unwrap_or("").trim().is_empty())
+    {
+        return Err(StrategyError {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            msg: "the strategy is empty: it needs at least a 'buy:' list (or 'extends: FILE')"
+                .into(),
+            source_line: String::new(),
+            width: 1,
+        });
+    }
     let me = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
     stack.push(me);
     let fidx = st.files.len() as u16;
@@ -403,15 +415,17 @@ fn resolve(
                 .collect();
             return Err(pos_err(format!("extends cycle: {}", chain.join(" → "))));
         }
-        let btext = crate::output::read_capped(&base, MAX_FILE_BYTES)
-            .and_then(|b| String::from_utf8(b).map_err(std::io::Error::other))
-            .map_err(|e| {
-                pos_err(format!(
-                    "cannot read '{}' (extends is relative to this file): {e}",
-                    base.display()
-                ))
-            })?;
-        resolve(&btext, &base.display().to_string(), stack, st, root)?;
+        let bname = base.display().to_string();
+        let bytes = crate::output::read_capped(&base, MAX_FILE_BYTES).map_err(|e| {
+            let relative = if Path::new(rel).is_relative() {
+                " (extends is relative to this file)"
+            } else {
+                ""
+            };
+            pos_err(format!("cannot read '{bname}'{relative}: {e}"))
+        })?;
+        let btext = String::from_utf8(bytes).map_err(|e| not_utf8(&bname, e))?;
+        resolve(&btext, &bname, stack, st, root)?;
     }
     // Override the base key by key.
     for l in ast.lists {

@@ -3,6 +3,7 @@
 //! non-blank line is an entry of the list opened last. `#` starts a comment.
 
 use super::ast::*;
+use super::compile;
 use super::options::{self, Kind, FUNS, OPTIONS, SETTINGS, VARS};
 use super::StrategyError;
 use crate::cards::{edit_distance, normalize, Card, Types};
@@ -71,8 +72,24 @@ pub(crate) fn nearest<'w>(w: &str, words: impl Iterator<Item = &'w str>) -> Opti
         .map(|(_, c)| c)
 }
 
-/// A card or a type name. Cards win over types (Curse is both).
-pub(crate) fn subject(name: &str) -> Result<Subject, String> {
+/// A function's argument: one card or type (a subject without the advice
+/// on how an entry goes on).
+fn subject_arg(name: &str) -> Result<Subject, String> {
+    if let Some(s) = known_subject(name)? {
+        return Ok(s);
+    }
+    if name.contains(',') {
+        return Err(format!(
+            "a function takes one card or type, not '{}' (add them: count(A) + count(B))",
+            name.trim()
+        ));
+    }
+    Err(unknown_subject(name))
+}
+
+/// `name` as a card or type, `None` if it is neither, an error for a card
+/// of a set this simulator does not cover.
+fn known_subject(name: &str) -> Result<Option<Subject>, String> {
     if let Some(c) = Card::from_name(name) {
         // Dark Ages: the pile pseudo-cards never reach a hand or a deck; their
         // names mean the type (any Ruins, any Knight).
@@ -82,22 +99,41 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
             } else {
                 Types::KNIGHT
             };
-            return Ok(Subject::Type(t));
+            return Ok(Some(Subject::Type(t)));
         }
-        return Ok(Subject::Card(c));
+        return Ok(Some(Subject::Card(c)));
     }
     let key = normalize(name);
     if key == "terminal" || key == "terminals" {
-        return Ok(Subject::Terminal);
+        return Ok(Some(Subject::Terminal));
     }
     for (n, t) in Types::NAMES {
         let nk = normalize(n);
         if key == nk || key == format!("{nk}s") {
-            return Ok(Subject::Type(t));
+            return Ok(Some(Subject::Type(t)));
         }
     }
     if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
         return Err(crate::cards::other_sets::not_covered(card, set));
+    }
+    Ok(None)
+}
+
+fn unknown_subject(name: &str) -> String {
+    let sugg = Card::suggest(name)
+        .map(|c| c.name())
+        .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
+    format!(
+        "unknown card or type '{}'{}",
+        name.trim(),
+        did_you_mean(sugg)
+    )
+}
+
+/// A card or a type name of an entry. Cards win over types (Curse is both).
+pub(crate) fn subject(name: &str) -> Result<Subject, String> {
+    if let Some(s) = known_subject(name)? {
+        return Ok(s);
     }
     // "Province when total_money >= 8": a card name, then words that are
     // not part of it: say how an entry goes on.
@@ -119,20 +155,15 @@ pub(crate) fn subject(name: &str) -> Result<Subject, String> {
                     "a condition starts with 'if': write '{head} if {} …'",
                     words[k + 1..].join(" ")
                 )
+            } else if let Some(kw) = nearest(next, ENTRY_KEYWORDS.iter().copied()) {
+                format!("'{next}' is not a keyword (did you mean '{kw}'?); after '{head}' an entry takes 'max N', 'keep N' or 'if CONDITION'")
             } else {
                 format!("after '{head}' an entry takes 'max N', 'keep N' or 'if CONDITION'")
             };
             return Err(format!("unknown card or type '{}': {hint}", name.trim()));
         }
     }
-    let sugg = Card::suggest(name)
-        .map(|c| c.name())
-        .or_else(|| nearest(name, Types::NAMES.iter().map(|(n, _)| *n)));
-    Err(format!(
-        "unknown card or type '{}'{}",
-        name.trim(),
-        did_you_mean(sugg)
-    ))
+    Err(unknown_subject(name))
 }
 
 fn is_word_start(c: char) -> bool {
@@ -141,11 +172,21 @@ fn is_word_start(c: char) -> bool {
 fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
+/// A character of a card or type name in an entry: letters, digits and the
+/// punctuation a name may be written with (`Throne.Room`, `Sir Martin's`),
+/// which the lookup ignores as it does inside `count(...)`. Not the
+/// characters that end a name: `,`, operators and parentheses.
 fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\'' || c == '-'
+    c.is_alphanumeric()
+        || matches!(
+            c,
+            '_' | '\'' | '-' | '.' | '’' | '‘' | '`' | '"' | '/' | '&'
+        )
 }
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
+/// Every keyword (any case).
+const KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
 const MAX_NESTING: usize = 48;
 const MAX_OPERATORS: usize = 256;
 
@@ -212,8 +253,10 @@ impl<'a> Cur<'a> {
             .map_or(rest.len(), |(k, _)| k);
         Some(&rest[..n])
     }
+    /// Consume keyword `w` (lower-case), written in any case like the rest
+    /// of the language (`IF`, `And`).
     fn eat_word(&mut self, w: &str) -> bool {
-        if self.peek_word() == Some(w) {
+        if self.peek_word().is_some_and(|p| p.eq_ignore_ascii_case(w)) {
             self.i += w.len();
             true
         } else {
@@ -243,6 +286,9 @@ impl<'a> Cur<'a> {
         )
     }
     fn unexpected(&mut self, what: &str) -> StrategyError {
+        if let Some(e) = self.stray() {
+            return e;
+        }
         if self.at_end() {
             return self
                 .ln
@@ -256,6 +302,33 @@ impl<'a> Cur<'a> {
         )
     }
 
+    /// A character at the cursor that the language never uses (`≥`, `×`,
+    /// `;`), named as such, with the ASCII operator it may stand for.
+    fn stray(&mut self) -> Option<StrategyError> {
+        self.ws();
+        let c = self.peek()?;
+        if c.is_alphanumeric() || "_'()+-*/%<>=!,.".contains(c) {
+            return None;
+        }
+        let hint = match c {
+            '≥' | '⩾' | '≧' => " (write '>=')",
+            '≤' | '⩽' | '≦' => " (write '<=')",
+            '≠' => " (write '!=')",
+            '＝' | '⩵' => " (write '==')",
+            '−' | '–' | '—' => " (write '-')",
+            '×' | '·' | '∙' => " (write '*')",
+            '÷' => " (write '/')",
+            '&' => " (write 'and')",
+            '|' => " (write 'or')",
+            _ => "",
+        };
+        let shown = escape_invisible(c.encode_utf8(&mut [0; 4]));
+        Some(
+            self.ln
+                .err(self.i, 1, format!("unexpected character '{shown}'{hint}")),
+        )
+    }
+
     // ---- expressions ----
 
     fn expr(&mut self, want: Ty) -> R<Expr> {
@@ -263,6 +336,10 @@ impl<'a> Cur<'a> {
         let start = self.i;
         let (e, ty) = self.or()?;
         if ty != want {
+            // `coins ≥ 5`: the stray character, not the type, is the error.
+            if let Some(err) = self.stray() {
+                return Err(err);
+            }
             let len = self.s[start..self.i].trim_end().chars().count();
             let msg = match want {
                 Ty::Bool => "expected a condition (a comparison such as 'coins >= 6', or yes/no), found a number",
@@ -358,6 +435,17 @@ impl<'a> Cur<'a> {
                 let rat = self.i;
                 let (r, rt) = self.sum()?;
                 self.want(rt, Ty::Int, rat, self.i)?;
+                self.ws();
+                let rest = &self.s[self.i..self.end];
+                if let Some((t, _)) = ops.iter().find(|(t, _)| rest.starts_with(t)) {
+                    return Err(self.ln.err(
+                        self.i,
+                        t.len(),
+                        format!(
+                            "comparisons do not chain: write 'a < b and b < c' (found a second '{t}')"
+                        ),
+                    ));
+                }
                 return Ok((Expr::Bin(op, Box::new(l), Box::new(r)), Ty::Bool));
             }
         }
@@ -396,6 +484,20 @@ impl<'a> Cur<'a> {
             lt = Ty::Int;
         }
         Ok((l, lt))
+    }
+
+    /// Refuse `e` (the text at `at`, `len` characters) when its bytecode
+    /// would need more than the evaluator's stack: checked here, not when
+    /// compiling for a kingdom, so a file that loads runs in every kingdom.
+    fn fits(&self, e: &Expr, as_entry: bool, at: usize, len: usize) -> R<()> {
+        if compile::stack_need(e, as_entry) > compile::STACK {
+            return Err(self.ln.err(
+                at,
+                len,
+                "condition too deeply nested (split it, or use fewer parentheses)",
+            ));
+        }
+        Ok(())
     }
 
     fn count_op(&mut self, at: usize) -> R<()> {
@@ -448,10 +550,19 @@ impl<'a> Cur<'a> {
         if let Some(c) = self.peek() {
             if c.is_ascii_digit() {
                 let rest = &self.s[self.i..self.end];
-                let n = rest
+                let mut n = rest
                     .char_indices()
                     .find(|&(_, c)| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
                     .map_or(rest.len(), |(k, _)| k);
+                // `5and turn > 1`: the number, then a keyword (as after
+                // `max 2if`).
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                if KEYWORDS
+                    .iter()
+                    .any(|k| rest[digits..n].eq_ignore_ascii_case(k))
+                {
+                    n = digits;
+                }
                 let lit = &rest[..n];
                 self.i += n;
                 return match lit.parse::<i32>() {
@@ -501,7 +612,7 @@ impl<'a> Cur<'a> {
             // the pile's (its top card's cost, the cards left in it).
             let sub = match Card::from_name(name) {
                 Some(c) if matches!(f, Fun::Cost | Fun::Supply) => Subject::Card(c),
-                _ => subject(name)
+                _ => subject_arg(name)
                     .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
             };
             if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
@@ -520,6 +631,25 @@ impl<'a> Cur<'a> {
                 return Err(self.ln.err(at, w.len(), format!("'{w}' takes no argument")));
             }
             return Ok((Expr::Var(v), Ty::Int));
+        }
+        if KEYWORDS.contains(&lw.as_str()) {
+            let hint = if lw == "not" {
+                " ('not' goes before a whole condition: 'not coins >= 6', or 'not (…)'; it cannot be a number)"
+            } else {
+                ""
+            };
+            return Err(self.ln.err(
+                at,
+                w.chars().count(),
+                format!("expected a number, a name or '(', found the keyword '{w}'{hint}"),
+            ));
+        }
+        if lw == "on" || lw == "off" {
+            return Err(self.ln.err(
+                at,
+                w.chars().count(),
+                format!("unknown name '{w}': a yes/no option takes yes or no (on/off are for settings such as 'safety:')"),
+            ));
         }
         let words = VARS
             .iter()
@@ -627,9 +757,17 @@ impl<'a> Cur<'a> {
                 ),
             );
         }
+        // What the stack check underlines: the condition, else the entry.
+        let (mut at, mut len) = (start, name.chars().count());
         if self.eat_word("if") {
+            self.ws();
+            at = self.i;
             let e = self.expr(Ty::Bool)?;
+            len = self.s[at..self.i].trim_end().chars().count();
             add(&mut cond, e);
+        }
+        if let Some(e) = &cond {
+            self.fits(e, true, at, len)?;
         }
         self.ws();
         if !(self.at_end() || self.peek() == Some(',')) {
@@ -788,11 +926,28 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
             entries(ln, 0, &mut ast.lists[li].entries)?;
             continue;
         };
-        current = None;
+        let in_list = current.take().is_some();
         let key = &code[..colon];
         let value = &code[colon + 1..];
         let vat = colon + 1 + (value.len() - value.trim_start().len());
-        match head(ln, indent, key)? {
+        let head = head(ln, indent, key).map_err(|e| {
+            // `Gold if coins >= 6:` in a list: a stray ':' made an entry a
+            // header.
+            let entry = Line { text: key, ..ln };
+            if in_list
+                && value.trim().is_empty()
+                && e.msg.starts_with("unknown setting or list")
+                && entries(entry, 0, &mut Vec::new()).is_ok()
+            {
+                return ln.err(
+                    colon,
+                    1,
+                    "unexpected ':' at the end of an entry (a line with ':' is a header): remove it to make the line an entry of the list above",
+                );
+            }
+            e
+        })?;
+        match head {
             Head::Setting(s) => {
                 if let Some(&(_, l)) = seen_settings.iter().find(|(x, _)| *x == s) {
                     return Err(ln.err(
@@ -872,6 +1027,8 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                         if !c.at_end() {
                             return Err(c.unexpected("the end of the line"));
                         }
+                        let len = code[vat..].trim_end().chars().count();
+                        c.fits(&expr, false, vat, len)?;
                         ast.values.push(ValueDef { key: k, pos, expr });
                     }
                 }
@@ -894,6 +1051,7 @@ pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
     if !c.at_end() {
         return Err(c.unexpected("the end of the expression"));
     }
+    c.fits(&e, false, 0, text.trim_end().chars().count())?;
     Ok(e)
 }
 
