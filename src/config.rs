@@ -1440,7 +1440,7 @@ mod tests {
         let l = KingdomList::from_args(None, "base", Some(&f), 1, 2).unwrap();
         assert_eq!(l.kingdoms.len(), 2);
         assert!(
-            l.how.starts_with("file ") && l.how.ends_with("k.txt"),
+            l.how.starts_with("file ") && l.how.contains("k.txt (2 kingdoms, contents "),
             "{}",
             l.how
         );
