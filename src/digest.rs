@@ -3,7 +3,8 @@
 //! so a checkpoint or a shard of a run over other contents is refused. Not
 //! cryptographic: it tells edits apart, it does not resist forgery.
 
-const START: u64 = 0xcbf2_9ce4_8422_2325;
+/// The state of a digest of nothing.
+pub const START: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x100_0000_01b3;
 
 /// Running FNV-1a digest.
@@ -17,6 +18,12 @@ impl Default for Digest {
 }
 
 impl Digest {
+    /// A digest that goes on from `state` (a [`Digest::value`] kept in a
+    /// struct, such as a strategy's hash over its file and its bases).
+    pub fn resume(state: u64) -> Digest {
+        Digest(state)
+    }
+
     pub fn update(&mut self, bytes: &[u8]) -> &mut Self {
         for &b in bytes {
             self.0 ^= b as u64;

@@ -366,14 +366,11 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
 
 /// A stable hash of the compiled bots (for checkpoint keys).
 fn fingerprint(bots: &[SalemBot]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = crate::digest::Digest::default();
     for b in bots {
-        for byte in format!("{b:?}").bytes() {
-            h ^= byte as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
+        h.update(format!("{b:?}").as_bytes());
     }
-    format!("{h:016x}")
+    h.hex()
 }
 
 fn options_line(d: &Data) -> String {

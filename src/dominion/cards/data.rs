@@ -295,11 +295,9 @@ impl DataCard {
         if pile != PileRule::Kingdom {
             exact.push_str(&format!(" pile {pile:?}"));
         }
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &b in exact.as_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x100_0000_01b3);
-        }
+        let h = crate::digest::Digest::default()
+            .update(exact.as_bytes())
+            .value();
         let mut parts = vec![format!("${}", i.cost), format!("{:?}", i.types)];
         for (n, w) in [(i.cards, "Card"), (i.actions, "Action"), (i.buys, "Buy")] {
             if n > 0 {

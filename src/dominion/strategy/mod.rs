@@ -207,15 +207,6 @@ impl Strategy {
     }
 }
 
-fn fnv1a(h: &mut u64, bytes: &[u8]) {
-    for &b in bytes {
-        *h ^= b as u64;
-        *h = h.wrapping_mul(0x100_0000_01b3);
-    }
-}
-
-const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
-
 fn file_error(file: &str, msg: String) -> StrategyError {
     StrategyError {
         file: file.to_string(),
@@ -340,7 +331,7 @@ fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, Str
     let text = skip_bom(text);
     let mut st = Strategy {
         name: String::new(),
-        source_hash: FNV_START,
+        source_hash: crate::digest::START,
         files: Vec::new(),
         lists: Vec::new(),
         values: Vec::new(),
@@ -387,8 +378,10 @@ fn resolve(
     stack.push(me);
     let fidx = st.files.len() as u16;
     st.files.push(file.to_string());
-    fnv1a(&mut st.source_hash, text.as_bytes());
-    fnv1a(&mut st.source_hash, &[0]);
+    st.source_hash = crate::digest::Digest::resume(st.source_hash)
+        .update(text.as_bytes())
+        .update(&[0])
+        .value();
     let ast = parse::parse_file(text, file, fidx)?;
     if let Some((rel, pos)) = &ast.extends {
         let base = Path::new(file).parent().unwrap_or(Path::new("")).join(rel);
