@@ -631,6 +631,33 @@ fn log_numbers_options_from_zero_labels_vp_and_announces_shelters() {
     assert!(stdout(&off).contains("  Shelters: not in this game"));
 }
 
+/// `domsim log --explain` says when the safety rules skipped a card an
+/// earlier entry chose (the audit found a Duchy explained by its entry
+/// alone, with no word of the Province the rules had skipped): in game 3 of
+/// Big Money Ultimate against Smithy Big Money, P2 holds $9 behind on VP
+/// and buys a Duchy.
+#[test]
+fn log_explain_says_when_the_safety_rules_skipped_a_card() {
+    let o = domsim(&[
+        "log",
+        "strategies/big_money_ultimate.dom",
+        "strategies/smithy_big_money.dom",
+        "--game",
+        "3",
+        "--explain",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let skips: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("the safety rules skipped Province"))
+        .collect();
+    assert!(!skips.is_empty(), "{out}");
+    for l in skips {
+        assert!(l.contains("Buy → ") && !l.contains("Buy → Province"), "{l}");
+    }
+}
+
 /// `domsim log --explain` (issue 20.12): every explained card choice names
 /// the entry that decided it, and that line of the strategy file is about
 /// the card chosen (by name or type) or is a `none` entry.
@@ -672,7 +699,7 @@ fn log_explain_names_the_deciding_entry() {
                 );
                 continue;
             };
-            let at = at.trim_end_matches(')');
+            let at = at.split(';').next().unwrap().trim_end_matches(')');
             let mut parts = at.rsplitn(3, ':');
             let _col = parts.next().unwrap();
             let line: usize = parts.next().unwrap().parse().unwrap();

@@ -237,40 +237,49 @@ impl Compiled {
     /// `entries`), by the very rule of [`Self::scan`]: the entry that
     /// answers, or the `none` entry that stops the list; None when no entry
     /// applies. For `domsim log --explain` only.
+    /// Also returns the cards that entries before it would have chosen but
+    /// the safety rules skipped.
     pub(crate) fn deciding_entry(
         &self,
         list: u16,
         g: &Game,
         q: &Pick,
         safety: bool,
-    ) -> Option<usize> {
+    ) -> (Option<usize>, CardSet) {
         let me = q.player;
         let safe = safety && self.guarded;
         let (start, len) = self.lists[list as usize];
+        let mut skipped = CardSet::EMPTY;
         for (k, e) in self.entries(list).iter().enumerate() {
             let i = start as usize + k;
             debug_assert!(k < len as usize);
             if q.legal.and(e.mask).is_empty() {
                 if e.target == Target::Nothing && self.holds(e.cond, g, me) {
-                    return Some(i);
+                    return (Some(i), skipped);
                 }
                 continue;
             }
             match e.target {
                 Target::Card(c) => {
-                    if self.holds(e.cond, g, me) && !(safe && self.unsafe_now(g, me, c)) {
-                        return Some(i);
+                    if self.holds(e.cond, g, me) {
+                        if !(safe && self.unsafe_now(g, me, c)) {
+                            return (Some(i), skipped);
+                        }
+                        skipped.insert(c);
                     }
                 }
                 Target::Type => {
                     if self.scan_mask(e, e.mask, g, q, safe).is_some() {
-                        return Some(i);
+                        return (Some(i), skipped);
+                    }
+                    if let Some(c) = self.scan_mask(e, e.mask, g, q, false) {
+                        skipped.insert(c);
                     }
                 }
                 Target::Nothing => {}
             }
         }
-        None
+        (None, skipped)
     }
 
     /// A type entry: the engine's default choice among the matching legal

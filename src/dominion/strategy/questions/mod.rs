@@ -91,11 +91,20 @@ impl<'a> StrategyBots<'a> {
         match route {
             Route::List(l, _) => {
                 let safety = pick::safety(q);
-                match s.deciding_entry(l, g, q, safety) {
+                let (entry, skipped) = s.deciding_entry(l, g, q, safety);
+                let why = match entry {
                     Some(i) => format!("entry at {}", s.entry_at[i]),
                     None if q.optional => "no entry applies: none".into(),
                     None => "no entry applies: the engine's default".into(),
+                };
+                if skipped.is_empty() {
+                    return why;
                 }
+                let names: Vec<&str> = skipped.iter().map(|c| c.name()).collect();
+                format!(
+                    "{why}; the safety rules skipped {} (safety: off turns them off)",
+                    names.join(", ")
+                )
             }
             Route::AllTreasures => "no treasures: list: every Treasure".into(),
             Route::DefaultPlay => "no play: list: +Actions first, then the most expensive".into(),
