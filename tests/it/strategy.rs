@@ -548,6 +548,13 @@ fn every_error_has_position_message_and_suggestion() {
         ),
         ("Chapel:\n", 1, 1, 6, "needs an option name"),
         ("Gold\n", 1, 1, 4, "'Gold' is outside any list"),
+        (
+            "buy: Gold\n    Silver\n",
+            2,
+            5,
+            6,
+            "the list on line 1 is written on its header line, which ends it",
+        ),
         ("buy:\n Gold if coins", 2, 10, 5, "expected a condition"),
         (
             "buy: Gold if coins + (1 < 2) > 0",

@@ -899,6 +899,9 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
     let mut ast = FileAst::default();
     // The list being filled: index into ast.lists.
     let mut current: Option<usize> = None;
+    // The line of the last header that wrote its list on its own line
+    // (`buy: Gold, Silver`), while no other header has come since.
+    let mut inline_list: Option<usize> = None;
     let mut seen: Vec<(Key, usize)> = Vec::new();
     let mut seen_settings: Vec<(&str, usize)> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
@@ -917,6 +920,13 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
         let Some(colon) = code.find(':') else {
             let Some(li) = current else {
                 let t = code.trim();
+                if let Some(l) = inline_list {
+                    return Err(err_line.err(
+                        indent,
+                        t.chars().count(),
+                        format!("'{t}' is outside any list: the list on line {l} is written on its header line, which ends it; write its entries either all on that line or each on a line below a bare header"),
+                    ));
+                }
                 return Err(err_line.err(
                     indent,
                     t.chars().count(),
@@ -927,6 +937,7 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
             continue;
         };
         let in_list = current.take().is_some();
+        inline_list = None;
         let key = &code[..colon];
         let value = &code[colon + 1..];
         let vat = colon + 1 + (value.len() - value.trim_start().len());
@@ -993,6 +1004,7 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                         let mut es = Vec::new();
                         if !value.trim().is_empty() {
                             entries(ln, vat, &mut es)?;
+                            inline_list = Some(n + 1);
                         } else {
                             current = Some(ast.lists.len());
                         }
