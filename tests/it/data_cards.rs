@@ -178,6 +178,16 @@ fn bad_card_files_name_the_file_line_and_field() {
         "bad.toml:4:9: field 'types': unknown type 'Acton' (did you mean 'Action'?)",
     );
     bad_card_file(
+        "type twice",
+        "[[card]]\nname = \"X\"\ncost = 3\ntypes = [\"Action\", \"action\"]\ncards = 1\n",
+        "bad.toml:4:9: field 'types': type 'Action' given twice",
+    );
+    bad_card_file(
+        "gain card with types",
+        &card("effect = [{ do = \"gain\", card = \"Silver\", types = [\"Treasure\"] }]"),
+        "'gain' takes `types` only with a cost",
+    );
+    bad_card_file(
         "printed name",
         "[[card]]\nname = \"Smithy\"\ncost = 3\ntypes = [\"Action\"]\n",
         "'Smithy' is the printed card Smithy",

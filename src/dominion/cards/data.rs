@@ -1039,7 +1039,14 @@ fn type_list(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Types> {
             .iter()
             .find(|(n, _)| super::normalize(n) == super::normalize(s))
         {
-            Some((_, ty)) => t = t.union(*ty),
+            Some((n, ty)) => {
+                if t.has(*ty) {
+                    return Err(
+                        cx.err(v.span(), format!("field '{field}': type '{n}' given twice"))
+                    );
+                }
+                t = t.union(*ty)
+            }
             None => {
                 let sug = suggest(s, TYPE_WORDS.iter().map(|(n, _)| *n));
                 return Err(cx.err(
@@ -1272,12 +1279,15 @@ impl Compiler<'_, '_> {
             "gain" => {
                 let to = dest(cx, &t)?;
                 if let Some(c) = t.get("card") {
-                    if t.contains_key("up_to")
-                        || t.contains_key("exactly")
-                        || t.contains_key("types")
-                    {
+                    if t.contains_key("up_to") || t.contains_key("exactly") {
                         return Err(here(
                             "'gain' takes either a `card` or a cost (`up_to`/`exactly`), not both"
+                                .into(),
+                        ));
+                    }
+                    if t.contains_key("types") {
+                        return Err(here(
+                            "'gain' takes `types` only with a cost (`up_to`/`exactly`): a `card` is already one card"
                                 .into(),
                         ));
                     }
