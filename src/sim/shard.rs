@@ -357,6 +357,7 @@ impl Partial {
                 Ok(g.unwrap_or(0))
             }
             Counts::Sweep(ks) => {
+                let drawn = RandomKingdoms::of(&self.key.meta)?;
                 for (j, k) in ks.iter().enumerate() {
                     if k.index != self.first + j as u64 {
                         bail!(
@@ -364,6 +365,10 @@ impl Partial {
                             k.index,
                             self.first + j as u64
                         );
+                    }
+                    if let Some(d) = &drawn {
+                        d.check(k.index, &k.cards)
+                            .map_err(|e| anyhow!("counts.Sweep[{j}]: cards: {e}"))?;
                     }
                 }
                 Ok(ks.len() as u64)
@@ -592,6 +597,52 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
         }
     };
     Ok((first.key.clone(), counts))
+}
+
+/// The kingdoms of a `--random N` sweep: kingdom `k` is drawn from
+/// `(seed, k)` alone, so a part's card list can be drawn again and
+/// compared (a hand-edited list used to be merged as is).
+struct RandomKingdoms {
+    sets: Vec<crate::cards::Set>,
+    seed: u64,
+}
+
+impl RandomKingdoms {
+    /// From the key's `kingdoms: random sets=S count=N` (None for a
+    /// kingdoms file).
+    fn of(meta: &Meta) -> Result<Option<RandomKingdoms>> {
+        let Some(how) = meta.get("kingdoms") else {
+            return Ok(None);
+        };
+        let Some(rest) = how.strip_prefix("random sets=") else {
+            return Ok(None);
+        };
+        let sets = rest.split(' ').next().unwrap_or("");
+        let sets = crate::engine::Kingdom::parse_sets(sets)
+            .map_err(|e| anyhow!("key.meta kingdoms '{how}': {e}"))?;
+        let seed = meta
+            .get("seed")
+            .and_then(|v| v.parse::<u64>().ok())
+            .ok_or_else(|| anyhow!("key.meta has no 'seed' number"))?;
+        Ok(Some(RandomKingdoms { sets, seed }))
+    }
+
+    fn check(&self, index: u64, cards: &[String]) -> Result<(), String> {
+        let k = crate::engine::Kingdom::random(
+            2,
+            &self.sets,
+            crate::config::kingdom_seed(self.seed, index),
+        )
+        .map_err(|e| format!("kingdom {index} cannot be drawn again: {e}"))?;
+        let want: Vec<&str> = k.kingdom_cards().iter().map(|c| c.name()).collect();
+        if want != cards.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(format!(
+                "not kingdom {index} of the run's seed ({})",
+                want.join(", ")
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

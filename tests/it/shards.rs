@@ -1249,6 +1249,25 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
             json!([0]),
             "counts.Sweep[0]: ignored",
         ),
+        // A real card, but not the one kingdom 0 of the seed holds: a
+        // random kingdom is drawn again and compared.
+        (
+            &sweep,
+            "/counts/Sweep/0/cards",
+            json!([
+                "Cellar",
+                "Chapel",
+                "Moat",
+                "Village",
+                "Smithy",
+                "Festival",
+                "Market",
+                "Laboratory",
+                "Mine",
+                "Witch"
+            ]),
+            "counts.Sweep[0]: cards: not kingdom 0 of the run's seed",
+        ),
         (
             &sweep,
             "/key/meta/5/1",
