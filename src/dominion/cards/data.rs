@@ -1509,7 +1509,18 @@ impl Compiler<'_, '_> {
 /// Words a card name may not hold (as a word of its own, in any case):
 /// the words that end a strategy entry's card name (`if`, `max`, `keep`),
 /// the empty entry (`none`) and the words that join conditions.
-pub const NAME_KEYWORDS: [&str; 7] = ["if", "max", "keep", "none", "and", "or", "not"];
+pub const NAME_KEYWORDS: [&str; 7] = {
+    // The strategy parser's keywords and its empty entry: one list, so a
+    // keyword added there is refused here too.
+    use crate::dominion::strategy::{KEYWORDS, NONE};
+    let mut all = [NONE; 7];
+    let mut i = 0;
+    while i < KEYWORDS.len() {
+        all[i] = KEYWORDS[i];
+        i += 1;
+    }
+    all
+};
 
 /// `name` with the keyword `w` joined to its neighbour by a hyphen, as a
 /// suggestion ("Max Out" → "Max-Out").

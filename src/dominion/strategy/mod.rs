@@ -40,6 +40,7 @@ mod eval;
 pub mod lint;
 pub mod options;
 mod parse;
+pub(crate) use parse::{KEYWORDS, NONE};
 mod questions;
 mod route;
 pub mod rules;

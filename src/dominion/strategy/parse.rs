@@ -185,8 +185,11 @@ fn is_name_char(c: char) -> bool {
 }
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
-/// Every keyword (any case).
-const KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
+/// Every keyword (any case); the card loader refuses names holding one
+/// (`cards::data::NAME_KEYWORDS`).
+pub(crate) const KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
+/// An entry that is only this word is the empty entry.
+pub(crate) const NONE: &str = "none";
 const MAX_NESTING: usize = 48;
 const MAX_OPERATORS: usize = 256;
 
@@ -694,7 +697,7 @@ impl<'a> Cur<'a> {
         if name.is_empty() {
             return Err(self.unexpected("a card name"));
         }
-        let target = if name.eq_ignore_ascii_case("none") {
+        let target = if name.eq_ignore_ascii_case(NONE) {
             None
         } else {
             Some(subject(name).map_err(|m| self.ln.err(start, name.chars().count(), m))?)
