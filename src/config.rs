@@ -307,10 +307,20 @@ impl KingdomList {
             .map_err(|e| anyhow!("--random: {e}"))?;
         Ok(KingdomList {
             kingdoms: ks,
-            how: format!("random sets={sets} count={n}"),
+            how: format!("{RANDOM_SETS}{sets} count={n}"),
         })
     }
+
+    /// The card sets of a `--random N` list from its description (`how`,
+    /// as written above and kept in run keys); None for a kingdoms file.
+    pub fn random_sets(how: &str) -> Option<&str> {
+        let rest = how.strip_prefix(RANDOM_SETS)?;
+        Some(rest.split(' ').next().unwrap_or(""))
+    }
 }
+
+/// How a `--random N` list's description starts.
+const RANDOM_SETS: &str = "random sets=";
 
 /// The seed of kingdom `k` of a run over many kingdoms (its cards and its
 /// games).

@@ -614,10 +614,9 @@ impl RandomKingdoms {
         let Some(how) = meta.get("kingdoms") else {
             return Ok(None);
         };
-        let Some(rest) = how.strip_prefix("random sets=") else {
+        let Some(sets) = crate::config::KingdomList::random_sets(how) else {
             return Ok(None);
         };
-        let sets = rest.split(' ').next().unwrap_or("");
         let sets = crate::engine::Kingdom::parse_sets(sets)
             .map_err(|e| anyhow!("key.meta kingdoms '{how}': {e}"))?;
         let seed = meta
