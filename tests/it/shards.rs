@@ -1402,20 +1402,11 @@ fn salem_resume_refuses_a_damaged_checkpoint() {
     let ck = d.join("run.ck");
     let out = d.join("out.csv");
     let run = |n: &str| {
-        domsim(&[
-            "salem",
-            "sim",
-            "-p",
-            "4",
-            "-n",
+        salem_checkpointed(
+            &ck,
             n,
-            "--checkpoint",
-            ck.to_str().unwrap(),
-            "--checkpoint-every",
-            "100",
-            "-o",
-            out.to_str().unwrap(),
-        ])
+            &["--checkpoint-every", "100", "-o", out.to_str().unwrap()],
+        )
     };
     assert!(run("200").status.success());
     std::fs::remove_file(&out).unwrap();
@@ -1464,20 +1455,7 @@ fn salem_checkpoint_names_its_data_by_contents() {
         std::fs::copy(sample.join(f), data.join(f)).unwrap();
     }
     let ck = d.join("run.ck");
-    let run = |n: &str| {
-        domsim(&[
-            "salem",
-            "sim",
-            "-p",
-            "4",
-            "-n",
-            n,
-            "--data",
-            data.to_str().unwrap(),
-            "--checkpoint",
-            ck.to_str().unwrap(),
-        ])
-    };
+    let run = |n: &str| salem_checkpointed(&ck, n, &["--data", data.to_str().unwrap()]);
     let o = run("100");
     assert!(o.status.success(), "{}", stderr(&o));
     let rules = data.join("rules.toml");
@@ -1491,4 +1469,20 @@ fn salem_checkpoint_names_its_data_by_contents() {
         "{}",
         stderr(&o)
     );
+}
+
+/// `domsim salem sim -p 4 -n N --checkpoint CK` and `extra`.
+fn salem_checkpointed(ck: &std::path::Path, n: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "salem",
+        "sim",
+        "-p",
+        "4",
+        "-n",
+        n,
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    domsim(&args)
 }
