@@ -978,7 +978,7 @@ struct LogReq {
     #[serde(default)]
     kingdom: KingdomReq,
     bots: Vec<BotReq>,
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "seed_any")]
     seed: u64,
     #[serde(default)]
     game: u64,
@@ -988,6 +988,31 @@ struct LogReq {
 
 fn one() -> u64 {
     1
+}
+
+/// A seed given as a JSON number or as a string of decimal digits: the page
+/// sends a string, because a JavaScript number holds integers exactly only
+/// up to 2^53 and seeds go up to 2^64 − 1.
+fn seed_any<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seed {
+        Number(u64),
+        Text(String),
+    }
+    match Seed::deserialize(d) {
+        Ok(Seed::Number(n)) => Ok(n),
+        Ok(Seed::Text(t)) => t.trim().parse::<u64>().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "seed {t:?} is not a whole number from 0 to {}",
+                u64::MAX
+            ))
+        }),
+        Err(_) => Err(serde::de::Error::custom(format!(
+            "seed: give a whole number from 0 to {} (a number or a string of digits)",
+            u64::MAX
+        ))),
+    }
 }
 
 async fn game_log(
@@ -1023,7 +1048,7 @@ struct RunReq {
     kingdom: KingdomReq,
     bots: Vec<BotReq>,
     games: u64,
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "seed_any")]
     seed: u64,
 }
 

@@ -21,6 +21,7 @@ const state = {
   running: null,             // AbortController of the stream being read
   blobs: [],                 // object URLs to revoke
   lastOk: false,
+  seed: null,                // the seed of the batch shown, as its digits
 };
 
 // ---------------------------------------------------------------------------
@@ -372,12 +373,28 @@ function setStatus(text, bad) {
 // ---------------------------------------------------------------------------
 // A batch: server-sent events read from the response of a POST
 
+// Seeds go up to 2^64 - 1, beyond what a JavaScript number holds exactly
+// (2^53): the seed travels as its digits, checked here with BigInt.
+const U64_MAX = "18446744073709551615";
+
+function seedText() {
+  const t = $("#seed").value.trim();
+  if (t === "") return "0";
+  if (!/^[0-9]+$/.test(t) || BigInt(t) > BigInt(U64_MAX)) return null;
+  return BigInt(t).toString();
+}
+
 async function run() {
   if (state.running) state.running.abort();
   const ctl = new AbortController();
   state.running = ctl;
   const games = Math.max(1, Math.min(state.meta.limits.max_games, Math.floor(Number($("#games").value) || 1)));
-  const seed = Math.max(0, Math.floor(Number($("#seed").value) || 0));
+  const seed = seedText();
+  if (seed === null) {
+    setStatus(`seed: a whole number from 0 to ${U64_MAX}`, true);
+    return;
+  }
+  state.seed = seed;
   let r;
   try {
     r = await fetch("/api/run", {
@@ -431,7 +448,7 @@ async function run() {
 function onEvent(name, d) {
   if (name === "queued") setStatus("waiting for a free slot on the server…", false);
   else if (name === "start") {
-    setStatus(`playing ${fmt(d.games)} games, seed ${d.seed}, ${d.players} players, kingdom (${d.how})`, false);
+    setStatus(`playing ${fmt(d.games)} games, seed ${state.seed ?? d.seed}, ${d.players} players, kingdom (${d.how})`, false);
     $("#counter").textContent = `0 / ${fmt(d.games)} games`;
   } else if (name === "progress") {
     $("#counter").textContent = `${fmt(d.games)} / ${fmt(d.requested)} games · ${(d.ms / 1000).toFixed(2)} s`;
@@ -504,7 +521,7 @@ async function showLog() {
   const r = await api("/api/log", {
     kingdom: kingdomReq(),
     bots: botsReq(),
-    seed: Math.max(0, Math.floor(Number($("#seed").value) || 0)),
+    seed: seedText() ?? "1",
     game: Math.max(0, Math.floor(Number($("#game").value) || 0)),
     explain: $("#explain").checked,
   });

@@ -431,10 +431,35 @@ fn serve_checks_runs_and_refuses_bad_input() {
         "domsim log's game"
     );
 
+    // A seed beyond 2^53 (what a JavaScript number holds exactly) sent as
+    // its digits, as the page does: the very game `domsim log` plays.
+    let log = srv.post(
+        "/api/log",
+        &json!({ "bots": two_bots(), "seed": "18446744073709551615", "game": 2 }),
+    );
+    assert_eq!(log.status, 200, "{}", log.body);
+    let o = domsim(&[
+        "log",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "--seed",
+        "18446744073709551615",
+        "--game",
+        "2",
+    ]);
+    assert_eq!(log.body, String::from_utf8_lossy(&o.stdout));
+    assert!(
+        log.body.starts_with("Game 2 of seed 18446744073709551615"),
+        "{}",
+        log.body
+    );
+
     // Bad input: 400 (or 413/415/403) with a message, and the server answers on.
     let big = "#".repeat(70 * 1024);
     let cases: Vec<(u16, String, &str)> = vec![
         (400, json!({ "client": "t", "bots": two_bots(), "games": 0 }).to_string(), "games"),
+        (400, json!({ "client": "t", "bots": two_bots(), "games": 10, "seed": "18446744073709551616" }).to_string(), "seed"),
+        (400, json!({ "client": "t", "bots": two_bots(), "games": 10, "seed": -1 }).to_string(), "seed"),
         (400, json!({ "client": "t", "bots": two_bots(), "games": 1_000_000_000u64 }).to_string(), "games"),
         (400, json!({ "client": "t", "bots": [bot("a.dom", "buy: Gold")], "games": 10 }).to_string(), "2 to 6"),
         (400, json!({ "client": "../x", "bots": two_bots(), "games": 10 }).to_string(), "client"),

@@ -285,6 +285,19 @@ fn workbench_in_a_real_browser() {
         "the typed bot's CSV is domsim sim's for the same text"
     );
 
+    // A seed beyond 2^53 (JavaScript numbers): played and shown exactly.
+    let before = done_count(&tab);
+    set_input(&tab, "#seed", "18446744073709551615");
+    wait_done_after(&tab, before, "the batch of seed 2^64 - 1");
+    wait_for(
+        &tab,
+        "document.querySelector('#command').textContent.includes('--seed 18446744073709551615 ')",
+        "the command of seed 2^64 - 1",
+    );
+    let before = done_count(&tab);
+    set_input(&tab, "#seed", "11");
+    wait_done_after(&tab, before, "the batch of seed 11 again");
+
     // One game's log.
     eval(&tab, "document.querySelector('#show-log').click(); true");
     wait_for(
