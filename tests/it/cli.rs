@@ -739,6 +739,34 @@ fn log_explain_names_the_deciding_entry() {
     assert!(explained > 50, "{explained}");
 }
 
+/// An answer decided by a built-in default list names that list and its
+/// entry, not a line of a file the user does not have.
+#[test]
+fn log_explain_names_built_in_default_entries() {
+    let d = scratch("explain_builtin");
+    let f = d.join("ch.dom");
+    std::fs::write(
+        &f,
+        "name: Chapel without a trash list\nbuy:\n    Province if total_money > 15\n    Gold\n    Chapel if count(Chapel) < 1\n    Silver\n",
+    )
+    .unwrap();
+    let o = domsim(&[
+        "log",
+        f.to_str().unwrap(),
+        "strategies/big_money.dom",
+        "--kingdom",
+        "Chapel,Smithy,Village,Market,Mine,Moat,Cellar,Remodel,Militia,Workshop",
+        "--explain",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("<built-in>"), "{out}");
+    assert!(
+        out.contains("Trash for Chapel → Estate (entry of the built-in \"Chapel trash:\" default, \"Estate\")"),
+        "{out}"
+    );
+}
+
 /// A strategy using the turn counters runs from the command line: the
 /// kingdom counts them for that run only (issue 20.13).
 #[test]

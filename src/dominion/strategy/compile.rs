@@ -363,8 +363,9 @@ pub struct Compiled {
     /// The operands of [`Cond::And`] and [`Cond::Or`].
     pub(crate) pairs: Vec<[Cond; 2]>,
     pub(crate) entries: Vec<CEntry>,
-    /// Where each entry of `entries` is written (`file:line:col`), for
-    /// `domsim log --explain`; never read while a game is played.
+    /// Where each entry of `entries` is written, for `domsim log --explain`
+    /// ("entry at file:line:col", or "entry of the built-in \"Chapel
+    /// trash:\" default, \"Estate\""); never read while a game is played.
     pub(crate) entry_at: Vec<String>,
     /// Ranges into `entries`.
     pub(crate) lists: Vec<(u32, u32)>,
@@ -393,12 +394,10 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn loc(&self, p: Pos) -> String {
-        let f = self
-            .st
-            .files
-            .get(p.file as usize)
-            .map_or("<built-in>", |s| s.as_str());
-        format!("{f}:{}:{}", p.line, p.col)
+        match self.st.files.get(p.file as usize) {
+            Some(f) => format!("{f}:{}:{}", p.line, p.col),
+            None => builtin_loc(p),
+        }
     }
 
     fn err(&self, p: Pos, msg: String) -> StrategyError {
@@ -638,7 +637,11 @@ impl Ctx<'_> {
                 Some(Subj::Mask(m)) => (Target::Type, m),
             };
             self.out.entries.push(CEntry { mask, target, cond });
-            self.out.entry_at.push(self.loc(e.pos));
+            let at = match self.st.files.get(e.pos.file as usize) {
+                Some(_) => format!("entry at {}", self.loc(e.pos)),
+                None => format!("entry of {}", builtin_loc(e.pos)),
+            };
+            self.out.entry_at.push(at);
         }
         self.out
             .lists
@@ -896,6 +899,28 @@ fn choose_out_of_range(card: Card, e: &Expr) -> Option<String> {
         "{card} has {n} options{pairs}, numbered 0 to {}: 'choose: {v}' is out of range, so option 0 is chosen",
         n.saturating_sub(1)
     ))
+}
+
+/// Where an entry of the built-in default lists ([`BUILTIN`]) stands, in
+/// words a user can find: the list's header and the entry's text (a
+/// `<built-in>:line:col` would point into text no user has).
+fn builtin_loc(p: Pos) -> String {
+    let lines: Vec<&str> = BUILTIN.lines().collect();
+    let at = (p.line as usize)
+        .saturating_sub(1)
+        .min(lines.len().saturating_sub(1));
+    let header = lines[..=at]
+        .iter()
+        .rev()
+        .find(|l| !l.starts_with([' ', '\t', '#']) && l.contains(':'))
+        .map_or("", |l| l.split(':').next().unwrap_or(""));
+    let line = lines.get(at).map_or("", |l| l.trim());
+    let entry = if line.starts_with(header) && !header.is_empty() {
+        line[header.len()..].trim_start_matches(':').trim()
+    } else {
+        line
+    };
+    format!("the built-in \"{header}:\" default, \"{entry}\"")
 }
 
 /// Compile against `k` what `f` emits for a lone expression, as if it

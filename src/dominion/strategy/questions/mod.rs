@@ -93,7 +93,7 @@ impl<'a> StrategyBots<'a> {
                 let safety = pick::safety(q);
                 let (entry, skipped) = s.deciding_entry(l, g, q, safety);
                 let why = match entry {
-                    Some(i) => format!("entry at {}", s.entry_at[i]),
+                    Some(i) => s.entry_at[i].clone(),
                     None if q.optional => "no entry applies: none".into(),
                     None => "no entry applies: the engine's default".into(),
                 };
