@@ -2538,6 +2538,7 @@ fn cmd_check(c: CheckConfig) -> Result<ExitCode> {
                 let mut warnings: Vec<String> = c.warnings.iter().map(|w| warning(w)).collect();
                 if let lineup::Loaded::File(st) = &l.entrants[0].1 {
                     warnings.extend(crate::strategy::lint::lint(st, &kc.kingdom));
+                    st.in_line_order(&mut warnings);
                 }
                 for w in &warnings {
                     outln!("{w}");

@@ -940,13 +940,10 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
                     };
                     match st.compile(&k) {
                         Err(e) => errors.push(error_json(i, &b.file, &shown, &e)),
-                        Ok((_, w)) => {
+                        Ok((_, mut w)) => {
+                            w.extend(strategy::lint::lint(st, &kc.kingdom));
+                            st.in_line_order(&mut w);
                             warnings.extend(w.iter().map(|w| warning_json(&shown, w)));
-                            warnings.extend(
-                                strategy::lint::lint(st, &kc.kingdom)
-                                    .iter()
-                                    .map(|w| warning_json(&shown, w)),
-                            );
                         }
                     }
                 }

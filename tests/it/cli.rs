@@ -767,6 +767,36 @@ fn log_explain_names_built_in_default_entries() {
     );
 }
 
+/// `domsim check` prints its warnings in reading order (file, line,
+/// column), whichever pass found them: the compiler reads lists before
+/// values, the lints come after both.
+#[test]
+fn check_prints_warnings_in_line_order() {
+    let d = scratch("warning_order");
+    let f = d.join("w.dom");
+    std::fs::write(
+        &f,
+        "name: W\nMinion attack: yes\nbuy:\n    Province\n    Silver\n    Witch\n    Silver if turn > 3\nplay:\n    Smithy\nNobles actions: yes\n    \n",
+    )
+    .unwrap();
+    let o = domsim(&["check", f.to_str().unwrap(), "--preset", "First Game"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<(u32, u32)> = stdout(&o)
+        .lines()
+        .filter(|l| l.contains(": warning: "))
+        .map(|l| {
+            let at: Vec<&str> = l
+                .split(": warning: ")
+                .next()
+                .unwrap()
+                .rsplitn(3, ':')
+                .collect();
+            (at[1].parse().unwrap(), at[0].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(lines, [(2, 1), (6, 5), (7, 5), (10, 1)], "{}", stdout(&o));
+}
+
 /// A strategy using the turn counters runs from the command line: the
 /// kingdom counts them for that run only (issue 20.13).
 #[test]

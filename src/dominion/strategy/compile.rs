@@ -826,6 +826,7 @@ pub(crate) fn compile(
             }
         }
     }
+    st.in_line_order(&mut cx.warnings);
     Ok((cx.out, cx.warnings))
 }
 

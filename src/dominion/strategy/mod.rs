@@ -143,6 +143,36 @@ pub struct Strategy {
 }
 
 impl Strategy {
+    /// Sort warnings (`file:line:col: warning: …`, or `file: warning: …`
+    /// about a whole file) into reading order: by file, in the order the
+    /// strategy read them, then line and column. The compiler and the lints
+    /// find them list by list; a user reads the file top to bottom. Texts
+    /// that name no file of this strategy keep their place at the end.
+    pub fn in_line_order(&self, warnings: &mut [String]) {
+        let place = |w: &String| -> (usize, u64, u64) {
+            let mut best: Option<(usize, &str)> = None;
+            for (i, f) in self.files.iter().enumerate() {
+                if let Some(rest) = w.strip_prefix(f.as_str()) {
+                    if best.is_none_or(|(j, _)| self.files[j].len() < f.len()) {
+                        best = Some((i, rest));
+                    }
+                }
+            }
+            let Some((i, rest)) = best else {
+                return (usize::MAX, 0, 0);
+            };
+            let mut it = rest.split(':');
+            let _ = it.next(); // empty: `rest` starts with ':'
+            let line = it.next().and_then(|x| x.parse().ok());
+            let col = it.next().and_then(|x| x.parse().ok());
+            match (line, col) {
+                (Some(l), Some(c)) => (i, l, c),
+                _ => (i, 0, 0),
+            }
+        };
+        warnings.sort_by_key(place);
+    }
+
     /// Compile against a kingdom. Returns the compiled bot and warnings
     /// (entries naming cards that cannot appear in this kingdom are ignored
     /// with a warning).
