@@ -315,7 +315,11 @@ impl KingdomList {
     /// as written above and kept in run keys); None for a kingdoms file.
     pub fn random_sets(how: &str) -> Option<&str> {
         let rest = how.strip_prefix(RANDOM_SETS)?;
-        Some(rest.split(' ').next().unwrap_or(""))
+        let (sets, count) = rest.split_once(' ')?;
+        // One random kingdom (`random sets=S kingdom_seed=K`, see
+        // KingdomConfig) is not a list: its seed is K itself.
+        count.strip_prefix("count=")?;
+        Some(sets)
     }
 }
 

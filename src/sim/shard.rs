@@ -341,6 +341,13 @@ impl Partial {
             }
             Counts::Tables(t) => {
                 let n = self.key.entrants.len();
+                if let Some(d) = RandomKingdoms::of(&self.key.meta)? {
+                    for (k, cards) in t.kingdoms.iter().enumerate() {
+                        let cards: Vec<String> = cards.split(", ").map(String::from).collect();
+                        d.check(k as u64, &cards)
+                            .map_err(|e| anyhow!("counts.Tables.kingdoms[{k}]: {e}"))?;
+                    }
+                }
                 let mut g = None;
                 for (j, x) in t.tables.iter().enumerate() {
                     if x.members.len() != t.players as usize
@@ -599,9 +606,10 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
     Ok((first.key.clone(), counts))
 }
 
-/// The kingdoms of a `--random N` sweep: kingdom `k` is drawn from
-/// `(seed, k)` alone, so a part's card list can be drawn again and
-/// compared (a hand-edited list used to be merged as is).
+/// The kingdoms of a `sweep --random N` or a `rank --random-kingdoms N`:
+/// kingdom `k` is drawn from `(seed, k)` alone, so a part's card list can
+/// be drawn again and compared (a hand-edited list used to be merged as
+/// is).
 struct RandomKingdoms {
     sets: Vec<crate::cards::Set>,
     seed: u64,

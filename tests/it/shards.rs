@@ -1197,6 +1197,20 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
         "rank",
         2,
     );
+    let rank_random = sharded(
+        &[
+            "rank",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "--random-kingdoms",
+            "2",
+            "-n",
+            "10",
+        ],
+        &d,
+        "rankr",
+        2,
+    );
     let matrix = sharded(
         &[
             "matrix",
@@ -1210,7 +1224,7 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
         2,
     );
     let out = d.join("m.csv");
-    for good in [&sweep, &rank, &matrix] {
+    for good in [&sweep, &rank, &rank_random, &matrix] {
         assert!(merge(good, &out).status.success());
         std::fs::remove_file(&out).unwrap();
     }
@@ -1309,6 +1323,16 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
             "/counts/Tables/kingdoms/0",
             json!("Cellar, Nope"),
             "counts.Tables.kingdoms[0]: unknown card 'Nope'",
+        ),
+        // Real cards, but not kingdom 1 of the run's seed: the random
+        // kingdoms of a ranking are drawn again and compared, as a sweep's.
+        (
+            &rank_random,
+            "/counts/Tables/kingdoms/1",
+            json!(
+                "Cellar, Chapel, Festival, Laboratory, Market, Mine, Moat, Smithy, Village, Witch"
+            ),
+            "counts.Tables.kingdoms[1]: not kingdom 1 of the run's seed",
         ),
         (
             &matrix,
