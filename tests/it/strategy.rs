@@ -1652,6 +1652,18 @@ fn carets_stay_under_the_text_after_a_tab() {
     assert_eq!(carets[at..].trim_end(), "^^^", "{shown}");
 }
 
+/// A CJK word takes two terminal columns a character: the carets cover
+/// all four columns of `金色`, not two.
+#[test]
+fn carets_cover_double_width_characters() {
+    let shown = parse_err("buy:\n    Gold if coins >= 6 and 金色 > 1\n").to_string();
+    let lines: Vec<&str> = shown.lines().collect();
+    let (quote, carets) = (lines[2], lines[3]);
+    let at = carets.find('^').unwrap();
+    assert_eq!(&quote[at..at + "金色".len()], "金色", "{shown}");
+    assert_eq!(carets[at..].trim_end(), "^^^^", "{shown}");
+}
+
 /// D3: `Knights`, `Ruins` and a single Knight cover their pile's cards in
 /// the lints (they were compared with the pile pseudo-cards, never equal).
 #[test]

@@ -81,7 +81,9 @@ impl fmt::Display for StrategyError {
             let pad = " ".repeat(num.len());
             // Invisible characters are shown escaped (U+200B, a tab as
             // U+0009), and the caret line is padded by the width of what is
-            // shown, so the carets stay under the offending text.
+            // shown in terminal columns (two for a CJK character or most
+            // emoji), so the carets stay under the offending text.
+            let columns = |s: &str| unicode_width::UnicodeWidthStr::width(s);
             let shown = |c: char| parse::escape_invisible(c.encode_utf8(&mut [0; 4]));
             // A very long line is quoted around the column only, with an
             // ellipsis for what is left out.
@@ -100,12 +102,12 @@ impl fmt::Display for StrategyError {
             let lead: String = head
                 .chars()
                 .chain(chars[from..at].iter().copied())
-                .map(|c| " ".repeat(shown(c).chars().count()))
+                .map(|c| " ".repeat(columns(&shown(c))))
                 .collect();
             let width: usize = chars[at..to]
                 .iter()
                 .take(self.width.max(1))
-                .map(|&c| shown(c).chars().count())
+                .map(|&c| columns(&shown(c)))
                 .sum();
             write!(
                 f,
