@@ -274,3 +274,66 @@ fn dark_ages_presets_are_available_and_play() {
     // Presets that need sets domsim does not cover stay unavailable.
     assert!(!Preset::find("Watery Graves").unwrap().available());
 }
+
+/// RULES §10 (one use per physical Reaction card): a used card in the
+/// discard pile is followed through the reshuffle of a reaction window's
+/// draw. With ten different cards in the discard pile, the followed one is
+/// known to be back in hand exactly when that card is drawn, for every
+/// start position and many shuffles.
+#[test]
+fn used_reactions_are_followed_through_a_reshuffle() {
+    use domsim::bots::BigMoney;
+    use domsim::engine::{Spot, UsedReactions};
+    let k = Kingdom::from_names(
+        2,
+        &[
+            "Beggar", "Moat", "Village", "Smithy", "Market", "Mine", "Cellar", "Chapel",
+            "Festival", "Library",
+        ],
+    )
+    .unwrap()
+    .with_shelters(Some(false));
+    let cards = [
+        Card::Beggar,
+        Card::Moat,
+        Card::Village,
+        Card::Smithy,
+        Card::Market,
+        Card::Mine,
+        Card::Cellar,
+        Card::Chapel,
+        Card::Festival,
+        Card::Library,
+    ];
+    let mut drawn_at = [0u32; 10];
+    for seed in 0..200u64 {
+        for at in 0..cards.len() {
+            let mut g = Game::new(&k, seed, 0);
+            let pl = &mut g.players[1];
+            pl.deck.clear();
+            pl.hand.clear();
+            pl.discard.clear();
+            for c in cards {
+                pl.discard.push(c);
+            }
+            let followed = cards[at];
+            let mut used = UsedReactions::default();
+            used.mark(followed);
+            used.left_hand(followed, Spot::Discard(at as u16));
+            assert_eq!(used.in_hand(followed), 0);
+            for i in 0..cards.len() {
+                assert_eq!(g.draw_following(&mut BigMoney, 1, 1, &mut used), 1);
+                let last = *g.players[1].hand.as_slice().last().unwrap();
+                let back = used.in_hand(followed) == 1;
+                assert_eq!(back, last == followed, "seed {seed}, card {at}, draw {i}");
+                if back {
+                    drawn_at[i] += 1;
+                    break;
+                }
+            }
+            assert_eq!(used.in_hand(followed), 1, "seed {seed}: drawn at last");
+        }
+    }
+    // Every draw position happens (the followed card goes anywhere).
+    assert!(drawn_at.iter().all(|&n| n > 100), "{drawn_at:?}");
+}

@@ -14,7 +14,9 @@
 use super::base::gain_up_to;
 use crate::cards::{Card, CardSet, Types};
 use crate::engine::decision::{is_junk, QuestionDoc};
-use crate::engine::{Bots, Choose, Dest, Event, Game, Phase, Pick, PlayCtx, Why, YesNo};
+use crate::engine::{
+    Bots, Choose, Dest, Event, Game, Phase, Pick, PlayCtx, Spot, UsedReactions, Why, YesNo,
+};
 
 fn yes_no<B: Bots>(g: &mut Game, b: &mut B, p: u8, by: Card, card: Option<Card>) -> bool {
     g.ask_yes_no(
@@ -126,8 +128,12 @@ pub fn beggar<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 
 /// Beggar's reaction: discard it, gain a Silver onto the deck and a Silver
 /// into the discard pile. Never makes the player unaffected.
-pub fn beggar_react<B: Bots>(g: &mut Game, b: &mut B, v: u8) -> bool {
+pub fn beggar_react<B: Bots>(g: &mut Game, b: &mut B, v: u8, used: &mut UsedReactions) -> bool {
     if g.discard_from_hand(b, v, Card::Beggar) {
+        // The used Beggar, followed: drawn again (Secret Chamber, after a
+        // reshuffle) it may not be used again against this Attack.
+        let at = g.players[v as usize].discard.len() - 1;
+        used.left_hand(Card::Beggar, Spot::Discard(at as u16));
         g.gain(b, v, Card::Silver, Dest::DeckTop);
         g.gain(b, v, Card::Silver, Dest::Discard);
     }

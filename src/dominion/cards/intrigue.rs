@@ -15,7 +15,8 @@ use crate::cards::base::gain_up_to;
 use crate::cards::{Card, CardSet};
 use crate::engine::decision::{best_by, junk_cards, junk_key, QuestionDoc};
 use crate::engine::{
-    Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Why, YesNo, MAX_PLAYERS, PAWN_PAIRS,
+    Bots, Choose, Dest, Event, Game, Pick, PlayCtx, Spot, UsedReactions, Why, YesNo, MAX_PLAYERS,
+    PAWN_PAIRS,
 };
 
 /// Whether the played instance `uid` is still in `p`'s play area.
@@ -319,14 +320,19 @@ pub fn secret_chamber<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Secret Chamber as a Reaction (from [`crate::cards::react_to_attack`]):
 /// +2 Cards, then put 2 cards from hand on top of the deck, one pick at a
 /// time (the second pick ends up on top). It does not protect.
-pub fn secret_chamber_react<B: Bots>(g: &mut Game, b: &mut B, v: u8) {
-    g.draw(b, v, 2);
+/// Used Reactions are followed (`used`): one drawn is still used, and a
+/// Reaction put back is a used copy when the hand holds one.
+pub fn secret_chamber_react<B: Bots>(g: &mut Game, b: &mut B, v: u8, used: &mut UsedReactions) {
+    g.draw_following(b, v, 2, used);
     for _ in 0..2 {
         let legal = g.hand_kinds(v, CardSet::all());
         let Some(c) = g.pick(b, v, Why::Topdeck, Some(Card::SecretChamber), legal, false) else {
             break;
         };
-        g.topdeck_from_hand(b, v, c);
+        if g.topdeck_from_hand(b, v, c) {
+            let top = g.players[v as usize].deck.len() - 1;
+            used.left_hand(c, Spot::Deck(top as u16));
+        }
     }
 }
 

@@ -21,7 +21,7 @@ pub use table::*;
 // to the table without deciding its behaviour here is a compile error.
 
 use crate::engine::decision::{Choose, Pick, QuestionDoc, YesNo};
-use crate::engine::{Bots, Game, PlayCtx};
+use crate::engine::{Bots, Game, PlayCtx, UsedReactions};
 
 /// Run the effect of one play of `ctx.card` (after its vanilla bonuses).
 #[inline]
@@ -170,10 +170,18 @@ pub fn trash_reaction<B: Bots>(g: &mut Game, b: &mut B, o: u8, r: Card) {
 
 /// "When you buy a card" Reactions in `p`'s hand ([`Hooks::BUY_REACTION`]):
 /// Hovel (when you buy a Victory card, you may trash it from your hand).
+/// Each copy in hand at the buy is its own trigger: two Hovels (one passed
+/// by Masquerade) may both be trashed, each asked for in turn.
 pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     for r in g.hand_kinds(p, CardSet::BUY_REACTIONS).iter() {
         match r {
-            Card::Hovel if c.is_victory() => dark_ages::hovel_on_buy(g, b, p, c),
+            Card::Hovel if c.is_victory() => {
+                for _ in 0..g.players[p as usize].hand.count(Card::Hovel) {
+                    if g.players[p as usize].hand.contains(Card::Hovel) {
+                        dark_ages::hovel_on_buy(g, b, p, c);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -260,15 +268,22 @@ pub fn default_choose(g: &Game, q: &Choose) -> u8 {
 /// Use Reaction `r` from `v`'s hand against an Attack played by `attacker`.
 /// Returns true if `v` is now unaffected by that Attack play.
 #[inline]
-pub fn react_to_attack<B: Bots>(g: &mut Game, b: &mut B, v: u8, r: Card, attacker: u8) -> bool {
+pub fn react_to_attack<B: Bots>(
+    g: &mut Game,
+    b: &mut B,
+    v: u8,
+    r: Card,
+    attacker: u8,
+    used: &mut UsedReactions,
+) -> bool {
     let _ = attacker;
     match r {
         Card::Moat => true,
         Card::SecretChamber => {
-            intrigue::secret_chamber_react(g, b, v);
+            intrigue::secret_chamber_react(g, b, v, used);
             false
         }
-        Card::Beggar => dark_ages::beggar_react(g, b, v),
+        Card::Beggar => dark_ages::beggar_react(g, b, v, used),
         _ => r.is_data() && data::blocks_attacks(r),
     }
 }

@@ -26,7 +26,7 @@ pub use rng::GameRng;
 /// runaway loop into a reported event instead of a hang (the soak reports it).
 pub const MAX_ACTION_PLAYS_PER_TURN: u16 = 1000;
 pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
-pub use turn::RuleError;
+pub use turn::{RuleError, Spot, UsedReactions};
 pub use zone::{CardVec, MAX_CARDS};
 
 use crate::cards::{Card, CardSet, Hooks};
@@ -483,6 +483,46 @@ impl Game {
         pl.discard.clear();
         self.rng.shuffle(pl.deck.as_mut_slice());
         b.event(self, Event::Shuffle { player: p });
+    }
+
+    /// Draw up to `n` cards one at a time, as [`Self::draw`] does, following
+    /// the used Reactions of a reaction window: a used card drawn is in hand
+    /// again, and a reshuffle carries the used cards of the discard pile to
+    /// their places in the new deck. Returns how many were drawn.
+    pub fn draw_following<B: Bots>(
+        &mut self,
+        b: &mut B,
+        p: u8,
+        n: u8,
+        used: &mut turn::UsedReactions,
+    ) -> u8 {
+        for i in 0..n {
+            let pl = &self.players[p as usize];
+            if pl.deck.is_empty() {
+                if pl.discard.is_empty() {
+                    return i;
+                }
+                if used.in_discard() {
+                    // The permutation the reshuffle is about to apply: the
+                    // same shuffle of as many items, from a copy of the
+                    // generator in the same state.
+                    let len = pl.discard.len();
+                    let mut order = [0u16; MAX_CARDS];
+                    for (k, o) in order[..len].iter_mut().enumerate() {
+                        *o = k as u16;
+                    }
+                    self.rng.clone().shuffle(&mut order[..len]);
+                    used.reshuffled(|old| {
+                        order[..len].iter().position(|&o| o == old).unwrap_or(0) as u16
+                    });
+                }
+                self.reshuffle(b, p);
+            }
+            let top = self.players[p as usize].deck.len() - 1;
+            used.drawn(top as u16);
+            self.draw_one(b, p);
+        }
+        n
     }
 
     /// Make sure `p`'s deck has a top card if any card can be had, shuffling

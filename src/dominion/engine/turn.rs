@@ -425,44 +425,130 @@ impl Game {
         let n = self.kingdom.players;
         for i in 1..n {
             let v = (attacker + i) % n;
-            // Reactions already used by v in this window: (kind, times).
-            let mut used: [(Option<Card>, u8); 4] = [(None, 0); 4];
+            // The Reactions v has used against this play, followed as they
+            // move (a used copy drawn back is still used).
+            let mut used = UsedReactions::default();
             loop {
                 let mut legal = CardSet::EMPTY;
-                for c in self.hand_kinds(v, CardSet::attack_reactions()).iter() {
-                    let times = used
-                        .iter()
-                        .find(|u| u.0 == Some(c))
-                        .map_or(0, |u| u.1 as usize);
-                    if self.players[v as usize].hand.count(c) > times {
-                        legal.insert(c);
+                if !used.is_full() {
+                    for c in self.hand_kinds(v, CardSet::attack_reactions()).iter() {
+                        if self.players[v as usize].hand.count(c) > used.in_hand(c) {
+                            legal.insert(c);
+                        }
                     }
                 }
                 let Some(r) = self.pick(b, v, Why::React, None, legal, true) else {
                     break;
                 };
-                let slot = match used.iter().position(|u| u.0 == Some(r)) {
-                    Some(i) => i,
-                    None => used.iter().position(|u| u.0.is_none()).unwrap_or(0),
-                };
-                if used[slot].0 != Some(r) {
-                    used[slot] = (Some(r), 0);
-                }
-                used[slot].1 += 1;
+                used.mark(r);
                 b.event(self, Event::React { player: v, card: r });
-                let before = self.players[v as usize].hand.count(r);
-                if crate::cards::react_to_attack(self, b, v, r, attacker) {
+                if crate::cards::react_to_attack(self, b, v, r, attacker, &mut used) {
                     immune |= 1 << v;
                 }
-                // A Reaction may move copies of itself out of the hand (Secret
-                // Chamber putting itself back on the deck). The copies that
-                // left are taken to be used ones, so a fresh copy still in
-                // hand stays usable (one use per physical card, RULES §10).
-                let after = self.players[v as usize].hand.count(r);
-                let gone = before.saturating_sub(after).min(used[slot].1 as usize);
-                used[slot].1 -= gone as u8;
             }
         }
         immune
+    }
+}
+
+/// Where a used Reaction card is, in its owner's zones: hand, or an index
+/// from the bottom of the deck or of the discard pile (stable while cards
+/// are put on top, as they are during a reaction window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    Hand,
+    Deck(u16),
+    Discard(u16),
+}
+
+/// The Reaction cards one player has used in one reaction window, each
+/// physical card followed as it moves: RULES §10 allows each physical card
+/// one use per Attack play, and copies of a card look alike, so a used
+/// copy that leaves the hand (Secret Chamber put back on the deck, Beggar
+/// discarded) and is drawn again (by Secret Chamber, through a reshuffle
+/// too) must be known as the used one. A Reaction put back from a hand
+/// holding used and unused copies is taken to be a used one: the copies
+/// are identical, and the player keeps the unused one to reveal (RULES
+/// §10).
+#[derive(Clone, Copy, Debug)]
+pub struct UsedReactions {
+    n: u8,
+    marks: [(Card, Spot); Self::MAX],
+}
+
+impl Default for UsedReactions {
+    fn default() -> Self {
+        UsedReactions {
+            n: 0,
+            marks: [(Card::Copper, Spot::Hand); Self::MAX],
+        }
+    }
+}
+
+impl UsedReactions {
+    /// Most Reactions one player uses against one Attack play (a hand of
+    /// 16 Reaction cards used one by one; no game comes near it).
+    pub const MAX: usize = 16;
+
+    fn marks(&self) -> &[(Card, Spot)] {
+        &self.marks[..self.n as usize]
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.n as usize == Self::MAX
+    }
+
+    /// Used copies of `c` now in hand.
+    pub fn in_hand(&self, c: Card) -> usize {
+        self.marks()
+            .iter()
+            .filter(|&&(x, s)| x == c && s == Spot::Hand)
+            .count()
+    }
+
+    /// A copy of `c` in hand is used now.
+    pub fn mark(&mut self, c: Card) {
+        if !self.is_full() {
+            self.marks[self.n as usize] = (c, Spot::Hand);
+            self.n += 1;
+        }
+    }
+
+    /// A copy of `c` left the hand for `to`: a used copy, if the hand held
+    /// one (see the type's doc).
+    pub fn left_hand(&mut self, c: Card, to: Spot) {
+        let n = self.n as usize;
+        if let Some(m) = self.marks[..n]
+            .iter_mut()
+            .find(|m| m.0 == c && m.1 == Spot::Hand)
+        {
+            m.1 = to;
+        }
+    }
+
+    /// The card at index `at` of the deck was drawn into the hand.
+    pub fn drawn(&mut self, at: u16) {
+        let n = self.n as usize;
+        for m in &mut self.marks[..n] {
+            if m.1 == Spot::Deck(at) {
+                m.1 = Spot::Hand;
+            }
+        }
+    }
+
+    /// Whether a used card lies in the discard pile.
+    pub fn in_discard(&self) -> bool {
+        self.marks().iter().any(|m| matches!(m.1, Spot::Discard(_)))
+    }
+
+    /// The discard pile became the deck: the card at discard index `i` is
+    /// now at deck index `to(i)`.
+    pub fn reshuffled(&mut self, to: impl Fn(u16) -> u16) {
+        let n = self.n as usize;
+        for m in &mut self.marks[..n] {
+            if let Spot::Discard(i) = m.1 {
+                m.1 = Spot::Deck(to(i));
+            }
+        }
     }
 }
