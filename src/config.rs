@@ -947,6 +947,28 @@ impl OptimizeConfig {
             parsed.push(Template::parse(&text, t)?);
         }
         check_writable(&outs, &[&field])?;
+        // A template's bots read the files its `extends:` names (and what
+        // those extend): inputs too, which --bot and -o must not overwrite.
+        let mut bases: Vec<(&str, PathBuf)> = Vec::new();
+        for t in &parsed {
+            let Ok(domains) = t.domains(&kingdom.kingdom) else {
+                continue;
+            };
+            let first: Vec<_> = domains.iter().filter_map(|d| d.first().copied()).collect();
+            if first.len() != domains.len() {
+                continue;
+            }
+            if let Ok(st) = crate::strategy::parse(&t.render(&first), &t.file) {
+                bases.extend(
+                    st.files
+                        .iter()
+                        .skip(1)
+                        .map(|f| ("strategy file extended by the template", PathBuf::from(f))),
+                );
+            }
+        }
+        let bases: Vec<(&str, &Path)> = bases.iter().map(|(w, p)| (*w, p.as_path())).collect();
+        crate::output::check_distinct(&bases, &given(&outs))?;
         Ok(OptimizeConfig {
             run,
             auto: a.auto,

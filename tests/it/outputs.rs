@@ -234,6 +234,37 @@ fn an_output_may_not_be_an_extended_base_or_a_card_file() {
         let args = [verb, s, BM, "-n", "20", "-o", b];
         refused_intact(&args, "same file as the input strategy file", &base);
     }
+    // An optimizer template's bots extend a file too: --bot and -o may not
+    // overwrite it.
+    let t = d.join("t.domt");
+    std::fs::write(
+        &t,
+        "extends: big_money_ultimate.dom\nbuy:\n    Smithy if count(Smithy) < {n: 1..2}\n",
+    )
+    .unwrap();
+    for out in ["--bot", "-o"] {
+        let args = [
+            "optimize",
+            t.to_str().unwrap(),
+            "--preset",
+            "First Game",
+            "--candidates",
+            "2",
+            "-n",
+            "5",
+            "--max-games",
+            "5",
+            "--confirm",
+            "5",
+            out,
+            b,
+        ];
+        refused_intact(
+            &args,
+            "same file as the input strategy file extended by the template",
+            &base,
+        );
+    }
     let cards = d.join("c.toml");
     std::fs::copy(root.join("cards/post_rider.toml"), &cards).unwrap();
     let c = cards.to_str().unwrap();
