@@ -685,8 +685,8 @@ pub enum CardsCmd {
 
 /// The verbs that take the global `--cards` (and `--cards-only`): the
 /// others refuse them, and their `--help` does not list them.
-const CARDS_VERBS: [&str; 9] = [
-    "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
+const CARDS_VERBS: [&str; 10] = [
+    "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom", "report",
 ];
 
 /// The command line as `run` parses it: [`Cli`], where the verbs that
@@ -780,8 +780,9 @@ pub fn run() -> Result<ExitCode> {
                 | Command::Sweep(_)
                 | Command::Optimize(_)
                 | Command::Kingdom { .. }
+                | Command::Report { .. }
         ) {
-            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); soak, bench, presets, merge, report, serve and salem do not use data cards");
+            bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom, report); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); soak, bench, presets, merge, serve and salem do not use data cards");
         }
         let mut cards = crate::cards::data::load_files(&cli.cards)?;
         if let Some(only) = &cli.cards_only {

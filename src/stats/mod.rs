@@ -1195,8 +1195,36 @@ pub fn parse_json(text: &str) -> Result<PlaytestStats, String> {
         return Err(format!("not a {FORMAT} file"));
     }
     let cards: Vec<String> = Card::ALL.iter().map(|c| c.name().to_string()).collect();
-    if saved.cards != cards || saved.turns != TURNS {
+    if saved.cards.len() != cards.len() || saved.turns != TURNS {
         return Err("saved by a domsim build with a different card table".into());
+    }
+    if saved.cards != cards {
+        // Printed cards differ: another build. Only data slots differ: the
+        // run bound data cards this command has not (or others).
+        let printed_differ = Card::ALL
+            .iter()
+            .zip(&saved.cards)
+            .any(|(c, s)| !c.is_data() && c.name() != s);
+        if printed_differ {
+            return Err("saved by a domsim build with a different card table".into());
+        }
+        let named = |names: &mut dyn Iterator<Item = &str>| -> String {
+            let v: Vec<&str> = names.filter(|n| !n.starts_with("(data slot")).collect();
+            if v.is_empty() {
+                "none".into()
+            } else {
+                v.join(", ")
+            }
+        };
+        let data = Card::ALL
+            .iter()
+            .zip(&saved.cards)
+            .filter(|(c, _)| c.is_data());
+        let saved_data = named(&mut data.clone().map(|(_, s)| s.as_str()));
+        let bound = named(&mut data.map(|(c, _)| c.name()));
+        return Err(format!(
+            "these statistics were saved by a run with data cards ({saved_data}), and this command binds {bound} in their places: give the card files of that run, in the same order (and its --cards-only), e.g. domsim --cards FILE.toml report …"
+        ));
     }
     let st = saved.stats;
     st.validate()?;

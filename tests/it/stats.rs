@@ -1022,3 +1022,61 @@ fn money_quartile_bands() {
         "one band per strategy"
     );
 }
+
+/// Statistics of a run with data cards are reported with the same card
+/// files (the CSV is the one `sim --stats` wrote), and without them the
+/// message says which cards and what to give, not "another build".
+#[test]
+fn report_reads_statistics_of_a_run_with_data_cards() {
+    let d = crate::cli::scratch("report-data-cards");
+    let (json, sim_csv, rep_csv) = (d.join("s.json"), d.join("a.csv"), d.join("b.csv"));
+    let o = crate::cli::domsim(&[
+        "--cards",
+        "cards/examples.toml",
+        "sim",
+        "--kingdom",
+        "Hamlet Smith,Village,Smithy",
+        "--fill",
+        "strategies/playtest/hamlet_smith.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "60",
+        "--save-stats",
+        json.to_str().unwrap(),
+        "--stats",
+        sim_csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let html = d.join("r.html");
+    let o = crate::cli::domsim(&[
+        "--cards",
+        "cards/examples.toml",
+        "report",
+        json.to_str().unwrap(),
+        "-o",
+        html.to_str().unwrap(),
+        "--csv",
+        rep_csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    assert_eq!(
+        std::fs::read(&sim_csv).unwrap(),
+        std::fs::read(&rep_csv).unwrap()
+    );
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .contains("Hamlet Smith"));
+    let o = crate::cli::domsim(&[
+        "report",
+        json.to_str().unwrap(),
+        "-o",
+        d.join("x.html").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = crate::cli::stderr(&o);
+    assert!(
+        e.contains("data cards (Hamlet Smith") && e.contains("--cards") && !e.contains("build"),
+        "{e}"
+    );
+    assert!(!d.join("x.html").exists());
+}
