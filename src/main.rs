@@ -10,7 +10,8 @@ fn main() -> ExitCode {
         Err(e) => {
             // Not eprintln!: a failing standard error must not turn the
             // exit status 2 into a panic's.
-            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            let msg = format!("{e:#}");
+            let _ = writeln!(std::io::stderr(), "error: {}", domsim::output::shorten(&msg));
             ExitCode::from(2)
         }
     }

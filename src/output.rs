@@ -546,7 +546,31 @@ pub fn warn_beside_console(line: &str) {
 /// to report anything.
 pub fn note(line: &str) {
     let mut e = std::io::stderr().lock();
-    let _ = writeln!(e, "{line}");
+    let _ = writeln!(e, "{}", shorten(line));
+}
+
+/// A message quotes what it is about, and that can be a whole megabyte-long
+/// line of a bad file: lines past 2,000 characters keep their first 1,000
+/// and last 200, with how many were left out.
+pub fn shorten(msg: &str) -> std::borrow::Cow<'_, str> {
+    const KEEP: usize = 1000;
+    const TAIL: usize = 200;
+    if msg.len() <= 2 * KEEP {
+        return msg.into();
+    }
+    msg.split('\n')
+        .map(|l| {
+            let n = l.chars().count();
+            if n <= 2 * KEEP {
+                return l.to_string();
+            }
+            let head: String = l.chars().take(KEEP).collect();
+            let tail: String = l.chars().skip(n - TAIL).collect();
+            format!("{head}… ({} characters left out) …{tail}", n - KEEP - TAIL)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into()
 }
 
 /// Read a whole input file as text, through a hard cap of

@@ -737,3 +737,47 @@ fn an_empty_sweep_shard_has_no_negative_zero() {
     assert!(out.contains("mean score 0.0%"), "{out}");
     assert!(!out.contains("-0.0%"), "{out}");
 }
+
+/// A megabyte-long unknown name (a damaged file) is refused with a message
+/// of ordinary length: the name is shortened, and "did you mean" does not
+/// compare it with every card name (that took seconds per megabyte).
+#[test]
+fn a_huge_unknown_name_gets_a_short_message() {
+    let d = scratch("huge-name");
+    let name = "Q".repeat(1 << 19);
+    let cards = write(
+        &d,
+        "c.toml",
+        format!("[[card]]\nname = \"Big\"\ncost = 3\ntypes = [\"Action\"]\neffect = [{{ do = \"gain\", card = \"{name}\" }}]\n").as_bytes(),
+    );
+    let dom = write(&d, "s.dom", format!("buy:\n    {name}\n").as_bytes());
+    let kingdoms = write(&d, "k.txt", format!("Village,{name}\n").as_bytes());
+    let scen = write(
+        &d,
+        "s.txt",
+        format!("kingdom: {name}\nexpect trash: Copper\n").as_bytes(),
+    );
+    for args in [
+        vec!["cards", "list", cards.as_str()],
+        vec!["check", dom.as_str()],
+        vec![
+            "sweep",
+            "strategies/big_money.dom",
+            "strategies/big_money.dom",
+            "--kingdoms",
+            kingdoms.as_str(),
+            "-n",
+            "2",
+        ],
+        vec!["scenario", scen.as_str()],
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(e.len() < 4000, "{args:?}: {} bytes of message", e.len());
+        assert!(
+            e.contains("characters left out") || e.contains("QQQQ…"),
+            "{args:?}: {e}"
+        );
+    }
+}

@@ -970,11 +970,13 @@ fn string<'v>(cx: &Cx, v: &'v Sp<toml::Value>, field: &str) -> Result<&'v str> {
 /// data card: it is bound in the same slot table).
 fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
     let s = string(cx, v, field)?;
+    // Normalised once: a name may be megabytes long (a damaged file).
+    let key = super::normalize(s);
     // Knights and Ruins name piles of different cards, not one card: the
     // pile's top card is not known when the file is read.
     if let Some(pile) = Card::PRINTED
         .iter()
-        .find(|c| c.is(Types::PILE) && super::normalize(c.name()) == super::normalize(s))
+        .find(|c| c.is(Types::PILE) && super::normalize(c.name()) == key)
     {
         let example = if *pile == Card::Knights {
             "Sir Martin"
@@ -991,9 +993,9 @@ fn card_name(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Card> {
     Card::PRINTED
         .iter()
         .copied()
-        .find(|c| super::normalize(c.name()) == super::normalize(s) && !c.is(Types::PILE))
+        .find(|c| super::normalize(c.name()) == key && !c.is(Types::PILE))
         .ok_or_else(|| {
-            if cx.names.contains(&super::normalize(s)) {
+            if cx.names.contains(&key) {
                 return cx.err(
                     v.span(),
                     format!("field '{field}': '{s}' is a data card; a card file names printed cards only (a data card cannot gain or count another data card, or itself)"),
@@ -1035,10 +1037,8 @@ fn type_list(cx: &Cx, v: &Sp<toml::Value>, field: &str) -> Result<Types> {
         let Some(s) = x.as_str() else {
             return Err(cx.err(v.span(), format!("field '{field}': a type is a string")));
         };
-        match TYPE_WORDS
-            .iter()
-            .find(|(n, _)| super::normalize(n) == super::normalize(s))
-        {
+        let key = super::normalize(s);
+        match TYPE_WORDS.iter().find(|(n, _)| super::normalize(n) == key) {
             Some((n, ty)) => {
                 if t.has(*ty) {
                     return Err(
@@ -1598,9 +1598,10 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
             ),
         ));
     }
+    let key = super::normalize(&name);
     if let Some(c) = Card::PRINTED
         .iter()
-        .find(|c| super::normalize(c.name()) == super::normalize(&name))
+        .find(|c| super::normalize(c.name()) == key)
     {
         return Err(cx.err(
             name_v.span(),

@@ -784,8 +784,17 @@ fn normalized_chars(s: &str) -> impl Iterator<Item = char> + '_ {
         .flat_map(|c| c.to_lowercase())
 }
 
-/// Levenshtein distance (for suggestions; never on the hot path).
+/// Words longer than this (in bytes, so more than 64 characters) are near
+/// no name: [`edit_distance`] does not compare them. Comparing a
+/// megabyte-long word with every card name took seconds per name.
+pub const SUGGEST_MAX_BYTES: usize = 256;
+
+/// Levenshtein distance (for suggestions; never on the hot path). Past
+/// [`SUGGEST_MAX_BYTES`] it answers "far" (`usize::MAX / 2`) at once.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    if a.len() > SUGGEST_MAX_BYTES || b.len() > SUGGEST_MAX_BYTES {
+        return usize::MAX / 2;
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
