@@ -321,13 +321,13 @@ fn used_reactions_are_followed_through_a_reshuffle() {
             used.mark(followed);
             used.left_hand(followed, Spot::Discard(at as u16));
             assert_eq!(used.in_hand(followed), 0);
-            for i in 0..cards.len() {
+            for (i, n) in drawn_at.iter_mut().enumerate() {
                 assert_eq!(g.draw_following(&mut BigMoney, 1, 1, &mut used), 1);
                 let last = *g.players[1].hand.as_slice().last().unwrap();
                 let back = used.in_hand(followed) == 1;
                 assert_eq!(back, last == followed, "seed {seed}, card {at}, draw {i}");
                 if back {
-                    drawn_at[i] += 1;
+                    *n += 1;
                     break;
                 }
             }
