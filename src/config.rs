@@ -253,8 +253,10 @@ impl KingdomList {
     /// The kingdoms of `--random N` (kingdom k drawn from (seed, k)) or of a
     /// kingdoms file (one per line, comma-separated cards, `#` comments),
     /// for `players`.
+    /// `random_opt` names the count's option in messages (`--random` for
+    /// sweep, `--random-kingdoms` for rank).
     pub fn from_args(
-        random: Option<u64>,
+        (random, random_opt): (Option<u64>, &str),
         sets: &str,
         file: Option<&Path>,
         seed: u64,
@@ -293,9 +295,9 @@ impl KingdomList {
                 kingdoms: ks,
             });
         }
-        let n = random.ok_or_else(|| anyhow!("give --random N or --kingdoms FILE"))?;
+        let n = random.ok_or_else(|| anyhow!("give {random_opt} N or --kingdoms FILE"))?;
         if n > 10_000_000 {
-            bail!("--random {n}: at most 10000000 kingdoms");
+            bail!("{random_opt} {n}: at most 10000000 kingdoms");
         }
         let sets_v = Kingdom::parse_sets(sets).map_err(|e| anyhow!("--sets: {e}"))?;
         if sets_v.is_empty() {
@@ -304,7 +306,7 @@ impl KingdomList {
         let ks = (0..n)
             .map(|k| Kingdom::random(players, &sets_v, kingdom_seed(seed, k)))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| anyhow!("--random: {e}"))?;
+            .map_err(|e| anyhow!("{random_opt}: {e}"))?;
         Ok(KingdomList {
             kingdoms: ks,
             how: format!("{RANDOM_SETS}{sets} count={n}"),
@@ -381,7 +383,9 @@ fn load_lineup(specs: &[String]) -> Result<Lineup> {
 /// folder whose name is closest to it, if close enough to be a typo.
 fn near_strategy_file(spec: &str) -> Option<String> {
     let path = Path::new(spec);
-    if spec.starts_with("builtin:") || path.exists() {
+    // symlink_metadata: a link to a missing file is there (its own error
+    // says so), not a typo for itself.
+    if spec.starts_with("builtin:") || path.symlink_metadata().is_ok() {
         return None;
     }
     let name = path.file_name()?.to_str()?.to_lowercase();
@@ -723,8 +727,13 @@ impl SweepConfig {
         ];
         check_io(&specs, &outs)?;
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
-        let kingdoms =
-            KingdomList::from_args(a.random, &a.sets, a.kingdoms.as_deref(), run.seed, 2)?;
+        let kingdoms = KingdomList::from_args(
+            (a.random, "--random"),
+            &a.sets,
+            a.kingdoms.as_deref(),
+            run.seed,
+            2,
+        )?;
         if a.random.is_some() && !crate::cards::data::bound_signatures().is_empty() {
             crate::errln!(
                 "warning: --random draws kingdoms from the printed sets only: no kingdom of this sweep has a data card of --cards (list kingdoms with one in --kingdoms FILE)"
@@ -824,7 +833,7 @@ impl RankConfig {
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let (kingdoms, seeds) = if many {
             let list = KingdomList::from_args(
-                a.random_kingdoms,
+                (a.random_kingdoms, "--random-kingdoms"),
                 &a.kingdom.sets,
                 a.kingdoms.as_deref(),
                 run.seed,
@@ -1460,20 +1469,26 @@ mod tests {
 
     #[test]
     fn kingdom_list_from_random_or_file() {
-        let l = KingdomList::from_args(Some(3), "base", None, 1, 2).unwrap();
+        let l = KingdomList::from_args((Some(3), "--random"), "base", None, 1, 2).unwrap();
         assert_eq!(l.kingdoms.len(), 3);
         assert_eq!(l.how, "random sets=base count=3");
-        let e = refused(KingdomList::from_args(None, "base", None, 1, 2));
+        let e = refused(KingdomList::from_args(
+            (None, "--random"),
+            "base",
+            None,
+            1,
+            2,
+        ));
         assert_eq!(e, "give --random N or --kingdoms FILE");
         refused_naming(
-            KingdomList::from_args(Some(10_000_001), "base", None, 1, 2),
+            KingdomList::from_args((Some(10_000_001), "--random"), "base", None, 1, 2),
             "at most 10000000 kingdoms",
         );
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("k.txt");
         let ten = "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch";
         std::fs::write(&f, format!("# two kingdoms\n{ten}\n\n{ten} # again\n")).unwrap();
-        let l = KingdomList::from_args(None, "base", Some(&f), 1, 2).unwrap();
+        let l = KingdomList::from_args((None, "--random"), "base", Some(&f), 1, 2).unwrap();
         assert_eq!(l.kingdoms.len(), 2);
         assert!(
             l.how.starts_with("file ") && l.how.contains("k.txt (2 kingdoms, contents "),
@@ -1482,19 +1497,37 @@ mod tests {
         );
         let typo = ten.replace("Smithy", "Smitty");
         std::fs::write(&f, format!("{ten}\n{typo}\n")).unwrap();
-        let e = refused(KingdomList::from_args(None, "base", Some(&f), 1, 2));
+        let e = refused(KingdomList::from_args(
+            (None, "--random"),
+            "base",
+            Some(&f),
+            1,
+            2,
+        ));
         assert!(
             e.contains("k.txt:2:") && e.contains("did you mean 'Smithy'"),
             "{e}"
         );
         std::fs::write(&f, "Village, Smithy\n").unwrap();
-        let e = refused(KingdomList::from_args(None, "base", Some(&f), 1, 2));
+        let e = refused(KingdomList::from_args(
+            (None, "--random"),
+            "base",
+            Some(&f),
+            1,
+            2,
+        ));
         assert!(
             e.contains("k.txt:1:") && e.contains("exactly 10 piles"),
             "{e}"
         );
         std::fs::write(&f, "# nothing\n").unwrap();
-        let e = refused(KingdomList::from_args(None, "base", Some(&f), 1, 2));
+        let e = refused(KingdomList::from_args(
+            (None, "--random"),
+            "base",
+            Some(&f),
+            1,
+            2,
+        ));
         assert!(e.ends_with("no kingdom in the file"), "{e}");
         assert_ne!(kingdom_seed(1, 0), kingdom_seed(1, 1));
         assert_ne!(kingdom_seed(1, 0), kingdom_seed(2, 0));

@@ -11,7 +11,11 @@ fn main() -> ExitCode {
             // Not eprintln!: a failing standard error must not turn the
             // exit status 2 into a panic's.
             let msg = format!("{e:#}");
-            let _ = writeln!(std::io::stderr(), "error: {}", domsim::output::shorten(&msg));
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: {}",
+                domsim::output::shorten(&msg)
+            );
             ExitCode::from(2)
         }
     }

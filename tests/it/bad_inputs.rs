@@ -781,3 +781,37 @@ fn a_huge_unknown_name_gets_a_short_message() {
         );
     }
 }
+
+/// Messages name what the user gave: rank's own option, and a link to a
+/// missing file is not a typo for itself.
+#[test]
+fn messages_name_the_option_and_the_file_given() {
+    let o = domsim(&[
+        "rank",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "--random-kingdoms",
+        "20000000",
+        "-n",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--random-kingdoms 20000000: at most"),
+        "{}",
+        stderr(&o)
+    );
+    let d = scratch("broken-link");
+    let link = d.join("broken.dom");
+    std::os::unix::fs::symlink(d.join("missing.dom"), &link).unwrap();
+    let o = domsim(&[
+        "sim",
+        link.to_str().unwrap(),
+        "builtin:big-money",
+        "-n",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("broken.dom"), "{}", stderr(&o));
+}
