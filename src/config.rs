@@ -177,6 +177,9 @@ impl KingdomConfig {
                 );
             }
             let given = cards.len();
+            if given == 0 && !a.fill {
+                bail!("--kingdom '{list}' names no card: give Kingdom cards separated by commas (e.g. --kingdom \"Smithy,Village\"), or --preset NAME or --random");
+            }
             let mut how = "list".to_string();
             if a.fill && given < 10 {
                 let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;

@@ -801,6 +801,11 @@ fn messages_name_the_option_and_the_file_given() {
         "{}",
         stderr(&o)
     );
+    for empty in [",,,", "", " , "] {
+        let o = domsim(&["sim", "--kingdom", empty, "-n", "2"]);
+        assert_eq!(o.status.code(), Some(2), "{empty:?}");
+        assert!(stderr(&o).contains("names no card"), "{}", stderr(&o));
+    }
     let d = scratch("broken-link");
     let link = d.join("broken.dom");
     std::os::unix::fs::symlink(d.join("missing.dom"), &link).unwrap();
