@@ -580,8 +580,13 @@ impl Data {
             let p: PathBuf = dir.join(f);
             let bytes = crate::output::read_capped(&p, MAX_FILE)
                 .map_err(|e| anyhow!("{}: {e}", p.display()))?;
-            let s =
-                String::from_utf8(bytes).map_err(|_| anyhow!("{}: not UTF-8 text", p.display()))?;
+            let s = String::from_utf8(bytes).map_err(|e| {
+                anyhow!(
+                    "{}: not UTF-8 text (invalid byte at offset {})",
+                    p.display(),
+                    e.utf8_error().valid_up_to()
+                )
+            })?;
             // A byte-order mark some editors write is not part of the text
             // (it would otherwise glue itself to the CSV's first column).
             let s = match s.strip_prefix('\u{feff}') {

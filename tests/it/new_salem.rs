@@ -1643,3 +1643,25 @@ fn public_inquiry_reveals_a_character_to_all() {
     assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b0101));
     assert_eq!([0, 1, 2, 3].map(|p| T::hope(&g, p)), [0, 0, 1, 0]);
 }
+
+/// A data file that is not UTF-8 is refused with the offset of the first
+/// bad byte, as the other input formats say it.
+#[test]
+fn data_file_not_utf8_names_the_offset() {
+    let dir = sample_dir();
+    let p = dir.path().join("events.toml");
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes.insert(10, 0xff);
+    std::fs::write(&p, bytes).unwrap();
+    let o = domsim()
+        .args(["salem", "check", "--data"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("events.toml: not UTF-8 text (invalid byte at offset 10)"),
+        "{err}"
+    );
+}
