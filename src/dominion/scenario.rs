@@ -320,6 +320,13 @@ fn card_list(v: &str, line: usize, col0: usize) -> Result<Vec<Card>, ScenarioErr
 /// Real turns stay far below these limits; larger values would overflow the
 /// engine's counters once a card adds to them (hardening, issue 8).
 fn counter<T: Num>(v: &str, line: usize, col: usize, max: u64) -> Result<T, ScenarioError> {
+    if v.trim().starts_with('-') {
+        return err(
+            line,
+            col,
+            format!("{} is out of range (expected 0..={max})", clip(v.trim())),
+        );
+    }
     let n: u64 = number(v, line, col)?;
     if n > max {
         return err(

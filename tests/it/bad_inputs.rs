@@ -524,6 +524,11 @@ fn scenario_messages_name_the_real_problem() {
         &["1:10: 65536 is too large (expected 0..=1000)"],
     );
     run(
+        "negative.txt",
+        b"coins: -5\nexpect actions: 1\n",
+        &["1:8: -5 is out of range (expected 0..=1000)"],
+    );
+    run(
         "size.txt",
         b"expect actions: 65536\n",
         &["65536 is out of range (expected 0..=65535)"],
@@ -703,7 +708,7 @@ fn option_values_name_the_option() {
     for verb in [
         &["presets"][..],
         &["bench", "--quick"],
-        &["report", "x.json", "-o", "r.html"],
+        &["merge", "x.json", "-o", "r.csv"],
     ] {
         let args: Vec<&str> = ["--cards", "cards/post_rider.toml"]
             .iter()
