@@ -1020,6 +1020,7 @@ fn help_lists_cards_only_where_it_is_taken() {
     };
     for verb in [
         "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
+        "report",
     ] {
         let h = help(&[verb, "--help"]);
         assert!(
@@ -1035,7 +1036,6 @@ fn help_lists_cards_only_where_it_is_taken() {
         &["cards", "list", "--help"],
         &["cards", "verify", "--help"],
         &["merge", "--help"],
-        &["report", "--help"],
         &["presets", "--help"],
     ] {
         let h = help(args);
