@@ -455,6 +455,9 @@ pub fn expand_specs(specs: &[String]) -> Result<Vec<String>> {
                 .filter_map(|e| e.ok())
                 .map(|e| e.path())
                 .filter(|f| f.extension().is_some_and(|x| x == "dom"))
+                // Regular files (through links) only: a FIFO named x.dom
+                // would block the run forever, a folder cannot be read.
+                .filter(|f| f.is_file())
                 .map(|f| f.display().to_string())
                 .collect();
             files.sort();

@@ -825,3 +825,39 @@ fn messages_name_the_option_and_the_file_given() {
     assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
     assert!(stderr(&o).contains("broken.dom"), "{}", stderr(&o));
 }
+
+/// A folder of strategies expands to its regular `.dom` files: a FIFO (no
+/// writer: reading it would block forever) or a folder named `x.dom` is
+/// not a strategy file.
+#[test]
+fn a_strategy_folder_skips_what_is_not_a_file() {
+    let d = scratch("folder-fifo");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for f in ["big_money.dom", "big_money_ultimate.dom"] {
+        std::fs::copy(root.join("strategies").join(f), d.join(f)).unwrap();
+    }
+    std::fs::create_dir(d.join("dir.dom")).unwrap();
+    let fifo = d.join("pipe.dom");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(["matrix", d.to_str().unwrap(), "-n", "10", "-o"])
+        .arg(d.join("m.csv"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("matrix blocked on the FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+}
