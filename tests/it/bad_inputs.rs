@@ -806,6 +806,15 @@ fn messages_name_the_option_and_the_file_given() {
         "{}",
         stderr(&o)
     );
+    // A control character in a card name is not spelling (names compare
+    // by letters and digits): refused, shown escaped, with the suggestion.
+    let o = domsim(&["kingdom", "--kingdom", "Festiv\u{1}al,Village"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown card 'Festiv\\u{1}al' (did you mean 'Festival'?)"),
+        "{}",
+        stderr(&o)
+    );
     for empty in [",,,", "", " , "] {
         let o = domsim(&["sim", "--kingdom", empty, "-n", "2"]);
         assert_eq!(o.status.code(), Some(2), "{empty:?}");

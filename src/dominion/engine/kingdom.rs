@@ -53,6 +53,15 @@ pub(crate) fn did_you_mean(s: &Option<&'static str>) -> String {
 
 /// Look a card up by name, with a "did you mean" suggestion on failure.
 pub fn parse_card(name: &str) -> Result<Card, SetupError> {
+    // Names compare by letters and digits only ("throne_room"), but a
+    // control character (a NUL in a damaged file) is not spelling: refused,
+    // and shown escaped.
+    if name.chars().any(char::is_control) {
+        return Err(SetupError::UnknownCard {
+            name: name.trim().escape_debug().to_string(),
+            suggestion: Card::suggest(name).map(|c| c.name()),
+        });
+    }
     if Card::from_name(name).is_none() {
         if let Some((card, set)) = crate::cards::other_sets::other_set(name) {
             return Err(SetupError::OtherSet(crate::cards::other_sets::not_covered(
