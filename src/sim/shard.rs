@@ -199,6 +199,10 @@ impl Partial {
         if n == 0 {
             bail!("key.entrants is empty (a run has at least one strategy)");
         }
+        self.key
+            .meta
+            .check("key.meta")
+            .map_err(|e| anyhow!("{e}"))?;
         let players = (self.key.meta.get("players"))
             .and_then(|v| v.parse::<usize>().ok())
             .ok_or_else(|| anyhow!("key.meta has no 'players' number"))?;

@@ -1230,6 +1230,24 @@ impl PlaytestStats {
         if self.games == 0 {
             return Err("field 'games' is 0: there is nothing to report".into());
         }
+        if let Some(i) = self.names.iter().position(|x| x.trim().is_empty()) {
+            return Err(format!(
+                "field 'names[{i}]' is empty (a strategy has a name)"
+            ));
+        }
+        // Kingdom entries are card names as the run wrote them: the exact
+        // name of a card of this build (a look-up by name would skip the
+        // spaces and punctuation of "Cel\nlar").
+        for (i, k) in self.kingdom.iter().enumerate() {
+            if !Card::ALL.iter().any(|c| c.name() == k) {
+                return Err(format!(
+                    "field 'kingdom[{i}]' is {k:?}, not the name of a card"
+                ));
+            }
+            if self.kingdom[..i].contains(k) {
+                return Err(format!("field 'kingdom[{i}]': '{k}' is given twice"));
+            }
+        }
         let len = |field: &str, got: usize, want: usize| {
             if got == want {
                 Ok(())

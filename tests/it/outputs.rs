@@ -320,6 +320,51 @@ fn edited_statistics_are_refused_with_the_field_named() {
     }
 }
 
+/// A saved statistics file's kingdom is a list of card names: an entry
+/// that is not one (a line break would start a data row in the CSV's
+/// `# kingdom:` comment line) is refused, naming the field, and nothing
+/// is written, to a file or to standard output.
+#[test]
+fn statistics_kingdom_entries_must_be_card_names() {
+    let d = scratch("badstats-kingdom");
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "10", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&js).unwrap();
+    let html = d.join("r.html");
+    let csv = d.join("r.csv");
+    let good = domsim(&["report", j, "-o", html.to_str().unwrap()]);
+    assert!(good.status.success(), "{}", stderr(&good));
+    std::fs::remove_file(&html).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let first = v["stats"]["kingdom"][0].as_str().unwrap().to_string();
+    let second = v["stats"]["kingdom"][1].clone();
+    let split = format!("{}\n{}", &first[..2], &first[2..]);
+    for (entry, needle) in [
+        (
+            serde_json::json!(format!("{first}\nINJ,x")),
+            "field 'kingdom[0]' is",
+        ),
+        (serde_json::json!(split), "field 'kingdom[0]' is"),
+        (serde_json::json!("Nonesuch"), "not the name of a card"),
+        (second, "field 'kingdom[1]': "),
+    ] {
+        let mut bad = v.clone();
+        bad["stats"]["kingdom"][0] = entry;
+        std::fs::write(&js, serde_json::to_vec(&bad).unwrap()).unwrap();
+        for csv_out in [csv.to_str().unwrap(), "-"] {
+            let o = domsim(&["report", j, "-o", html.to_str().unwrap(), "--csv", csv_out]);
+            assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+            assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+            assert!(stderr(&o).contains(j), "{}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+            no_panic(&o);
+            assert_eq!(entries(&d), ["s.json"], "{needle}: nothing written");
+        }
+    }
+}
+
 #[test]
 fn endless_inputs_are_read_through_a_cap() {
     if !Path::new("/dev/zero").exists() {

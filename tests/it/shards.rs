@@ -1167,6 +1167,54 @@ fn merge_refuses_damaged_sim_partials() {
     merge_refused(&[c], &out, &[&name, "shard.count"]);
 }
 
+/// A line break in a partial's metadata would end its `# key: value`
+/// comment line and put a data row of the partial's choosing before the
+/// header: the value (or key) is refused, naming the field, and nothing
+/// is written.
+#[test]
+fn merge_refuses_line_breaks_in_metadata() {
+    let d = scratch("shards-meta-lines");
+    let run = [
+        "matrix",
+        "-n",
+        "20",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+    ];
+    let p = sharded(&run, &d, "p", 1);
+    let out = d.join("m.csv");
+    let bad = d.join("bad.json");
+    let name = bad.to_str().unwrap().to_string();
+    use serde_json::json;
+    for (ptr, x, needle) in [
+        (
+            "/key/meta/0/1",
+            json!("x\n# injected\nfoo,bar"),
+            "key.meta[0] (domsim_version): the value has a line break",
+        ),
+        (
+            "/key/meta/2/1",
+            json!("1\rfoo,bar"),
+            "key.meta[2] (seed): the value has a line break",
+        ),
+        (
+            "/key/meta/1/0",
+            json!("command\nfoo,bar"),
+            "key.meta[1]: key \"command\\nfoo,bar\" is not a metadata key",
+        ),
+    ] {
+        let b = damaged(&p[0], &bad, |v| *v.pointer_mut(ptr).unwrap() = x);
+        merge_refused(&[b], &out, &[&name, needle]);
+    }
+    // To standard output: refused before a byte is printed.
+    let b = damaged(&p[0], &bad, |v| {
+        v["key"]["meta"][0][1] = json!("x\nfoo,bar")
+    });
+    let o = domsim(&["merge", &b, "-o", "-"]);
+    assert_refused(&o, &[&name, "line break"]);
+    assert!(!stdout(&o).contains("foo,bar"), "{}", stdout(&o));
+}
+
 #[test]
 fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
     let d = scratch("shards-damaged-kinds");
