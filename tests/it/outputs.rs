@@ -320,6 +320,101 @@ fn edited_statistics_are_refused_with_the_field_named() {
     }
 }
 
+/// Counts no run can produce (a fault count or a card's plays of 2^64, a
+/// seat's win rate of 1.5e15, more VP or turns than the games allow) are
+/// refused naming the field, not printed as results.
+#[test]
+fn impossible_statistics_are_refused() {
+    let d = scratch("badstats-counts");
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "20", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&js).unwrap()).unwrap();
+    let html = d.join("r.html");
+    let max = serde_json::json!(u64::MAX);
+    use serde_json::json;
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        (
+            "/stats/faults",
+            max.clone(),
+            "field 'faults' is 18446744073709551615, more than the 20 games",
+        ),
+        ("/stats/faults", json!(21), "field 'faults' is 21"),
+        (
+            "/stats/seats/0/score",
+            max.clone(),
+            "field 'seats[0].score'",
+        ),
+        (
+            "/stats/seats/1/score",
+            json!(20 * 60 + 1),
+            "field 'seats[1].score' is 1201",
+        ),
+        (
+            "/stats/seats/0/score_sq",
+            max.clone(),
+            "field 'seats[0].score_sq'",
+        ),
+        (
+            "/stats/strategies/0/cards/0/played",
+            max.clone(),
+            "field 'strategies[0].cards[0] (Copper).played' is 18446744073709551615",
+        ),
+        (
+            "/stats/strategies/1/cards/0/owned_end",
+            json!(20 * 600 + 1),
+            "cards[0] (Copper).owned_end",
+        ),
+        (
+            "/stats/strategies/0/vp_end",
+            json!(4_294_967_296u64),
+            "field 'strategies[0].vp_end'",
+        ),
+        (
+            "/stats/strategies/0/turns_taken",
+            json!(2001),
+            "field 'strategies[0].turns_taken' is 2001",
+        ),
+        (
+            "/stats/strategies/1/turns/0/n",
+            json!(21),
+            "field 'strategies[1].turns[0].n' is 21",
+        ),
+        (
+            "/stats/strategies/1/turns/3/hit5",
+            max.clone(),
+            "turns[3].hit5",
+        ),
+        (
+            "/stats/strategies/0/openings/0/games",
+            json!(21),
+            "openings[0].games' is 21",
+        ),
+        (
+            "/stats/strategies/0/cards/0/first_gain_games",
+            json!(21),
+            "first_gain_games",
+        ),
+    ];
+    for (ptr, x, needle) in cases {
+        let mut bad = v.clone();
+        *bad.pointer_mut(ptr).unwrap_or_else(|| panic!("{ptr}")) = x;
+        std::fs::write(&js, serde_json::to_vec(&bad).unwrap()).unwrap();
+        let o = domsim(&["report", j, "-o", html.to_str().unwrap(), "--csv", "-"]);
+        assert_eq!(o.status.code(), Some(2), "{ptr}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{ptr}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{ptr}: {}", stdout(&o));
+        no_panic(&o);
+        assert_eq!(entries(&d), ["s.json"], "{ptr}: nothing written");
+    }
+    // The file as saved is reported.
+    std::fs::write(&js, serde_json::to_vec(&v).unwrap()).unwrap();
+    let o = domsim(&["report", j, "-o", html.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 /// A saved statistics file's kingdom is a list of card names: an entry
 /// that is not one (a line break would start a data row in the CSV's
 /// `# kingdom:` comment line) is refused, naming the field, and nothing

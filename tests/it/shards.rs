@@ -1151,6 +1151,44 @@ fn merge_refuses_damaged_sim_partials() {
             json!(1000),
             vec!["rounds histogram"],
         ),
+        // Sums no 50 games can reach: at most 100 turns and 372000 VP a
+        // player a game (an average VP of 21 million was merged).
+        (
+            "/counts/Sim/entrants/0/vp_sum",
+            json!(4_294_967_296u64),
+            vec!["entrants[0]: vp_sum 4294967296 is more than 50 games can score"],
+        ),
+        (
+            "/counts/Sim/entrants/1/vp_sum",
+            json!(-18_600_001i64),
+            vec!["entrants[1]: vp_sum -18600001"],
+        ),
+        (
+            "/counts/Sim/entrants/1/turns_sum",
+            json!(5001),
+            vec!["entrants[1]: turns_sum 5001 is more than 50 games can take"],
+        ),
+        // The strategies as a run writes them.
+        (
+            "/key/entrants/1/name",
+            json!(" "),
+            vec!["key.entrants[1]: the strategy name is empty"],
+        ),
+        (
+            "/key/entrants/1/hash",
+            json!("not-hex-at-all!!"),
+            vec!["key.entrants[1]: hash \"not-hex-at-all!!\""],
+        ),
+        (
+            "/key/entrants/1/hash",
+            json!(""),
+            vec!["key.entrants[1]: hash \"\""],
+        ),
+        (
+            "/key/entrants/0/source",
+            json!(""),
+            vec!["key.entrants[0]: strategy 'Big Money (built-in)' has no source"],
+        ),
     ];
     for (ptr, x, needles) in cases {
         let b = set(&p[0], ptr, x);
@@ -1435,6 +1473,11 @@ fn resume_refuses_a_damaged_checkpoint() {
             "tied_games 999 > games 200",
         ),
         (good.replace("\nfaults 0", "\nfaults 1"), "faults 1"),
+        // Sums no 200 games can reach (a game has at most 100 turns a
+        // player and 372000 VP): refused, not printed as an average.
+        (edit(7, "4294967296"), "entrants[0]: vp_sum 4294967296"),
+        (edit(7, "-4294967296"), "entrants[0]: vp_sum -4294967296"),
+        (edit(8, "20001"), "entrants[0]: turns_sum 20001"),
     ];
     resume_refuses_each(&ck, &out, cases, || run(&args("300")));
     // The good checkpoint still resumes.
