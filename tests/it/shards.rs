@@ -1577,3 +1577,50 @@ fn salem_checkpointed(ck: &std::path::Path, n: &str, extra: &[&str]) -> std::pro
     args.extend(extra);
     domsim(&args)
 }
+
+/// `--checkpoint -` would write every checkpoint into standard output,
+/// among the results, and never read one back: refused before any game,
+/// for `sim` and `salem sim`, and nothing is written.
+#[test]
+fn checkpoint_to_standard_output_is_refused() {
+    let d = scratch("ck-dash");
+    let out = d.join("out.csv");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec![
+            "sim",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "-n",
+            "30",
+            "--checkpoint",
+            "-",
+            "--checkpoint-every",
+            "10",
+            "-o",
+            o,
+        ],
+        vec![
+            "salem",
+            "sim",
+            "-p",
+            "4",
+            "-n",
+            "30",
+            "--checkpoint",
+            "-",
+            "--checkpoint-every",
+            "10",
+            "-o",
+            o,
+        ],
+    ] {
+        let r = domsim(&args);
+        assert_refused(&r, &["--checkpoint needs a file (not -)"]);
+        assert!(!stdout(&r).contains("domsim-checkpoint"), "{}", stdout(&r));
+        assert!(
+            crate::cli::entries(&d).is_empty(),
+            "{args:?}: nothing written"
+        );
+    }
+}
