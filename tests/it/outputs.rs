@@ -758,6 +758,105 @@ fn run_to_closed_pipe(dir: &Path, args: &[&str]) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// `domsim ARGS` run in `dir` by a shell that applies `redirect` to it
+/// (`>&-` closes standard output before domsim starts).
+fn run_redirected(dir: &Path, redirect: &str, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// A closed standard output (`>&-`) is not a place to write a result:
+/// Rust's runtime puts /dev/null there and every write "succeeded", so
+/// `-o -`, `merge -o -`, `report --csv -` and `presets` exited 0 with the
+/// result lost. They are now refused with status 2 (an output `-` before
+/// any game), and the other outputs are not written; a run with files to
+/// write still writes them. Discarding output on purpose (`>/dev/null`,
+/// `1<>/dev/null` as Python's DEVNULL does) still works.
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    let d = scratch("closed-stdout");
+    let here = env!("CARGO_MANIFEST_DIR");
+    let smithy = format!("{here}/strategies/smithy_big_money.dom");
+    let part = d.join("p.json");
+    let o = domsim(&[
+        "sim",
+        BM,
+        &smithy,
+        "-n",
+        "20",
+        "--shard",
+        "1/1",
+        "--save-partial",
+        part.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats = d.join("s.json");
+    let o = domsim(&[
+        "sim",
+        BM,
+        BM,
+        "-n",
+        "20",
+        "--save-stats",
+        stats.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kept = ["p.json", "s.json"];
+    for (args, needle) in [
+        (
+            vec!["presets"],
+            "cannot write to standard output: standard output is closed",
+        ),
+        (
+            vec!["sim", BM, BM, "-n", "20", "-o", "-"],
+            "cannot write '-': standard output is closed",
+        ),
+        (
+            vec!["sim", BM, BM, "-n", "20", "-o", "-", "--report", "a.html"],
+            "cannot write '-'",
+        ),
+        (
+            vec!["merge", "p.json", "-o", "-"],
+            "cannot write '-': standard output is closed",
+        ),
+        (
+            vec!["report", "s.json", "-o", "a.html", "--csv", "-"],
+            "cannot write '-'",
+        ),
+    ] {
+        let o = run_redirected(&d, ">&-", &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        no_panic(&o);
+        assert_eq!(entries(&d), kept, "{args:?}: nothing written");
+    }
+    // Files still to write are written; the console text is dropped.
+    let o = run_redirected(&d, ">&-", &["sim", BM, BM, "-n", "20", "-o", "a.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(d.join("a.csv"))
+        .unwrap()
+        .starts_with("# domsim"));
+    // Output discarded on purpose is no error.
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        for args in [vec!["presets"], vec!["sim", BM, BM, "-n", "20", "-o", "-"]] {
+            let o = run_redirected(&d, redirect, &args);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{redirect} {args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
 /// A closed standard output (the table's reader gone) does not cost the
 /// files asked for: they are written and the run ends with status 0.
 #[test]
