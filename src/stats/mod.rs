@@ -1235,6 +1235,27 @@ impl PlaytestStats {
                 "field 'names[{i}]' is empty (a strategy has a name)"
             ));
         }
+        // Provenance as a run writes it: none (an older file), or one
+        // `name | source | hash` per strategy, the hash 16 hexadecimal
+        // digits (empty for a built-in).
+        if !self.sources.is_empty() && self.sources.len() != self.names.len() {
+            return Err(format!(
+                "field 'sources' has {} entries, expected {} (one per name)",
+                self.sources.len(),
+                self.names.len()
+            ));
+        }
+        for (i, src) in self.sources.iter().enumerate() {
+            let hash = src.rsplit_once(" | ").map(|(_, h)| h);
+            let ok = hash.is_some_and(|h| {
+                h.is_empty() || h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit())
+            });
+            if !ok {
+                return Err(format!(
+                    "field 'sources[{i}]' is {src:?}, not 'name | source | hash' with a hexadecimal hash"
+                ));
+            }
+        }
         // Kingdom entries are card names as the run wrote them: the exact
         // name of a card of this build (a look-up by name would skip the
         // spaces and punctuation of "Cel\nlar").

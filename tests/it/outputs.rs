@@ -397,6 +397,17 @@ fn impossible_statistics_are_refused() {
             json!(21),
             "first_gain_games",
         ),
+        ("/stats/names/1", json!(""), "field 'names[1]' is empty"),
+        (
+            "/stats/sources/1",
+            json!("B | /x | not-hex"),
+            "field 'sources[1]' is \"B | /x | not-hex\"",
+        ),
+        (
+            "/stats/sources",
+            json!(["A | /x | "]),
+            "field 'sources' has 1 entries, expected 2",
+        ),
     ];
     for (ptr, x, needle) in cases {
         let mut bad = v.clone();
