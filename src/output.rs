@@ -253,6 +253,9 @@ impl Output {
             }
             return Ok(Output::new(shown, Target::Stdout));
         }
+        if stdout_is_closed() && is_own_stdout(path) {
+            bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
+        }
         let dest = resolve_links(path)?;
         if is_special_prefix(path) || is_special_prefix(&dest) {
             return Ok(Output::new(shown, Target::Direct(path.to_path_buf())));

@@ -838,6 +838,10 @@ fn a_closed_standard_output_is_an_error() {
             "cannot write '-': standard output is closed",
         ),
         (
+            vec!["merge", "p.json", "-o", "/dev/stdout"],
+            "cannot write '/dev/stdout': standard output is closed",
+        ),
+        (
             vec!["report", "s.json", "-o", "a.html", "--csv", "-"],
             "cannot write '-'",
         ),
