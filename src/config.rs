@@ -602,6 +602,9 @@ impl SimConfig {
             path: p.clone(),
             every: a.checkpoint_every,
         });
+        if let Some(c) = &checkpoint {
+            crate::sim::checkpoint::check_path(&c.path)?;
+        }
         if let Some(p) = pt.precision {
             if !(p > 0.0 && p < 0.5) {
                 bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");

@@ -40,7 +40,12 @@
 //! from Unix tools; otherwise the rest of the console text is dropped and
 //! the run goes on, so that the files asked for are still written
 //! (`domsim sim -o r.csv | head -3`). The same holds for an output that is
-//! standard output (`-o - --report r.html | head -1`).
+//! standard output (`-o - --report r.html | head -1`). A *closed* standard
+//! output (`>&-`, which Rust's standard library would let swallow every
+//! byte) is an error for an output `-` (refused when it is created, before
+//! any game: exit status 2, "standard output is closed") and for console
+//! text that is the result itself; when files of the run are still to be
+//! written, the console text is dropped and the files are written.
 //!
 //! **Reading** ([`read_input`]): every file input is read through a hard size
 //! cap, whatever size the file reports (`/dev/zero` is refused after the cap,
@@ -114,6 +119,53 @@ pub struct Output {
     /// (standard output, FIFO, device) until [`Commit::commit`].
     held: Option<Vec<u8>>,
 }
+
+/// The message of a write to a closed standard output.
+const STDOUT_CLOSED: &str = "standard output is closed";
+
+/// True when standard output was closed when domsim started
+/// (`domsim … >&-`). Rust's runtime then opens `/dev/null` on file
+/// descriptor 1 before `main` (so that no file opened later becomes
+/// standard output), and every write to standard output "succeeds": a
+/// result written to `-` would be lost with exit status 0. Outputs and
+/// the console ask this first. The descriptor is looked at before that
+/// runtime set-up (see [`STDOUT_AT_START`]); on other systems, and
+/// without `/proc`, standard output is taken as open.
+pub fn stdout_is_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // Referenced here so that the check is linked into every binary.
+        let _ = std::hint::black_box(&STDOUT_AT_START);
+        STDOUT_CLOSED_AT_START.load(Ordering::SeqCst)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
+    }
+}
+
+/// Whether file descriptor 1 was closed at start: set by
+/// [`STDOUT_AT_START`].
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// A function the C runtime calls before `main` (the ELF `.init_array`,
+/// as constructors of C libraries are), hence before Rust's runtime puts
+/// `/dev/null` on a closed standard descriptor: afterwards a closed
+/// standard output cannot be told from `1<>/dev/null`, which scripts use
+/// to discard output (Python's `subprocess.DEVNULL`). It only asks
+/// whether `/proc/self/fd/1` exists.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static STDOUT_AT_START: extern "C" fn() = {
+    extern "C" fn check_stdout_at_start() {
+        let proc_ok = std::fs::symlink_metadata("/proc/self/fd").is_ok();
+        let closed = proc_ok && std::fs::symlink_metadata("/proc/self/fd/1").is_err();
+        STDOUT_CLOSED_AT_START.store(closed, Ordering::SeqCst);
+    }
+    check_stdout_at_start
+};
 
 fn write_error(shown: &Path, e: std::io::Error) -> anyhow::Error {
     anyhow!("cannot write '{}': {e}", shown.display())
@@ -196,7 +248,13 @@ impl Output {
             bail!("output path is empty");
         }
         if path.as_os_str() == "-" {
+            if stdout_is_closed() {
+                bail!("cannot write '-': {STDOUT_CLOSED}");
+            }
             return Ok(Output::new(shown, Target::Stdout));
+        }
+        if stdout_is_closed() && is_own_stdout(path) {
+            bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
         }
         let dest = resolve_links(path)?;
         if is_special_prefix(path) || is_special_prefix(&dest) {
@@ -336,6 +394,9 @@ impl Output {
         };
         match &self.target {
             Target::Stdout => {
+                if stdout_is_closed() {
+                    return Err(anyhow!("cannot write '-': {STDOUT_CLOSED}"));
+                }
                 let out = std::io::stdout();
                 let mut lock = out.lock();
                 match lock.write_all(&bytes).and_then(|_| lock.flush()) {
@@ -502,9 +563,18 @@ pub fn console_is_stderr() -> bool {
 /// output of the run is standard output. A closed pipe ends the process
 /// quietly with status 0 when no output is still to be written, and is
 /// otherwise ignored (the rest of the console text is dropped, the run goes
-/// on); any other error is returned.
+/// on); any other error is returned. A closed standard output (`>&-`) is
+/// the same, except that with no output still to be written it is an
+/// error: the console text was the result (`domsim presets >&-`).
 pub fn console_write(bytes: &[u8]) -> Result<()> {
     if CONSOLE_GONE.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    if !console_is_stderr() && stdout_is_closed() {
+        if OPEN_OUTPUTS.load(Ordering::SeqCst) == 0 {
+            bail!("cannot write to standard output: {STDOUT_CLOSED}");
+        }
+        CONSOLE_GONE.store(true, Ordering::SeqCst);
         return Ok(());
     }
     let (r, name) = if console_is_stderr() {

@@ -224,6 +224,9 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
         }
     }
+    if let Some(p) = &a.checkpoint {
+        sim::checkpoint::check_path(p)?;
+    }
     if a.checkpoint.is_some() && counts.len() > 1 {
         bail!("--checkpoint saves one run: give a single player count with -p");
     }

@@ -80,13 +80,46 @@ pub struct EntrantInfo {
 }
 
 /// `# key: value` lines recorded at the top of every output.
+///
+/// A value never holds a line break ([`Meta::push`] turns them into
+/// spaces), so each pair is one comment line. A `Meta` read back from a
+/// file (a partial) skips `push`: [`Meta::check`] refuses what `push`
+/// never writes, and [`Meta::render`] keeps one line per pair whatever
+/// it is given.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meta(pub Vec<(String, String)>);
 
+/// `s` on one line: line breaks become spaces (what [`Meta::push`] does).
+pub fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
 impl Meta {
     pub fn push(&mut self, k: &str, v: impl ToString) {
-        let v = v.to_string().replace(['\n', '\r'], " ");
+        let v = one_line(&v.to_string());
         self.0.push((k.to_string(), v));
+    }
+    /// Check metadata read from a file (`field` names it in messages, e.g.
+    /// `key.meta`): every key is a lower-case word (`seed`, `kingdom_source`)
+    /// and no value holds a line break, which would end its `# key: value`
+    /// comment line and start a data row of the CSV.
+    pub fn check(&self, field: &str) -> std::result::Result<(), String> {
+        for (i, (k, v)) in self.0.iter().enumerate() {
+            let word = !k.is_empty()
+                && k.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !word {
+                return Err(format!(
+                    "{field}[{i}]: key {k:?} is not a metadata key (lower-case letters, digits and '_')"
+                ));
+            }
+            if v.contains(['\n', '\r']) {
+                return Err(format!(
+                    "{field}[{i}] ({k}): the value has a line break ({v:?}); metadata values are one line"
+                ));
+            }
+        }
+        Ok(())
     }
     /// The value of `k` (the first line with that key).
     pub fn get(&self, k: &str) -> Option<&str> {
@@ -98,7 +131,7 @@ impl Meta {
     pub fn render(&self) -> String {
         let mut s = String::new();
         for (k, v) in &self.0 {
-            s.push_str(&format!("# {k}: {v}\n"));
+            s.push_str(&format!("# {}: {}\n", one_line(k), one_line(v)));
         }
         s
     }
@@ -422,5 +455,32 @@ mod tests {
         assert_eq!(h[22], "capped_games");
         assert_eq!(h[23], "seat1_wins");
         assert_eq!(h[44], "rounds_p90");
+    }
+
+    /// Metadata read from a file skips `push`: `check` refuses a line
+    /// break in a value or a key that is not a word, and `render` keeps
+    /// one comment line per pair whatever it holds.
+    #[test]
+    fn metadata_stays_one_line_per_pair() {
+        let bad = Meta(vec![
+            ("seed".into(), "1".into()),
+            ("kingdom".into(), "Cellar\nfoo,bar\r# x".into()),
+        ]);
+        let e = bad.check("key.meta").unwrap_err();
+        assert!(
+            e.starts_with("key.meta[1] (kingdom): the value has a line break"),
+            "{e}"
+        );
+        assert_eq!(bad.render(), "# seed: 1\n# kingdom: Cellar foo,bar # x\n");
+        let key = Meta(vec![("a\nb".into(), "1".into())]);
+        assert!(key
+            .check("m")
+            .unwrap_err()
+            .contains("is not a metadata key"));
+        let mut good = Meta::default();
+        good.push("kingdom", "a\nb");
+        good.push("games_per_pair", 10);
+        assert_eq!(good.check("m"), Ok(()));
+        assert_eq!(good.render(), "# kingdom: a b\n# games_per_pair: 10\n");
     }
 }

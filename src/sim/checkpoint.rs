@@ -276,6 +276,16 @@ impl Saved for Stats {
     }
 }
 
+/// Refuse a `--checkpoint` that is not a file: `-` would write every
+/// checkpoint into standard output (mixed with the results) and never be
+/// read back, so the run could never resume.
+pub fn check_path(path: &Path) -> Result<()> {
+    if path.as_os_str() == "-" {
+        bail!("--checkpoint needs a file (not -): the run reads its checkpoint back to resume");
+    }
+    Ok(())
+}
+
 /// Load the checkpoint at `path` if it exists and check it belongs to this
 /// run (`key`, starting at game `first`) and does not go past `end`.
 pub fn load<T: Saved>(
@@ -285,6 +295,7 @@ pub fn load<T: Saved>(
     end: u64,
     empty: T,
 ) -> Result<Option<Checkpoint<T>>> {
+    check_path(path)?;
     if !path.exists() {
         return Ok(None);
     }

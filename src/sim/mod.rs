@@ -182,15 +182,19 @@ impl EntrantStats {
         if self.capped > self.games {
             return Err(format!("capped {} > games {}", self.capped, self.games));
         }
-        if self.turns_sum as u128 > g * u16::MAX as u128 {
+        // A player takes at most the turn cap's turns and scores at most
+        // MAX_VP_PER_GAME in a game.
+        let max_turns = crate::engine::MAX_TURNS_PER_GAME;
+        if self.turns_sum as u128 > g * max_turns as u128 {
             return Err(format!(
-                "turns_sum {} is more than {} games can take",
+                "turns_sum {} is more than {} games can take (at most {max_turns} turns a game)",
                 self.turns_sum, self.games
             ));
         }
-        if self.vp_sum.unsigned_abs() as u128 > g * i32::MAX as u128 {
+        let max_vp = crate::engine::MAX_VP_PER_GAME;
+        if self.vp_sum.unsigned_abs() as u128 > g * max_vp as u128 {
             return Err(format!(
-                "vp_sum {} is more than {} games can score",
+                "vp_sum {} is more than {} games can score (at most {max_vp} VP a game, either way)",
                 self.vp_sum, self.games
             ));
         }

@@ -199,6 +199,13 @@ impl Partial {
         if n == 0 {
             bail!("key.entrants is empty (a run has at least one strategy)");
         }
+        self.key
+            .meta
+            .check("key.meta")
+            .map_err(|e| anyhow!("{e}"))?;
+        for (i, e) in self.key.entrants.iter().enumerate() {
+            check_entrant(e).map_err(|e| anyhow!("key.entrants[{i}]: {e}"))?;
+        }
         let players = (self.key.meta.get("players"))
             .and_then(|v| v.parse::<usize>().ok())
             .ok_or_else(|| anyhow!("key.meta has no 'players' number"))?;
@@ -382,6 +389,28 @@ impl Partial {
             }
         }
     }
+}
+
+/// Check a strategy of a run's key as a run writes it: a name (a
+/// strategy's `name:` or its file's name: never empty), a source (a file
+/// or `builtin:NAME`) and the hash of the file, 16 hexadecimal digits
+/// (empty for a built-in).
+fn check_entrant(e: &EntrantInfo) -> std::result::Result<(), String> {
+    if e.name.trim().is_empty() {
+        return Err("the strategy name is empty".into());
+    }
+    if e.source.is_empty() {
+        return Err(format!("strategy '{}' has no source", e.name));
+    }
+    let builtin = e.source.starts_with("builtin:");
+    let hex = e.hash.len() == 16 && e.hash.bytes().all(|b| b.is_ascii_hexdigit());
+    if !(hex || builtin && e.hash.is_empty()) {
+        return Err(format!(
+            "hash {:?} of strategy '{}' is not 16 hexadecimal digits",
+            e.hash, e.name
+        ));
+    }
+    Ok(())
 }
 
 /// Check an `n`×`n` matrix of 2-player pairs: nothing on the diagonal,

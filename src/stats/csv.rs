@@ -71,7 +71,12 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
     if let Some(seed) = st.seed {
         writeln!(w, "# seed: {seed}")?;
     }
-    writeln!(w, "# kingdom: {}", st.kingdom.join("; "))?;
+    // One line whatever a loaded file holds (`validate` refuses it too).
+    writeln!(
+        w,
+        "# kingdom: {}",
+        crate::report::one_line(&st.kingdom.join("; "))
+    )?;
     writeln!(w, "# players: {}", st.players)?;
     writeln!(w, "# games: {}", st.games)?;
     for (i, src) in st.sources.iter().enumerate() {

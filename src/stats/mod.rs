@@ -1258,6 +1258,45 @@ impl PlaytestStats {
         if self.games == 0 {
             return Err("field 'games' is 0: there is nothing to report".into());
         }
+        if let Some(i) = self.names.iter().position(|x| x.trim().is_empty()) {
+            return Err(format!(
+                "field 'names[{i}]' is empty (a strategy has a name)"
+            ));
+        }
+        // Provenance as a run writes it: none (an older file), or one
+        // `name | source | hash` per strategy, the hash 16 hexadecimal
+        // digits (empty for a built-in).
+        if !self.sources.is_empty() && self.sources.len() != self.names.len() {
+            return Err(format!(
+                "field 'sources' has {} entries, expected {} (one per name)",
+                self.sources.len(),
+                self.names.len()
+            ));
+        }
+        for (i, src) in self.sources.iter().enumerate() {
+            let hash = src.rsplit_once(" | ").map(|(_, h)| h);
+            let ok = hash.is_some_and(|h| {
+                h.is_empty() || h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit())
+            });
+            if !ok {
+                return Err(format!(
+                    "field 'sources[{i}]' is {src:?}, not 'name | source | hash' with a hexadecimal hash"
+                ));
+            }
+        }
+        // Kingdom entries are card names as the run wrote them: the exact
+        // name of a card of this build (a look-up by name would skip the
+        // spaces and punctuation of "Cel\nlar").
+        for (i, k) in self.kingdom.iter().enumerate() {
+            if !Card::ALL.iter().any(|c| c.name() == k) {
+                return Err(format!(
+                    "field 'kingdom[{i}]' is {k:?}, not the name of a card"
+                ));
+            }
+            if self.kingdom[..i].contains(k) {
+                return Err(format!("field 'kingdom[{i}]': '{k}' is given twice"));
+            }
+        }
         let len = |field: &str, got: usize, want: usize| {
             if got == want {
                 Ok(())
@@ -1318,6 +1357,15 @@ impl PlaytestStats {
                 self.games.saturating_mul(n as u64)
             ));
         }
+        if self.faults > self.games {
+            return Err(format!(
+                "field 'faults' is {}, more than the {} games",
+                self.faults, self.games
+            ));
+        }
+        for (seat, acc) in self.seats.iter().enumerate() {
+            check_score(&format!("seats[{seat}]"), acc, self.games)?;
+        }
         for (i, s) in self.strategies.iter().enumerate() {
             let g = s.score().games;
             for (seat, acc) in s.seats.iter().enumerate() {
@@ -1328,6 +1376,7 @@ impl PlaytestStats {
                         "field 'strategies[{i}].seats[{seat}]' has more wins than games"
                     ));
                 }
+                check_score(&format!("strategies[{i}].seats[{seat}]"), acc, self.games)?;
             }
             let hist = sum(&mut s.margin.iter().copied());
             if hist != g {
@@ -1335,6 +1384,137 @@ impl PlaytestStats {
                     "field 'strategies[{i}].margin' counts {hist} games, expected {g}"
                 ));
             }
+            s.check_bounds(&format!("strategies[{i}]"), g)?;
+        }
+        Ok(())
+    }
+}
+
+/// The most times a player can gain, buy, trash or play one card in one
+/// turn, generously: an Action phase stops after
+/// [`MAX_ACTION_PLAYS_PER_TURN`](crate::engine::MAX_ACTION_PLAYS_PER_TURN)
+/// plays and a player holds at most [`MAX_CARDS`](crate::engine::MAX_CARDS)
+/// cards. Saved counts are checked against it (a count of 2^64 is refused,
+/// no real run comes near).
+const MAX_EVENTS_PER_TURN: u64 = 1 << 16;
+
+/// The most coins a turn generates (the engine counts them in 16 bits).
+const MAX_MONEY_PER_TURN: u64 = u16::MAX as u64;
+
+/// `x ≤ n × per`, as the message of field `field` when not.
+fn at_most(field: &str, x: u64, n: u64, per: u64, what: &str) -> Result<(), String> {
+    if x as u128 > n as u128 * per as u128 {
+        return Err(format!(
+            "field '{field}' is {x}, more than {n} {what} allow (at most {per} each)"
+        ));
+    }
+    Ok(())
+}
+
+/// A win score sample of at most `max_games` games: games ≤ `max_games`,
+/// wins ≤ games, and a score (and its square) of at most one win a game,
+/// so that its rate is within 0..1.
+fn check_score(field: &str, acc: &ScoreAcc, max_games: u64) -> Result<(), String> {
+    if acc.games > max_games {
+        return Err(format!(
+            "field '{field}.games' is {}, more than the {max_games} games",
+            acc.games
+        ));
+    }
+    if acc.sole_wins.saturating_add(acc.shared_wins) > acc.games {
+        return Err(format!(
+            "field '{field}' has {} + {} wins in {} games",
+            acc.sole_wins, acc.shared_wins, acc.games
+        ));
+    }
+    at_most(
+        &format!("{field}.score"),
+        acc.score,
+        acc.games,
+        SCORE_UNIT,
+        "games",
+    )?;
+    at_most(
+        &format!("{field}.score_sq"),
+        acc.score_sq,
+        acc.games,
+        SCORE_UNIT * SCORE_UNIT,
+        "games",
+    )
+}
+
+impl StrategyStats {
+    /// Check the sums of a strategy that played `g` games against what
+    /// that many games can hold: every per-game quantity has a maximum
+    /// (turns and VP from the engine's limits, events per turn), a count
+    /// of games is at most `g`, and every rate is within 0..1.
+    fn check_bounds(&self, at: &str, g: u64) -> Result<(), String> {
+        use crate::engine::{MAX_CARDS, MAX_TURNS_PER_GAME, MAX_VP_PER_GAME};
+        let cards = MAX_CARDS as u64;
+        let max_vp = MAX_VP_PER_GAME as u64;
+        let per_game = MAX_TURNS_PER_GAME * MAX_EVENTS_PER_TURN;
+        let f = |name: &str| format!("{at}.{name}");
+        at_most(
+            &f("turns_taken"),
+            self.turns_taken,
+            g,
+            MAX_TURNS_PER_GAME,
+            "games",
+        )?;
+        at_most(&f("vp_end"), self.vp_end.unsigned_abs(), g, max_vp, "games")?;
+        for (t, ta) in self.turns.iter().enumerate() {
+            let f = |name: &str| format!("{at}.turns[{t}].{name}");
+            // Turn t+1 happens once a game (the last bucket: every turn
+            // from TURNS on).
+            let once = if t + 1 == TURNS {
+                MAX_TURNS_PER_GAME.saturating_sub(TURNS as u64 - 1).max(1)
+            } else {
+                1
+            };
+            at_most(&f("n"), ta.n, g, once, "games")?;
+            at_most(&f("money"), ta.money, ta.n, MAX_MONEY_PER_TURN, "turns")?;
+            at_most(&f("vp"), ta.vp.unsigned_abs(), ta.n, max_vp, "turns")?;
+            at_most(&f("deck"), ta.deck, ta.n, cards, "turns")?;
+            at_most(&f("gained"), ta.gained, g, per_game, "games")?;
+            for (name, x) in [("hit5", ta.hit5), ("hit6", ta.hit6), ("hit8", ta.hit8)] {
+                at_most(&f(name), x, ta.n, 1, "turns")?;
+            }
+            for (b, &x) in ta.money_hist.iter().enumerate() {
+                at_most(&f(&format!("money_hist[{b}]")), x, ta.n, 1, "turns")?;
+            }
+        }
+        for (c, a) in self.cards.iter().enumerate() {
+            let card = Card::ALL.get(c).map_or("?", |x| x.name());
+            let f = |name: &str| format!("{at}.cards[{c}] ({card}).{name}");
+            for (name, x) in [
+                ("gained", a.gained),
+                ("bought", a.bought),
+                ("played", a.played),
+                ("trashed", a.trashed),
+            ] {
+                at_most(&f(name), x, g, per_game, "games")?;
+            }
+            at_most(&f("owned_end"), a.owned_end, g, cards, "games")?;
+            at_most(&f("first_gain_games"), a.first_gain_games, g, 1, "games")?;
+            at_most(
+                &f("first_gain_turn"),
+                a.first_gain_turn,
+                a.first_gain_games,
+                TURNS as u64,
+                "first gains",
+            )?;
+            for (b, acc) in a.gained_by.iter().enumerate() {
+                check_score(&f(&format!("gained_by[{b}]")), acc, g)?;
+            }
+        }
+        for (j, &x) in self.gain_turn.iter().enumerate() {
+            at_most(&format!("{at}.gain_turn[{j}]"), x, g, per_game, "games")?;
+        }
+        for (j, acc) in self.openings.iter().enumerate() {
+            check_score(&format!("{at}.openings[{j}]"), acc, g)?;
+        }
+        for (j, o) in self.opening_buys.iter().enumerate() {
+            check_score(&format!("{at}.opening_buys[{j}].score"), &o.score, g)?;
         }
         Ok(())
     }

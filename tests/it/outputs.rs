@@ -351,6 +351,157 @@ fn edited_statistics_are_refused_with_the_field_named() {
     }
 }
 
+/// Counts no run can produce (a fault count or a card's plays of 2^64, a
+/// seat's win rate of 1.5e15, more VP or turns than the games allow) are
+/// refused naming the field, not printed as results.
+#[test]
+fn impossible_statistics_are_refused() {
+    let d = scratch("badstats-counts");
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "20", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&js).unwrap()).unwrap();
+    let html = d.join("r.html");
+    let max = serde_json::json!(u64::MAX);
+    use serde_json::json;
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        (
+            "/stats/faults",
+            max.clone(),
+            "field 'faults' is 18446744073709551615, more than the 20 games",
+        ),
+        ("/stats/faults", json!(21), "field 'faults' is 21"),
+        (
+            "/stats/seats/0/score",
+            max.clone(),
+            "field 'seats[0].score'",
+        ),
+        (
+            "/stats/seats/1/score",
+            json!(20 * 60 + 1),
+            "field 'seats[1].score' is 1201",
+        ),
+        (
+            "/stats/seats/0/score_sq",
+            max.clone(),
+            "field 'seats[0].score_sq'",
+        ),
+        (
+            "/stats/strategies/0/cards/0/played",
+            max.clone(),
+            "field 'strategies[0].cards[0] (Copper).played' is 18446744073709551615",
+        ),
+        (
+            "/stats/strategies/1/cards/0/owned_end",
+            json!(20 * 600 + 1),
+            "cards[0] (Copper).owned_end",
+        ),
+        (
+            "/stats/strategies/0/vp_end",
+            json!(4_294_967_296u64),
+            "field 'strategies[0].vp_end'",
+        ),
+        (
+            "/stats/strategies/0/turns_taken",
+            json!(2001),
+            "field 'strategies[0].turns_taken' is 2001",
+        ),
+        (
+            "/stats/strategies/1/turns/0/n",
+            json!(21),
+            "field 'strategies[1].turns[0].n' is 21",
+        ),
+        (
+            "/stats/strategies/1/turns/3/hit5",
+            max.clone(),
+            "turns[3].hit5",
+        ),
+        (
+            "/stats/strategies/0/openings/0/games",
+            json!(21),
+            "openings[0].games' is 21",
+        ),
+        (
+            "/stats/strategies/0/cards/0/first_gain_games",
+            json!(21),
+            "first_gain_games",
+        ),
+        ("/stats/names/1", json!(""), "field 'names[1]' is empty"),
+        (
+            "/stats/sources/1",
+            json!("B | /x | not-hex"),
+            "field 'sources[1]' is \"B | /x | not-hex\"",
+        ),
+        (
+            "/stats/sources",
+            json!(["A | /x | "]),
+            "field 'sources' has 1 entries, expected 2",
+        ),
+    ];
+    for (ptr, x, needle) in cases {
+        let mut bad = v.clone();
+        *bad.pointer_mut(ptr).unwrap_or_else(|| panic!("{ptr}")) = x;
+        std::fs::write(&js, serde_json::to_vec(&bad).unwrap()).unwrap();
+        let o = domsim(&["report", j, "-o", html.to_str().unwrap(), "--csv", "-"]);
+        assert_eq!(o.status.code(), Some(2), "{ptr}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{ptr}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{ptr}: {}", stdout(&o));
+        no_panic(&o);
+        assert_eq!(entries(&d), ["s.json"], "{ptr}: nothing written");
+    }
+    // The file as saved is reported.
+    std::fs::write(&js, serde_json::to_vec(&v).unwrap()).unwrap();
+    let o = domsim(&["report", j, "-o", html.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// A saved statistics file's kingdom is a list of card names: an entry
+/// that is not one (a line break would start a data row in the CSV's
+/// `# kingdom:` comment line) is refused, naming the field, and nothing
+/// is written, to a file or to standard output.
+#[test]
+fn statistics_kingdom_entries_must_be_card_names() {
+    let d = scratch("badstats-kingdom");
+    let js = d.join("s.json");
+    let j = js.to_str().unwrap();
+    let o = domsim(&["sim", BM, BM, "-n", "10", "--save-stats", j]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&js).unwrap();
+    let html = d.join("r.html");
+    let csv = d.join("r.csv");
+    let good = domsim(&["report", j, "-o", html.to_str().unwrap()]);
+    assert!(good.status.success(), "{}", stderr(&good));
+    std::fs::remove_file(&html).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let first = v["stats"]["kingdom"][0].as_str().unwrap().to_string();
+    let second = v["stats"]["kingdom"][1].clone();
+    let split = format!("{}\n{}", &first[..2], &first[2..]);
+    for (entry, needle) in [
+        (
+            serde_json::json!(format!("{first}\nINJ,x")),
+            "field 'kingdom[0]' is",
+        ),
+        (serde_json::json!(split), "field 'kingdom[0]' is"),
+        (serde_json::json!("Nonesuch"), "not the name of a card"),
+        (second, "field 'kingdom[1]': "),
+    ] {
+        let mut bad = v.clone();
+        bad["stats"]["kingdom"][0] = entry;
+        std::fs::write(&js, serde_json::to_vec(&bad).unwrap()).unwrap();
+        for csv_out in [csv.to_str().unwrap(), "-"] {
+            let o = domsim(&["report", j, "-o", html.to_str().unwrap(), "--csv", csv_out]);
+            assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+            assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+            assert!(stderr(&o).contains(j), "{}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+            no_panic(&o);
+            assert_eq!(entries(&d), ["s.json"], "{needle}: nothing written");
+        }
+    }
+}
+
 #[test]
 fn endless_inputs_are_read_through_a_cap() {
     if !Path::new("/dev/zero").exists() {
@@ -647,6 +798,109 @@ fn run_to_closed_pipe(dir: &Path, args: &[&str]) -> std::process::Output {
         .unwrap();
     drop(child.stdout.take());
     child.wait_with_output().unwrap()
+}
+
+/// `domsim ARGS` run in `dir` by a shell that applies `redirect` to it
+/// (`>&-` closes standard output before domsim starts).
+fn run_redirected(dir: &Path, redirect: &str, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// A closed standard output (`>&-`) is not a place to write a result:
+/// Rust's runtime puts /dev/null there and every write "succeeded", so
+/// `-o -`, `merge -o -`, `report --csv -` and `presets` exited 0 with the
+/// result lost. They are now refused with status 2 (an output `-` before
+/// any game), and the other outputs are not written; a run with files to
+/// write still writes them. Discarding output on purpose (`>/dev/null`,
+/// `1<>/dev/null` as Python's DEVNULL does) still works.
+#[test]
+fn a_closed_standard_output_is_an_error() {
+    let d = scratch("closed-stdout");
+    let here = env!("CARGO_MANIFEST_DIR");
+    let smithy = format!("{here}/strategies/smithy_big_money.dom");
+    let part = d.join("p.json");
+    let o = domsim(&[
+        "sim",
+        BM,
+        &smithy,
+        "-n",
+        "20",
+        "--shard",
+        "1/1",
+        "--save-partial",
+        part.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats = d.join("s.json");
+    let o = domsim(&[
+        "sim",
+        BM,
+        BM,
+        "-n",
+        "20",
+        "--save-stats",
+        stats.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kept = ["p.json", "s.json"];
+    for (args, needle) in [
+        (
+            vec!["presets"],
+            "cannot write to standard output: standard output is closed",
+        ),
+        (
+            vec!["sim", BM, BM, "-n", "20", "-o", "-"],
+            "cannot write '-': standard output is closed",
+        ),
+        (
+            vec!["sim", BM, BM, "-n", "20", "-o", "-", "--report", "a.html"],
+            "cannot write '-'",
+        ),
+        (
+            vec!["merge", "p.json", "-o", "-"],
+            "cannot write '-': standard output is closed",
+        ),
+        (
+            vec!["merge", "p.json", "-o", "/dev/stdout"],
+            "cannot write '/dev/stdout': standard output is closed",
+        ),
+        (
+            vec!["report", "s.json", "-o", "a.html", "--csv", "-"],
+            "cannot write '-'",
+        ),
+    ] {
+        let o = run_redirected(&d, ">&-", &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        no_panic(&o);
+        assert_eq!(entries(&d), kept, "{args:?}: nothing written");
+    }
+    // Files still to write are written; the console text is dropped.
+    let o = run_redirected(&d, ">&-", &["sim", BM, BM, "-n", "20", "-o", "a.csv"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(d.join("a.csv"))
+        .unwrap()
+        .starts_with("# domsim"));
+    // Output discarded on purpose is no error.
+    for redirect in [">/dev/null", "1<>/dev/null"] {
+        for args in [vec!["presets"], vec!["sim", BM, BM, "-n", "20", "-o", "-"]] {
+            let o = run_redirected(&d, redirect, &args);
+            assert_eq!(
+                o.status.code(),
+                Some(0),
+                "{redirect} {args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
 }
 
 /// A closed standard output (the table's reader gone) does not cost the

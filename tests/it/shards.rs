@@ -1151,6 +1151,44 @@ fn merge_refuses_damaged_sim_partials() {
             json!(1000),
             vec!["rounds histogram"],
         ),
+        // Sums no 50 games can reach: at most 100 turns and 372000 VP a
+        // player a game (an average VP of 21 million was merged).
+        (
+            "/counts/Sim/entrants/0/vp_sum",
+            json!(4_294_967_296u64),
+            vec!["entrants[0]: vp_sum 4294967296 is more than 50 games can score"],
+        ),
+        (
+            "/counts/Sim/entrants/1/vp_sum",
+            json!(-18_600_001i64),
+            vec!["entrants[1]: vp_sum -18600001"],
+        ),
+        (
+            "/counts/Sim/entrants/1/turns_sum",
+            json!(5001),
+            vec!["entrants[1]: turns_sum 5001 is more than 50 games can take"],
+        ),
+        // The strategies as a run writes them.
+        (
+            "/key/entrants/1/name",
+            json!(" "),
+            vec!["key.entrants[1]: the strategy name is empty"],
+        ),
+        (
+            "/key/entrants/1/hash",
+            json!("not-hex-at-all!!"),
+            vec!["key.entrants[1]: hash \"not-hex-at-all!!\""],
+        ),
+        (
+            "/key/entrants/1/hash",
+            json!(""),
+            vec!["key.entrants[1]: hash \"\""],
+        ),
+        (
+            "/key/entrants/0/source",
+            json!(""),
+            vec!["key.entrants[0]: strategy 'Big Money (built-in)' has no source"],
+        ),
     ];
     for (ptr, x, needles) in cases {
         let b = set(&p[0], ptr, x);
@@ -1165,6 +1203,54 @@ fn merge_refuses_damaged_sim_partials() {
     // Alone, a huge shard count is refused before anything is allocated.
     let c = set(&p[0], "/shard/count", json!(4_000_000_000u64));
     merge_refused(&[c], &out, &[&name, "shard.count"]);
+}
+
+/// A line break in a partial's metadata would end its `# key: value`
+/// comment line and put a data row of the partial's choosing before the
+/// header: the value (or key) is refused, naming the field, and nothing
+/// is written.
+#[test]
+fn merge_refuses_line_breaks_in_metadata() {
+    let d = scratch("shards-meta-lines");
+    let run = [
+        "matrix",
+        "-n",
+        "20",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+    ];
+    let p = sharded(&run, &d, "p", 1);
+    let out = d.join("m.csv");
+    let bad = d.join("bad.json");
+    let name = bad.to_str().unwrap().to_string();
+    use serde_json::json;
+    for (ptr, x, needle) in [
+        (
+            "/key/meta/0/1",
+            json!("x\n# injected\nfoo,bar"),
+            "key.meta[0] (domsim_version): the value has a line break",
+        ),
+        (
+            "/key/meta/2/1",
+            json!("1\rfoo,bar"),
+            "key.meta[2] (seed): the value has a line break",
+        ),
+        (
+            "/key/meta/1/0",
+            json!("command\nfoo,bar"),
+            "key.meta[1]: key \"command\\nfoo,bar\" is not a metadata key",
+        ),
+    ] {
+        let b = damaged(&p[0], &bad, |v| *v.pointer_mut(ptr).unwrap() = x);
+        merge_refused(&[b], &out, &[&name, needle]);
+    }
+    // To standard output: refused before a byte is printed.
+    let b = damaged(&p[0], &bad, |v| {
+        v["key"]["meta"][0][1] = json!("x\nfoo,bar")
+    });
+    let o = domsim(&["merge", &b, "-o", "-"]);
+    assert_refused(&o, &[&name, "line break"]);
+    assert!(!stdout(&o).contains("foo,bar"), "{}", stdout(&o));
 }
 
 #[test]
@@ -1411,6 +1497,11 @@ fn resume_refuses_a_damaged_checkpoint() {
             "tied_games 999 > games 200",
         ),
         (good.replace("\nfaults 0", "\nfaults 1"), "faults 1"),
+        // Sums no 200 games can reach (a game has at most 100 turns a
+        // player and 372000 VP): refused, not printed as an average.
+        (edit(7, "4294967296"), "entrants[0]: vp_sum 4294967296"),
+        (edit(7, "-4294967296"), "entrants[0]: vp_sum -4294967296"),
+        (edit(8, "20001"), "entrants[0]: turns_sum 20001"),
     ];
     resume_refuses_each(&ck, &out, cases, || run(&args("300")));
     // The good checkpoint still resumes.
@@ -1509,4 +1600,51 @@ fn salem_checkpointed(ck: &std::path::Path, n: &str, extra: &[&str]) -> std::pro
     ];
     args.extend(extra);
     domsim(&args)
+}
+
+/// `--checkpoint -` would write every checkpoint into standard output,
+/// among the results, and never read one back: refused before any game,
+/// for `sim` and `salem sim`, and nothing is written.
+#[test]
+fn checkpoint_to_standard_output_is_refused() {
+    let d = scratch("ck-dash");
+    let out = d.join("out.csv");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec![
+            "sim",
+            "builtin:big-money",
+            "strategies/smithy_big_money.dom",
+            "-n",
+            "30",
+            "--checkpoint",
+            "-",
+            "--checkpoint-every",
+            "10",
+            "-o",
+            o,
+        ],
+        vec![
+            "salem",
+            "sim",
+            "-p",
+            "4",
+            "-n",
+            "30",
+            "--checkpoint",
+            "-",
+            "--checkpoint-every",
+            "10",
+            "-o",
+            o,
+        ],
+    ] {
+        let r = domsim(&args);
+        assert_refused(&r, &["--checkpoint needs a file (not -)"]);
+        assert!(!stdout(&r).contains("domsim-checkpoint"), "{}", stdout(&r));
+        assert!(
+            crate::cli::entries(&d).is_empty(),
+            "{args:?}: nothing written"
+        );
+    }
 }

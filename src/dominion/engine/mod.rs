@@ -25,6 +25,19 @@ pub use rng::GameRng;
 /// to hand, so a real turn never comes close; the guard turns a future
 /// runaway loop into a reported event instead of a hang (the soak reports it).
 pub const MAX_ACTION_PLAYS_PER_TURN: u16 = 1000;
+
+/// The most turns a player takes in one game: a game stops at the end of
+/// the turn that reaches the turn cap ([`kingdom::DEFAULT_TURN_CAP`], the
+/// cap of every kingdom). Saved counts are checked against it.
+pub const MAX_TURNS_PER_GAME: u64 = kingdom::DEFAULT_TURN_CAP as u64;
+
+/// The most VP, either way, a player can end a game with: he owns at most
+/// [`MAX_CARDS`] cards, and a card is worth at most 20 VP plus one per card
+/// he owns (a data card's `vp = 20` with `vp_per = { per = 1 }`; Gardens,
+/// Duke and Feodum are worth less) and at least −10. Saved counts are
+/// checked against it.
+pub const MAX_VP_PER_GAME: i64 = MAX_CARDS as i64 * (20 + MAX_CARDS as i64);
+
 pub use state::{DistinctPile, Game, Outcome, Phase, Player, TurnState};
 pub use turn::{RuleError, Spot, UsedReactions};
 pub use zone::{CardVec, MAX_CARDS};
