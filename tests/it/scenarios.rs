@@ -149,6 +149,7 @@ scenarios! {
     game_end_three_piles_two_players => "game_end_three_piles_two_players.txt",
     game_flow_cleanup => "game_flow_cleanup.txt",
     game_flow_game_over => "game_flow_game_over.txt",
+    game_flow_no_winner_while_playing => "game_flow_no_winner_while_playing.txt",
     game_flow_illegal_moves => "game_flow_illegal_moves.txt",
     // Intrigue
     s5_2_27_baron_discard_estate => "5.2.27_baron_discard_estate.txt",
