@@ -271,6 +271,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let mut played: Vec<String> = Vec::new();
     for &p in &counts {
         let table = Table::new(&data, p)?;
         let m = SalemMatch {
@@ -322,6 +323,21 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         };
         out!("{}", ssim::console(p, &tally, &bots));
         outln!();
+        if let (Some(prec), false) = (a.precision, interrupted) {
+            let w = tally.widest_half_width();
+            if w < prec {
+                outln!("precision ±{prec} reached after {completed} games at {p} players (widest ±{w:.4}).\n");
+            } else {
+                outln!("precision ±{prec} NOT reached in {completed} games at {p} players (widest ±{w:.4}); raise -n.\n");
+                crate::output::warn_beside_console(&format!(
+                    "warning: precision ±{prec} not reached at {p} players (widest ±{w:.4}); raise -n"
+                ));
+            }
+            played.push(format!(
+                "{p}p {completed} ({}, widest ±{w:.4})",
+                if w < prec { "reached" } else { "not reached" }
+            ));
+        }
         if interrupted {
             crate::errln!(
                 "interrupted: {completed} of {} games completed at {p} players; no file written",
@@ -331,11 +347,20 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         }
         runs.push((p, tally));
     }
+    // With --precision each player count stops on its own: the games
+    // asked for, the target and what each count played (its rows' n).
+    let games = match a.precision {
+        None => format!("games {}", a.games),
+        Some(prec) => format!(
+            "games requested {}; precision ±{prec}: {}",
+            a.games,
+            played.join(", ")
+        ),
+    };
     let header = format!(
-        "# domsim {} salem sim; seed {}; games {}; {}\n# rule options: {}\n",
+        "# domsim {} salem sim; seed {}; {games}; {}\n# rule options: {}\n",
         env!("CARGO_PKG_VERSION"),
         a.seed,
-        a.games,
         data_note(&data),
         options_line(&data)
     );
@@ -353,10 +378,13 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         let page = ssim::render_html(
             "New Salem playtest report",
             &format!(
-                "{} Seed {}, {} games per player count.",
+                "{} Seed {}, {}.",
                 data_note(&data),
                 a.seed,
-                a.games
+                match a.precision {
+                    None => format!("{} games per player count", a.games),
+                    Some(_) => games.clone(),
+                }
             ),
             &runs,
             &bots,

@@ -1665,3 +1665,43 @@ fn data_file_not_utf8_names_the_offset() {
         "{err}"
     );
 }
+
+/// `salem sim --precision` says what it played: per player count, the
+/// games, whether the target was reached and the widest half-width, in the
+/// console and the CSV header (which used to give the games requested).
+#[test]
+fn salem_precision_records_the_games_played() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("p.csv");
+    let o = domsim()
+        .args([
+            "salem",
+            "sim",
+            "-p",
+            "3",
+            "-n",
+            "100000",
+            "--precision",
+            "0.02",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let console = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        console.contains("precision ±0.02 reached after 16384 games at 3 players"),
+        "{console}"
+    );
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let head = csv.lines().next().unwrap();
+    assert!(
+        head.contains("games requested 100000; precision ±0.02: 3p 16384 (reached, widest ±"),
+        "{head}"
+    );
+    assert!(
+        csv.lines().skip(3).all(|l| !l.contains(",100000,")),
+        "{csv}"
+    );
+}
