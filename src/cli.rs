@@ -122,7 +122,9 @@ impl StrategyArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlaytestArgs {
     /// Sequential mode: stop once every strategy's 95% score interval is
-    /// narrower than ± this (e.g. 0.005); --games is then the maximum.
+    /// narrower than ± this (e.g. 0.005); --games is then the maximum. The
+    /// intervals are checked after every 16,384 games, so at least that
+    /// many are played.
     #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
     pub precision: Option<f64>,
     /// Write a self-contained HTML playtest report (charts, no network).

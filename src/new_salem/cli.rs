@@ -122,7 +122,9 @@ pub struct SimArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Sequential mode: stop once every team rate's 95% interval is
-    /// narrower than ± this; --games is then the maximum.
+    /// narrower than ± this; --games is then the maximum (per player
+    /// count). Checked after every 16,384 games, so at least that many are
+    /// played.
     #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
     pub precision: Option<f64>,
     /// Save progress to this file and resume from it (one player count only).
