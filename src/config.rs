@@ -841,13 +841,25 @@ impl RankConfig {
         check_io(&specs, &outs)?;
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let (kingdoms, seeds) = if many {
-            let list = KingdomList::from_args(
+            let mut list = KingdomList::from_args(
                 (a.random_kingdoms, "--random-kingdoms"),
                 &a.kingdom.sets,
                 a.kingdoms.as_deref(),
                 run.seed,
                 p,
             )?;
+            // --shelters on|off holds in every kingdom of the ranking (it
+            // was read and then ignored), and belongs to the run's key.
+            if let Some(on) = shelters(&a.kingdom.shelters) {
+                for k in &mut list.kingdoms {
+                    *k = k.with_shelters(Some(on));
+                }
+                list.how.push_str(if on {
+                    "; Shelters forced on"
+                } else {
+                    "; Shelters forced off"
+                });
+            }
             let seeds = (0..list.kingdoms.len() as u64)
                 .map(|k| kingdom_seed(run.seed, k))
                 .collect();
