@@ -101,7 +101,9 @@ pub struct KingdomArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct StrategyArgs {
     /// Strategy files (or `builtin:big-money`), one per seat; default:
-    /// strategies/big_money.dom and strategies/smithy_big_money.dom.
+    /// strategies/big_money.dom and strategies/smithy_big_money.dom (of the
+    /// current folder, else of the source tree domsim was built from, else
+    /// the built-in Big Money twice; the CSV names the files used).
     #[arg(value_name = "STRATEGY")]
     pub files: Vec<String>,
     /// Same as a positional STRATEGY; may be repeated.
@@ -145,12 +147,25 @@ pub struct PlaytestArgs {
 
 /// A count of games (or games between checkpoints): a whole number ≥ 1.
 pub(crate) fn parse_count(s: &str) -> std::result::Result<u64, String> {
-    match s.trim().replace('_', "").parse::<i128>() {
+    let t = s.trim().replace('_', "");
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(&t);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    match t.parse::<i128>() {
         Ok(n) if n >= 1 && n <= u64::MAX as i128 => Ok(n as u64),
         Ok(n) if n < 1 => Err(format!("must be at least 1 (got {n})")),
-        Ok(_) => Err(format!("'{s}' is too large")),
+        // Too many digits even for i128: still a whole number, of a sign.
+        Err(_) if whole && t.starts_with('-') => Err(format!("must be at least 1 (got {s})")),
+        Ok(_) => Err(too_large(s)),
+        Err(_) if whole => Err(too_large(s)),
         Err(_) => Err(format!("'{s}' is not a whole number (e.g. 10000)")),
     }
+}
+
+fn too_large(s: &str) -> String {
+    format!(
+        "'{s}' is too large (at most {}: counts are 64-bit)",
+        u64::MAX
+    )
 }
 
 /// A rating precision in Elo points (a 95% half-width), e.g. 15.
