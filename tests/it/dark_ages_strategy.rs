@@ -506,3 +506,78 @@ fn storeroom_rounds_have_their_own_options() {
     let only_second = "buy: Gold\nStoreroom coins:\n    Copper\n";
     assert_eq!(pick(only_second, &g, first), Some(Card::Curse));
 }
+
+/// The defaults of a strategy that sets no option, as strategies/DARK_AGES.md
+/// states them: a Rogue victim loses the cheaper card; Storeroom discards
+/// Victory-only cards, not Harem; Scavenger puts back the best Action
+/// (Smithy over Necropolis), never Ruins, and Gold first.
+#[test]
+fn rogue_storeroom_and_scavenger_defaults_follow_the_docs() {
+    let g = game_in(K3, "p0.hand: Copper");
+    let a = pick(
+        BUY,
+        &g,
+        q(
+            Why::Trash,
+            Some(Card::Rogue),
+            &[Card::Count, Card::Silver],
+            false,
+        ),
+    );
+    assert_eq!(a, Some(Card::Silver), "the victim keeps the better card");
+
+    let k =
+        "kingdom: Storeroom, Harem, Smithy, Village, Market, Mine, Moat, Cellar, Chapel, Militia";
+    let g = game_in(k, "p0.hand: Harem, Estate, Copper");
+    let legal = [Card::Harem, Card::Estate, Card::Copper];
+    for why in [Why::Discard, Why::DiscardForCoin] {
+        let a = pick(BUY, &g, q(why, Some(Card::Storeroom), &legal, true));
+        assert_eq!(a, Some(Card::Estate), "{why:?}: a Victory-only card");
+        let a = pick(
+            BUY,
+            &g,
+            q(
+                why,
+                Some(Card::Storeroom),
+                &[Card::Harem, Card::Copper],
+                true,
+            ),
+        );
+        assert_eq!(a, None, "{why:?}: Harem is money, kept");
+    }
+
+    let k = "kingdom: Scavenger, Smithy, Marauder, Village, Market, Mine, Moat, Cellar, Chapel, Militia";
+    let g = game_in(
+        k,
+        "p0.hand: Copper\np0.discard: Necropolis, Ruined Market, Gold",
+    );
+    let topdeck = |legal: &[Card]| {
+        pick(
+            BUY,
+            &g,
+            q(Why::Topdeck, Some(Card::Scavenger), legal, false),
+        )
+    };
+    assert_eq!(
+        topdeck(&[
+            Card::Necropolis,
+            Card::Smithy,
+            Card::Silver,
+            Card::RuinedMarket
+        ]),
+        Some(Card::Smithy)
+    );
+    assert_eq!(
+        topdeck(&[Card::Necropolis, Card::Silver, Card::RuinedMarket]),
+        Some(Card::Necropolis)
+    );
+    assert_eq!(
+        topdeck(&[Card::Silver, Card::RuinedMarket, Card::Estate]),
+        Some(Card::Silver)
+    );
+    assert_eq!(topdeck(&[Card::Gold, Card::Smithy]), Some(Card::Gold));
+    assert_eq!(
+        topdeck(&[Card::RuinedMarket, Card::Estate, Card::Copper]),
+        Some(Card::Copper)
+    );
+}

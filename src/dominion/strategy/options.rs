@@ -916,9 +916,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "trash",
         question: Question::Pick(Why::Trash),
         kind: Kind::List,
-        fallback: &[Costliest(0)],
-        doc: "which of a victim's revealed $3-$6 cards to trash",
-        default_doc: "the most expensive",
+        fallback: &[],
+        doc: "another player's Rogue attacks you: which of your revealed $3-$6 cards to trash",
+        default_doc: "the cheapest (the engine's rule: keep the better card)",
     },
     OptionSpec {
         card: Card::Scavenger,
@@ -934,10 +934,10 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "topdeck",
         question: Question::Pick(Why::Topdeck),
         kind: Kind::List,
-        fallback: &[Builtin, Rule(R::ScavengerTopdeck)],
+        fallback: &[Rule(R::ScavengerTopdeck)],
         doc: "the card from your discard pile to put onto your deck",
-        default_doc: "Gold, an Action card, Silver, then the most expensive card that is not junk \
-                      (Curse, Ruins, Victory-only), junk last",
+        default_doc: "Gold, the most expensive Action card that is not Ruins, Silver, then the \
+                      most expensive card that is not junk (Curse, Ruins, Victory-only), junk last",
     },
     OptionSpec {
         card: Card::Squire,
@@ -1217,22 +1217,30 @@ Junk Dealer trash:
     Copper
     Hovel
     Overgrown Estate
-Scavenger topdeck:
-    Gold
-    Action
-    Silver
 Squire actions: actions = 0 and hand(Action) > 0
 Squire buys: coins + hand_money >= 10
 Squire silver: yes
 Storeroom discard:
     Curse
     Ruins
-    Victory
+    Estate
+    Overgrown Estate
+    Duchy
+    Province
+    Gardens
+    Duke
+    Feodum
     Action if actions = 0
 Storeroom coins:
     Curse
     Ruins
-    Victory
+    Estate
+    Overgrown Estate
+    Duchy
+    Province
+    Gardens
+    Duke
+    Feodum
     Action if actions = 0
 ";
 

@@ -77,15 +77,25 @@ fn courtyard_topdeck(g: &Game, q: &Pick) -> Option<Card> {
 }
 
 /// [`Rule::ScavengerTopdeck`].
+/// Gold, the most expensive Action that is not Ruins, Silver, then the
+/// most expensive card that is not junk (Curse, Ruins, Victory-only),
+/// junk last (strategies/DARK_AGES.md).
 fn scavenger_topdeck(g: &Game, q: &Pick) -> Option<Card> {
     best_by(q.legal, |c| {
         let junk = c == Card::Curse
             || c.is(Types::RUINS)
             || (c.is_victory() && !c.is_action() && !c.is_treasure());
+        let cost = g.cost(c) as i32;
         if junk {
-            -100 - g.cost(c) as i32
+            -100 - cost
+        } else if c == Card::Gold {
+            3000
+        } else if c.is_action() {
+            2000 + cost
+        } else if c == Card::Silver {
+            1000
         } else {
-            g.cost(c) as i32
+            cost
         }
     })
 }
