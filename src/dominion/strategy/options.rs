@@ -91,7 +91,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Topdeck)],
         doc: "when attacked: which Victory card to put on your deck",
-        default_doc: "the `topdeck` list, else the cheapest Victory card",
+        default_doc: "the `topdeck` list, else the cheapest Victory-only card, else the cheapest Victory card (the junk rule)",
     },
     OptionSpec {
         card: Card::Cellar,
@@ -145,7 +145,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Discard)],
         doc: "when attacked: cards to discard down to 3",
-        default_doc: "the `discard` list, else Curse, Victory cards, then the cheapest",
+        default_doc: "the `discard` list, else Curse, Victory-only cards, then the cheapest (the junk rule)",
     },
     OptionSpec {
         card: Card::Mine,
@@ -182,7 +182,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         fallback: &[General(L::Trash)],
         doc: "the card to trash",
         default_doc:
-            "the `trash` list, else Curse, then the cheapest Victory card, then the cheapest",
+            "the `trash` list, else Curse, then the cheapest Victory-only card, then the cheapest (the junk rule)",
     },
     OptionSpec {
         card: Card::Remodel,
