@@ -834,3 +834,43 @@ fn turn_counter_vocabulary_runs_from_the_cli() {
         "{log}"
     );
 }
+
+/// `--explain` names where an answer really came from: a Reaction answered
+/// by the strategy's `reveal` options (not "the documented default"), and
+/// a list that matches nothing falling to a card's built-in rule (not "the
+/// engine's default").
+#[test]
+fn log_explain_names_reaction_options_and_built_in_rules() {
+    let d = scratch("explain_rules");
+    let sc = d.join("sc.dom");
+    std::fs::write(
+        &sc,
+        "buy:\n    Province if total_money > 15\n    Gold\n    Secret Chamber if count(Secret Chamber) < 2\n    Silver\nSecret Chamber reveal: no\n",
+    )
+    .unwrap();
+    let mil = d.join("mil.dom");
+    std::fs::write(
+        &mil,
+        "buy:\n    Province if total_money > 15\n    Gold\n    Militia if count(Militia) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let mut seen = false;
+    for game in 0..10 {
+        let o = domsim(&[
+            "log",
+            sc.to_str().unwrap(),
+            mil.to_str().unwrap(),
+            "--kingdom",
+            "Secret Chamber,Militia,Smithy,Village,Market,Mine,Moat,Cellar,Chapel,Workshop",
+            "--explain",
+            "--game",
+            &game.to_string(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        for l in stdout(&o).lines().filter(|l| l.contains("React →")) {
+            assert!(l.contains("`reveal` options"), "{l}");
+            seen = true;
+        }
+    }
+    assert!(seen, "a Militia met a Secret Chamber in 10 games");
+}

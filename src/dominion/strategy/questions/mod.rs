@@ -22,6 +22,7 @@ pub(crate) mod yes_no;
 
 use super::compile::Compiled;
 use super::route::{why_index, Route, Row};
+use super::rules::Rule;
 use crate::cards::{Card, CardSet};
 use crate::engine::{Bots, Choose, Game, Pick, Why, YesNo, MAX_PLAYERS};
 
@@ -89,12 +90,16 @@ impl<'a> StrategyBots<'a> {
             return "built-in rule for this question".into();
         };
         match route {
-            Route::List(l, _) => {
+            Route::List(l, rule) => {
                 let safety = pick::safety(q);
                 let (entry, skipped) = s.deciding_entry(l, g, q, safety);
                 let why = match entry {
                     Some(i) => s.entry_at[i].clone(),
                     None if q.optional => "no entry applies: none".into(),
+                    None if rule != Rule::Engine => format!(
+                        "no entry applies: the built-in rule of {}",
+                        q.by.map_or("this card", |c| c.name())
+                    ),
                     None => "no entry applies: the engine's default".into(),
                 };
                 if skipped.is_empty() {
@@ -108,7 +113,24 @@ impl<'a> StrategyBots<'a> {
             }
             Route::AllTreasures => "no treasures: list: every Treasure".into(),
             Route::DefaultPlay => "no play: list: +Actions first, then the most expensive".into(),
-            _ => "no list for this question: the documented default".into(),
+            Route::React => {
+                "the strategy's `reveal` options of its Reactions; default: reveal".into()
+            }
+            Route::TrashOrder => {
+                "the strategy's on-trash options, `Market Square react`; default: react".into()
+            }
+            Route::Costliest(_) => "no list for this question: the most expensive".into(),
+            Route::Nothing => "no list for this question: none".into(),
+            Route::Default(Rule::Engine) => {
+                "no list for this question: the engine's documented default".into()
+            }
+            Route::Default(_) => format!(
+                "no list for this question: the built-in rule of {}",
+                q.by.map_or("this card", |c| c.name())
+            ),
+            Route::Value(_) | Route::Modes(..) => {
+                "no list for this question: the documented default".into()
+            }
         }
     }
 }
