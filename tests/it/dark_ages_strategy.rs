@@ -581,3 +581,29 @@ fn rogue_storeroom_and_scavenger_defaults_follow_the_docs() {
         Some(Card::Copper)
     );
 }
+
+/// Cellar's default discards Curse, Ruins and Victory-only cards: Harem
+/// ($2) and Great Hall (a cantrip) stay in hand.
+#[test]
+fn cellar_default_keeps_treasure_and_action_victory_cards() {
+    let k = "kingdom: Cellar, Harem, Great Hall, Marauder, Village, Market, Mine, Moat, Chapel, Militia";
+    let g = game_in(
+        k,
+        "p0.hand: Harem, Great Hall, Estate, Ruined Market, Copper",
+    );
+    let legal = [
+        Card::Harem,
+        Card::GreatHall,
+        Card::Estate,
+        Card::RuinedMarket,
+        Card::Copper,
+    ];
+    let a = pick(BUY, &g, q(Why::Discard, Some(Card::Cellar), &legal, true));
+    assert!(
+        matches!(a, Some(Card::Estate | Card::RuinedMarket)),
+        "{a:?}"
+    );
+    let kept = [Card::Harem, Card::GreatHall, Card::Copper];
+    let a = pick(BUY, &g, q(Why::Discard, Some(Card::Cellar), &kept, true));
+    assert_eq!(a, None);
+}

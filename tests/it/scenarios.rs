@@ -376,6 +376,7 @@ scenarios! {
     scard_vagrant_miss => "card_vagrant_miss.txt",
     s_da_rulebook_turn_example => "da_rulebook_turn_example.txt",
     scard_pillage => "card_pillage.txt",
+    scard_pillage_default => "card_pillage_default.txt",
     scard_rats_trashed_by_knight => "card_rats_trashed_by_knight.txt",
     scard_sage_runs_out => "card_sage_runs_out.txt",
     scard_squire_gains_top_knight => "card_squire_gains_top_knight.txt",

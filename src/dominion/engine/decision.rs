@@ -123,9 +123,9 @@ impl Pick {
     /// * mandatory `Gain`/`Buy`/`PlayTarget` take the most expensive legal
     ///   card — except a `Gain` chosen for *another* player (`target !=
     ///   player`: Swindler), which gives the worst card by the junk rule below;
-    /// * a mandatory `Trash` of *another* player's card chosen by the attacker
-    ///   (`target != player`: Thief) takes the most expensive (then most
-    ///   valuable) Treasure;
+    /// * a mandatory `Trash` or `Discard` of *another* player's card chosen
+    ///   by the attacker (`target != player`: Thief, Pillage) takes the most
+    ///   expensive (then most valuable) card;
     /// * `Pass` (Masquerade) passes a Curse, else the cheapest card that is not
     ///   a Victory card, else the cheapest Victory card (a VP passed is gained
     ///   by the receiver);
@@ -156,8 +156,9 @@ impl Pick {
         }
         match self.why {
             Why::Gain if self.target != self.player => best_by(self.legal, |c| junk_key(g, c)),
-            // The attacker trashing a victim's card (Thief): the most valuable.
-            Why::Trash if self.target != self.player => {
+            // The attacker trashing a victim's card (Thief), or choosing the
+            // card a victim discards (Pillage): the most valuable.
+            Why::Trash | Why::Discard if self.target != self.player => {
                 best_by(self.legal, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
             }
             Why::Gain | Why::Buy | Why::PlayTarget | Why::PlayAction | Why::Copy => {

@@ -100,7 +100,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[Builtin],
         doc: "cards to discard (one at a time, then draw as many)",
-        default_doc: "Curse and Victory cards",
+        default_doc: "Curse, Ruins and Victory-only cards (not Great Hall, Harem, Nobles)",
     },
     OptionSpec {
         card: Card::Chancellor,
@@ -1155,7 +1155,14 @@ pub static OPTIONS: &[OptionSpec] = &[
 pub const BUILTIN: &str = "\
 Cellar discard:
     Curse
-    Victory
+    Ruins
+    Estate
+    Overgrown Estate
+    Duchy
+    Province
+    Gardens
+    Duke
+    Feodum
 Chapel trash:
     Curse
     Estate
