@@ -168,6 +168,26 @@ fn too_large(s: &str) -> String {
     )
 }
 
+/// The outcome of a `--precision` run (sim, rank, salem sim) on the
+/// console, and a warning beside it when the target was missed: `target`
+/// and `widest` as shown ("0.005", "25 Elo"), `played` what was played.
+pub(crate) fn precision_outcome(
+    target: &str,
+    widest: &str,
+    played: &str,
+    reached: bool,
+) -> Result<()> {
+    if reached {
+        outln!("precision ±{target} reached after {played} (widest ±{widest}).");
+    } else {
+        outln!("precision ±{target} NOT reached in {played} (widest ±{widest}); raise -n.");
+        crate::output::warn_beside_console(&format!(
+            "warning: precision ±{target} not reached in {played} (widest ±{widest}); raise -n"
+        ));
+    }
+    Ok(())
+}
+
 /// A rating precision in Elo points (a 95% half-width), e.g. 15.
 fn parse_precision_elo(s: &str) -> std::result::Result<f64, String> {
     match s.trim().parse::<f64>() {
@@ -1466,14 +1486,13 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             .iter()
             .flat_map(|s| s.1.iter().map(|r| r.ci95))
             .fold(0.0, f64::max);
-        if reached {
-            outln!("\nprecision ±{prec} Elo reached after {played} games per table (widest ±{widest:.1}).");
-        } else {
-            outln!("\nprecision ±{prec} Elo NOT reached in {played} games per table (widest ±{widest:.1}); raise -n.");
-            crate::output::warn_beside_console(&format!(
-                "warning: precision ±{prec} Elo not reached (widest ±{widest:.1}); raise -n"
-            ));
-        }
+        outln!();
+        precision_outcome(
+            &format!("{prec} Elo"),
+            &format!("{widest:.1}"),
+            &format!("{played} games per table"),
+            reached,
+        )?;
         base.push("precision_elo", prec);
         base.push("precision_reached", reached);
     }
@@ -2239,21 +2258,12 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
     }
     if let Some(p) = pt.precision {
         let w = result.stats.widest_half_width();
-        if w < p {
-            outln!(
-                "sequential mode: target reached after {} games (widest 95% half-width {w:.4} < {p})",
-                result.completed,
-            );
-        } else {
-            outln!(
-                "sequential mode: target NOT reached: all {} games played, widest 95% half-width {w:.4} ≥ {p}; raise -n",
-                result.completed,
-            );
-            crate::output::warn_beside_console(&format!(
-                "warning: --precision {p} not reached after {} games (widest half-width {w:.4}); raise -n",
-                result.completed
-            ));
-        }
+        precision_outcome(
+            &p.to_string(),
+            &format!("{w:.4}"),
+            &format!("{} games", result.completed),
+            w < p,
+        )?;
     }
     let mut base = base_meta("sim", seed, &kc);
     base.push("players", players);

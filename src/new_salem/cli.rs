@@ -327,14 +327,13 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         outln!();
         if let (Some(prec), false) = (a.precision, interrupted) {
             let w = tally.widest_half_width();
-            if w < prec {
-                outln!("precision ±{prec} reached after {completed} games at {p} players (widest ±{w:.4}).\n");
-            } else {
-                outln!("precision ±{prec} NOT reached in {completed} games at {p} players (widest ±{w:.4}); raise -n.\n");
-                crate::output::warn_beside_console(&format!(
-                    "warning: precision ±{prec} not reached at {p} players (widest ±{w:.4}); raise -n"
-                ));
-            }
+            crate::cli::precision_outcome(
+                &prec.to_string(),
+                &format!("{w:.4}"),
+                &format!("{completed} games at {p} players"),
+                w < prec,
+            )?;
+            outln!();
             played.push(format!(
                 "{p}p {completed} ({}, widest ±{w:.4})",
                 if w < prec { "reached" } else { "not reached" }

@@ -744,7 +744,7 @@ fn precision_provenance_is_recorded() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("target NOT reached"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("NOT reached in"), "{}", stdout(&o));
     assert!(stderr(&o).contains("not reached"), "{}", stderr(&o));
     let text = std::fs::read_to_string(&out).unwrap();
     for line in [
