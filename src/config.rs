@@ -141,11 +141,7 @@ impl KingdomConfig {
         let mut kc = Self::cards(a, players, seed, strategies)?;
         if let Some(on) = shelters(&a.shelters) {
             kc.kingdom = kc.kingdom.with_shelters(Some(on));
-            kc.how.push_str(if on {
-                "; Shelters forced on"
-            } else {
-                "; Shelters forced off"
-            });
+            kc.how.push_str(shelters_forced(on));
         }
         Ok(kc)
     }
@@ -231,6 +227,15 @@ impl KingdomConfig {
             None => {}
         }
         f
+    }
+}
+
+/// How a run's kingdom description records `--shelters on|off`.
+fn shelters_forced(on: bool) -> &'static str {
+    if on {
+        "; Shelters forced on"
+    } else {
+        "; Shelters forced off"
     }
 }
 
@@ -854,11 +859,7 @@ impl RankConfig {
                 for k in &mut list.kingdoms {
                     *k = k.with_shelters(Some(on));
                 }
-                list.how.push_str(if on {
-                    "; Shelters forced on"
-                } else {
-                    "; Shelters forced off"
-                });
+                list.how.push_str(shelters_forced(on));
             }
             let seeds = (0..list.kingdoms.len() as u64)
                 .map(|k| kingdom_seed(run.seed, k))
