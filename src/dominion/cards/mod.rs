@@ -170,19 +170,19 @@ pub fn trash_reaction<B: Bots>(g: &mut Game, b: &mut B, o: u8, r: Card) {
 
 /// "When you buy a card" Reactions in `p`'s hand ([`Hooks::BUY_REACTION`]):
 /// Hovel (when you buy a Victory card, you may trash it from your hand).
-/// Each copy in hand at the buy is its own trigger: two Hovels (one passed
-/// by Masquerade) may both be trashed, each asked for in turn.
+/// Each copy in hand at the buy is its own trigger, while it is still in
+/// hand: two Hovels (one passed by Masquerade) may both be trashed, each
+/// asked for in turn.
 pub fn on_buy<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     for r in g.hand_kinds(p, CardSet::BUY_REACTIONS).iter() {
-        match r {
-            Card::Hovel if c.is_victory() => {
-                for _ in 0..g.players[p as usize].hand.count(Card::Hovel) {
-                    if g.players[p as usize].hand.contains(Card::Hovel) {
-                        dark_ages::hovel_on_buy(g, b, p, c);
-                    }
-                }
+        for _ in 0..g.players[p as usize].hand.count(r) {
+            if !g.players[p as usize].hand.contains(r) {
+                break;
             }
-            _ => {}
+            match r {
+                Card::Hovel if c.is_victory() => dark_ages::hovel_on_buy(g, b, p, c),
+                _ => {}
+            }
         }
     }
 }
