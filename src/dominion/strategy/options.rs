@@ -918,7 +918,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[],
         doc: "another player's Rogue attacks you: which of your revealed $3-$6 cards to trash",
-        default_doc: "the cheapest (the engine's rule: keep the better card)",
+        default_doc: "the engine's junk rule: a Victory-only card (Duchy), else the cheapest",
     },
     OptionSpec {
         card: Card::Scavenger,
