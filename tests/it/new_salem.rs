@@ -895,6 +895,20 @@ fn sample_dir() -> tempfile::TempDir {
     dir
 }
 
+/// `salem check --data dir` refuses the folder (exit 2, no panic): its
+/// message.
+fn data_refused(dir: &std::path::Path) -> String {
+    let o = domsim()
+        .args(["salem", "check", "--data"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
 /// Replace `from` by `to` in data file `file`, run `salem check --data`,
 /// and expect exit 2 with every piece of `want` in the message.
 fn bad_data(file: &str, from: &str, to: &str, want: &[&str]) {
@@ -903,14 +917,7 @@ fn bad_data(file: &str, from: &str, to: &str, want: &[&str]) {
     let text = std::fs::read_to_string(&p).unwrap();
     assert!(text.contains(from), "{from:?} not in {file}");
     std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
-    let o = domsim()
-        .args(["salem", "check", "--data"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{file}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
+    let err = data_refused(dir.path());
     for w in want {
         assert!(err.contains(w), "expected {w:?} in: {err}");
     }
@@ -995,13 +1002,7 @@ fn bad_data_files_name_the_file_line_and_field() {
     let p = dir.path().join("buildings.csv");
     let text = std::fs::read_to_string(&p).unwrap().replace(" 1@7 1@8", "");
     std::fs::write(&p, text).unwrap();
-    let o = domsim()
-        .args(["salem", "check", "--data"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2));
+    let err = data_refused(dir.path());
     assert!(
         err.contains("8 players need at least 120 buildings") && err.contains("has 108"),
         "{err}"
@@ -1653,13 +1654,7 @@ fn data_file_not_utf8_names_the_offset() {
     let mut bytes = std::fs::read(&p).unwrap();
     bytes.insert(10, 0xff);
     std::fs::write(&p, bytes).unwrap();
-    let o = domsim()
-        .args(["salem", "check", "--data"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = data_refused(dir.path());
     assert!(
         err.contains("events.toml: not UTF-8 text (invalid byte at offset 10)"),
         "{err}"
