@@ -630,9 +630,9 @@ pub struct LogArgs {
     /// GAME of `domsim sim` with the same seed and strategies).
     #[arg(long, default_value_t = 0, value_parser = parse_game_index, allow_negative_numbers = true)]
     pub game: u64,
-    /// For every card choice (buy, gain, play, trash…), say which entry
-    /// of the strategy file decided it (file:line:col) or which default
-    /// applied.
+    /// For every answer (a card choice: buy, gain, play, trash…; a yes/no;
+    /// a "choose one"), say which entry or option of the strategy file
+    /// decided it (file:line:col) or which default applied.
     #[arg(long)]
     pub explain: bool,
 }

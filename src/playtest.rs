@@ -84,6 +84,12 @@ impl<B: Bots> Bots for Counting<B> {
     fn explain(&self, g: &Game, q: &Pick) -> Option<String> {
         self.inner.explain(g, q)
     }
+    fn explain_yes_no(&self, g: &Game, q: &YesNo) -> Option<String> {
+        self.inner.explain_yes_no(g, q)
+    }
+    fn explain_choose(&self, g: &Game, q: &Choose) -> Option<String> {
+        self.inner.explain_choose(g, q)
+    }
 }
 
 /// The hook that keeps a [`CardGame`] per game.

@@ -242,4 +242,16 @@ impl Bots for MixedBots<'_> {
             _ => Some("built-in Big Money".into()),
         }
     }
+    fn explain_yes_no(&self, g: &Game, q: &YesNo) -> Option<String> {
+        match &self.strat {
+            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain_yes_no(g, q)),
+            _ => Some("built-in Big Money".into()),
+        }
+    }
+    fn explain_choose(&self, g: &Game, q: &Choose) -> Option<String> {
+        match &self.strat {
+            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain_choose(g, q)),
+            _ => Some("built-in Big Money".into()),
+        }
+    }
 }

@@ -172,11 +172,25 @@ impl<B: Bots> Bots for LoggingBots<B> {
     }
 
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        // Asked before the answer, as for a "choose one" below.
+        let why = if self.explain {
+            self.inner.explain_yes_no(g, q)
+        } else {
+            None
+        };
         let a = self.inner.yes_no(g, q);
         let about = q
             .card
             .map(|c| format!(" about {c} of {}", self.name(q.target)))
             .unwrap_or_default();
+        if let Some(why) = why {
+            self.line(format!(
+                "· {} YesNo for {}{about} → {} ({why})",
+                self.name(q.player),
+                q.by,
+                if a { "yes" } else { "no" }
+            ));
+        }
         self.line(format!(
             "{} answers {} to {}{about}",
             self.name(q.player),
@@ -187,12 +201,26 @@ impl<B: Bots> Bots for LoggingBots<B> {
     }
 
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
+        // Asked before the answer: a bot may keep state between the two
+        // "choose one" questions of a card (Count), which answering updates.
+        let why = if self.explain {
+            self.inner.explain_choose(g, q)
+        } else {
+            None
+        };
         let a = self.inner.choose(g, q);
         let label = q
             .labels()
             .get(a as usize)
             .map(|l| format!(" ({l})"))
             .unwrap_or_default();
+        if let Some(why) = why {
+            self.line(format!(
+                "· {} Choose for {} → option {a}{label} ({why})",
+                self.name(q.player),
+                q.by
+            ));
+        }
         // Options are numbered from 0, as in the strategy docs and the
         // scenario notation.
         self.line(format!(

@@ -767,6 +767,104 @@ fn log_explain_names_built_in_default_entries() {
     );
 }
 
+/// `log --explain` says why each yes/no and "choose one" was answered as
+/// it was, not only card choices: the file's option that held (a mode
+/// condition that does not hold is passed over), a built-in default by its
+/// words, the list entry that matched the card, or the engine's documented
+/// default. The explanation agrees with the answer logged after it.
+#[test]
+fn log_explain_names_yes_no_and_choose_options() {
+    let d = scratch("explain_options");
+    let f = d.join("opts.dom");
+    std::fs::write(
+        &f,
+        "name: Options\nbuy:\n    Province\n    Nobles if count(Nobles) < 2\n    Gold\n    Steward if count(Steward) < 1\n    Library if count(Library) < 1\n    Chancellor if count(Chancellor) < 1\n    Silver\nplay:\n    Nobles\n    Steward\n    Chancellor\n    Library\nNobles actions: turn > 1000\nNobles cards: yes\nLibrary set_aside:\n    Action if turn > 8\n",
+    )
+    .unwrap();
+    let p = f.to_str().unwrap();
+    let mut seen = [false; 5];
+    for game in 0..12 {
+        let g = game.to_string();
+        let o = domsim(&[
+            "log",
+            p,
+            p,
+            "--kingdom",
+            "Nobles,Steward,Library,Chancellor,Village,Smithy,Market,Mine,Moat,Cellar",
+            "--game",
+            &g,
+            "--explain",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().map(str::trim).collect();
+        for (i, l) in lines.iter().enumerate() {
+            let next = lines.get(i + 1).copied().unwrap_or("");
+            if l.contains(" chooses option ") || l.contains(" answers ") {
+                let prev = lines[i - 1];
+                assert!(
+                    prev.starts_with("· ")
+                        && (prev.contains(" Choose for ") || prev.contains(" YesNo for ")),
+                    "unexplained: {l}\n{out}"
+                );
+            }
+            if l.starts_with("· ") && l.contains(" Choose for ") {
+                let n = l
+                    .split("→ option ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap();
+                assert!(
+                    next.contains(&format!(" chooses option {n} of ")),
+                    "{l} / {next}"
+                );
+                if l.contains("for Nobles") {
+                    assert!(l.contains(&format!("(option at {p}:16:1)")), "{l}");
+                    seen[0] = true;
+                }
+                if l.contains("for Steward") {
+                    assert!(l.contains("(the built-in \"Steward "), "{l}");
+                    seen[1] = true;
+                }
+            }
+            if l.starts_with("· ") && l.contains(" YesNo for ") {
+                let yes = l.contains(" → yes (");
+                assert!(
+                    next.contains(if yes {
+                        " answers yes to "
+                    } else {
+                        " answers no to "
+                    }),
+                    "{l} / {next}"
+                );
+                if l.contains("for Library about") && yes {
+                    assert!(l.contains(&format!("(entry at {p}:18:5)")), "{l}");
+                    seen[2] = true;
+                }
+                if l.contains("for Library about") && !yes {
+                    assert!(l.contains(": no)"), "{l}");
+                    seen[3] = true;
+                }
+                if l.contains("for Chancellor") {
+                    assert!(
+                        l.contains(
+                            "(no option for this question: the engine's documented default)"
+                        ),
+                        "{l}"
+                    );
+                    seen[4] = true;
+                }
+            }
+        }
+    }
+    assert_eq!(
+        seen, [true; 5],
+        "Nobles, Steward, Library yes, Library no, Chancellor"
+    );
+}
+
 /// `domsim check` prints its warnings in reading order (file, line,
 /// column), whichever pass found them: the compiler reads lists before
 /// values, the lints come after both.

@@ -453,6 +453,17 @@ pub trait Bots {
         let _ = (g, q);
         None
     }
+    /// [`Bots::explain`] for a yes/no question; asked before `yes_no`.
+    fn explain_yes_no(&self, g: &Game, q: &YesNo) -> Option<String> {
+        let _ = (g, q);
+        None
+    }
+    /// [`Bots::explain`] for a "choose one"; asked before `choose` (a bot
+    /// may keep state between two questions of one card).
+    fn explain_choose(&self, g: &Game, q: &Choose) -> Option<String> {
+        let _ = (g, q);
+        None
+    }
 }
 
 /// A fault: an illegal answer from a bot (a bug in the bot, or a bad script).

@@ -374,6 +374,12 @@ pub struct Compiled {
     /// Mode conditions of the `Route::Modes` routes: (option number,
     /// condition), in the order they are tried.
     pub(crate) mode_list: Vec<(u8, Code)>,
+    /// Where each condition of `mode_list` is written (parallel to it),
+    /// for `domsim log --explain`; never read while a game is played.
+    pub(crate) mode_at: Vec<String>,
+    /// Where the condition or number of each `Route::Value` route is
+    /// written: (asking card, route slot, place), for `--explain`.
+    pub(crate) option_at: Vec<(Card, usize, String)>,
     /// Cards asking two "choose one" questions in a row (Count): their modes
     /// are numbered across both (the second's option m is mode n + m).
     pub(crate) two_choices: CardSet,
@@ -396,6 +402,16 @@ impl Ctx<'_> {
     fn loc(&self, p: Pos) -> String {
         match self.st.files.get(p.file as usize) {
             Some(f) => format!("{f}:{}:{}", p.line, p.col),
+            None => builtin_loc(p),
+        }
+    }
+
+    /// Where an option (a condition or number) is written, for
+    /// `--explain`: "option at file:line:col", or the built-in default's
+    /// words.
+    fn opt_loc(&self, p: Pos) -> String {
+        match self.st.files.get(p.file as usize) {
+            Some(f) => format!("option at {f}:{}:{}", p.line, p.col),
             None => builtin_loc(p),
         }
     }
@@ -677,6 +693,8 @@ pub(crate) fn compile(
             lists: Vec::new(),
             routes: Routes::new([Route::ENGINE; N_SLOTS]),
             mode_list: Vec::new(),
+            mode_at: Vec::new(),
+            option_at: Vec::new(),
             two_choices: two_choices(),
             safe_ending: st.safe_ending,
             penultimate_province: st.penultimate_province,
@@ -688,6 +706,8 @@ pub(crate) fn compile(
 
     // The strategy's own lists and values.
     let mut lists: HashMap<Key, Route> = HashMap::new();
+    // Where each of the file's options (`st.values`) is written.
+    let mut value_loc: HashMap<Key, String> = HashMap::new();
     for l in &st.lists {
         if let Key::Opt(i) = l.key {
             let card = OPTIONS[i as usize].card;
@@ -724,6 +744,7 @@ pub(crate) fn compile(
         }
         let code = cx.code(&v.expr, v.pos)?;
         lists.insert(v.key, Route::Value(code));
+        value_loc.insert(v.key, cx.opt_loc(v.pos));
     }
     if !st.has_list(ListKind::Buy) {
         cx.warnings.push(format!(
@@ -785,6 +806,7 @@ pub(crate) fn compile(
             continue;
         }
         let mut route = lists.get(&Key::Opt(i as u16)).copied();
+        let mut loc = value_loc.get(&Key::Opt(i as u16)).cloned();
         for src in spec.fallback {
             if route.is_some() {
                 break;
@@ -797,7 +819,10 @@ pub(crate) fn compile(
                     Some(l) => Some(Route::List(cx.list(&l.entries, false)?, Rule::Engine)),
                     // A built-in condition (a yes/no or a mode).
                     None => match builtin.values.iter().find(|v| v.key == Key::Opt(i as u16)) {
-                        Some(v) => Some(Route::Value(cx.code(&v.expr, v.pos)?)),
+                        Some(v) => {
+                            loc = Some(cx.opt_loc(v.pos));
+                            Some(Route::Value(cx.code(&v.expr, v.pos)?))
+                        }
                         None => None,
                     },
                 },
@@ -810,10 +835,14 @@ pub(crate) fn compile(
             spec.card,
             spec.name
         );
+        let loc = loc.unwrap_or_default();
         if let Question::Mode(m) = spec.question {
             let own = lists.contains_key(&Key::Opt(i as u16));
-            modes.push((spec.card, m, route, own));
+            modes.push((spec.card, m, route, own, loc));
         } else {
+            if matches!(route, Route::Value(_)) {
+                cx.out.option_at.push((spec.card, slot, loc));
+            }
             cx.out.routes.set(spec.card, slot, route);
         }
     }
@@ -822,6 +851,9 @@ pub(crate) fn compile(
     for (key, route) in &lists {
         if let Key::Data(card, i) = *key {
             if let Some(slot) = slot_of(super::options::DATA_OPTIONS[i as usize].1) {
+                if let Some(loc) = value_loc.get(key) {
+                    cx.out.option_at.push((card, slot, loc.clone()));
+                }
                 cx.out.routes.set(card, slot, *route);
             }
         }
@@ -833,7 +865,7 @@ pub(crate) fn compile(
 /// The "choose one" route of each card with mode options: the file's own
 /// mode conditions if it sets any, else the built-in ones, in table order
 /// (`Route::Modes`; it replaces a `Choose` number route of the same card).
-fn finish_modes(out: &mut Compiled, modes: &[(Card, u8, Route, bool)]) {
+fn finish_modes(out: &mut Compiled, modes: &[(Card, u8, Route, bool, String)]) {
     let mut i = 0;
     while i < modes.len() {
         let card = modes[i].0;
@@ -844,12 +876,13 @@ fn finish_modes(out: &mut Compiled, modes: &[(Card, u8, Route, bool)]) {
         let group = &modes[i..j];
         let own = group.iter().any(|m| m.3);
         let start = out.mode_list.len() as u32;
-        for &(_, m, route, is_own) in group {
-            if is_own != own {
+        for (_, m, route, is_own, loc) in group {
+            if *is_own != own {
                 continue;
             }
-            if let Route::Value(code) = route {
-                out.mode_list.push((m, code));
+            if let Route::Value(code) = *route {
+                out.mode_list.push((*m, code));
+                out.mode_at.push(loc.clone());
             }
         }
         let n = out.mode_list.len() as u32 - start;

@@ -306,6 +306,30 @@ impl Compiled {
         None
     }
 
+    /// The entry of a yes/no list that decides for `card` (its index into
+    /// `entries`), by the very rule of [`Self::matches`]: the first entry
+    /// that names the card (or `none`) and whose condition holds. For
+    /// `domsim log --explain` only.
+    pub(crate) fn matching_entry(&self, list: u16, g: &Game, me: u8, card: Card) -> Option<usize> {
+        let (start, _) = self.lists[list as usize];
+        for (k, e) in self.entries(list).iter().enumerate() {
+            let hit = e.target == Target::Nothing || e.mask.contains(card);
+            if hit && self.holds(e.cond, g, me) {
+                return Some(start as usize + k);
+            }
+        }
+        None
+    }
+
+    /// Where the `Route::Value` option of `card` for route slot `slot` is
+    /// written (`--explain`).
+    pub(crate) fn option_at(&self, card: Card, slot: usize) -> String {
+        self.option_at
+            .iter()
+            .find(|(c, s, _)| *c == card && *s == slot)
+            .map_or_else(|| "an option".into(), |(_, _, at)| at.clone())
+    }
+
     /// Whether some entry of a yes/no list matches `card`.
     pub(crate) fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
         for e in self.entries(list) {

@@ -45,3 +45,36 @@ fn by_modes(s: &Compiled, g: &Game, q: &Choose, start: u32, n: u32, nth: u8) -> 
     }
     q.default_answer(g)
 }
+
+/// Why [`answer`] gives what it gives to `q`, the `nth` "choose one" of its
+/// card in a row (`domsim log --explain`): the mode condition that held,
+/// the option's number, or the engine's documented default. Never called
+/// while a run plays.
+pub(crate) fn explain(s: &Compiled, g: &Game, q: &Choose, nth: u8) -> String {
+    match s.routes.get(Some(q.by), CHOOSE) {
+        Route::Modes(start, n) => {
+            let base = nth.saturating_mul(q.n);
+            let range = start as usize..(start + n) as usize;
+            for (i, &(m, code)) in s.mode_list[range.clone()].iter().enumerate() {
+                if m < base || m - base >= q.n {
+                    continue;
+                }
+                if code.len == 0 || s.eval(code, g, q.player) != 0 {
+                    let at = s.mode_at.get(range.start + i);
+                    return at.cloned().unwrap_or_default();
+                }
+            }
+            "no mode condition holds: the engine's default".into()
+        }
+        Route::Value(code) => {
+            let at = s.option_at(q.by, CHOOSE);
+            let v = s.eval(code, g, q.player);
+            if (0..q.n as i32).contains(&v) {
+                at
+            } else {
+                format!("{at}, whose value {v} is out of range: option 0")
+            }
+        }
+        _ => "no option for this question: the engine's documented default".into(),
+    }
+}

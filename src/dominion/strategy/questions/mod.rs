@@ -133,6 +133,24 @@ impl<'a> StrategyBots<'a> {
             }
         }
     }
+
+    /// Why this bot answers yes/no question `q` as it does (`--explain`).
+    pub fn explain_yes_no(&self, g: &Game, q: &YesNo) -> String {
+        yes_no::explain(self.seat(q.player), g, q)
+    }
+
+    /// Why this bot answers "choose one" `q` as it does (`--explain`); asked
+    /// before the answer, as the second of two questions in a row (Count)
+    /// is told by state the answer updates.
+    pub fn explain_choose(&self, g: &Game, q: &Choose) -> String {
+        let s = self.seat(q.player);
+        let nth = if s.two_choices.contains(q.by) {
+            u8::from(self.second_choice & 1u8 << (q.player % 8) != 0)
+        } else {
+            0
+        };
+        choose::explain(s, g, q, nth)
+    }
 }
 
 impl Bots for StrategyBots<'_> {

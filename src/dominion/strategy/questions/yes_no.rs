@@ -23,3 +23,25 @@ pub(crate) fn answer(s: &Compiled, g: &Game, q: &YesNo) -> bool {
         _ => q.default_answer(g),
     }
 }
+
+/// Why [`answer`] gives what it gives to `q` (`domsim log --explain`): the
+/// option's condition, the list entry that matched the card, or the
+/// engine's documented default. Never called while a run plays.
+pub(crate) fn explain(s: &Compiled, g: &Game, q: &YesNo) -> String {
+    let slot = if q.target == q.player || q.card.is_none() {
+        YES_OWN
+    } else {
+        YES_OTHER
+    };
+    match s.routes.get(Some(q.by), slot) {
+        Route::Value(_) => s.option_at(q.by, slot),
+        Route::List(l, _) => match q.card {
+            Some(c) => match s.matching_entry(l, g, q.player, c) {
+                Some(i) => s.entry_at[i].clone(),
+                None => format!("no entry matches {c}: no"),
+            },
+            None => "the engine's default".into(),
+        },
+        _ => "no option for this question: the engine's documented default".into(),
+    }
+}
