@@ -505,8 +505,25 @@ fn cmd_check(a: &CheckArgs) -> Result<ExitCode> {
         data.rules.player_counts
     );
     let bots = a.bots.load(&data)?;
+    // What a file that sets nothing plays: a bot equal to it (an empty
+    // file, an empty table, only a name and an idea) is said to be one, so
+    // a file whose decisions are missing does not pass as a strategy.
+    let defaults = bot::compile("<defaults>", "", &data)?;
     for b in &bots {
-        outln!("{}: OK — {}", b.name, b.idea);
+        let idea = if b.idea.is_empty() {
+            "(no idea line)"
+        } else {
+            b.idea.as_str()
+        };
+        let plain = b.suspicion == defaults.suspicion
+            && b.witch == defaults.witch
+            && b.puritan == defaults.puritan;
+        let note = if plain {
+            " [sets no decision of its own: it plays every built-in default]"
+        } else {
+            ""
+        };
+        outln!("{}: OK — {idea}{note}", b.name);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1700,3 +1700,42 @@ fn salem_precision_records_the_games_played() {
         "{csv}"
     );
 }
+
+/// `salem check` says when a bot file sets no decision of its own (an
+/// empty file, or an empty `[witch]` table): it is accepted, as a bot that
+/// plays every built-in default, and said to be one. A bot that sets one
+/// decision is not, nor is a shipped bot.
+#[test]
+fn check_says_when_a_bot_sets_no_decision() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.salem");
+    std::fs::write(&empty, "").unwrap();
+    let table = dir.path().join("table.salem");
+    std::fs::write(&table, "name = \"Table only\"\n[witch]\n").unwrap();
+    let one = dir.path().join("one.salem");
+    std::fs::write(&one, "name = \"One\"\n[all]\ndestroy = \"best\"\n").unwrap();
+    let o = domsim()
+        .args(["salem", "check"])
+        .arg(&empty)
+        .arg(&table)
+        .arg(&one)
+        .arg("naive")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let note = "sets no decision of its own: it plays every built-in default";
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("{name}: OK")))
+            .unwrap_or_else(|| panic!("{name} in {out}"))
+            .to_string()
+    };
+    assert!(
+        line("empty").contains("(no idea line)") && line("empty").contains(note),
+        "{out}"
+    );
+    assert!(line("Table only").contains(note), "{out}");
+    assert!(!line("One").contains(note), "{out}");
+    assert!(!line("Naive").contains(note), "{out}");
+}
