@@ -833,6 +833,19 @@ pub fn run() -> Result<ExitCode> {
         }
         Some(crate::cards::data::bind(&cards)?)
     };
+    // The same card options in a command this run prints (the games CSV's
+    // replay line): without them the replay would not know the data cards.
+    let mut card_flags = String::new();
+    for f in &cli.cards {
+        card_flags.push_str(&format!(
+            " --cards {}",
+            shell_word(&f.display().to_string())
+        ));
+    }
+    if let Some(only) = &cli.cards_only {
+        card_flags.push_str(&format!(" --cards-only {}", shell_word(only)));
+    }
+    let _ = CARD_FLAGS.set(card_flags);
     match cli.cmd {
         Command::Cards(c) => cmd_cards(&c),
         Command::Compare(a) => cmd_compare(CompareConfig::from_args(&a)?),
@@ -1075,6 +1088,23 @@ pub(crate) fn install_stop_handler() {
 
 pub(crate) fn progress_wanted() -> bool {
     std::io::stderr().is_terminal()
+}
+
+/// The `--cards` and `--cards-only` options of this command as a shell
+/// would take them again (empty without data cards), set once by [`run`].
+static CARD_FLAGS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// `s` as one word of a POSIX shell command: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 fn version() -> String {
@@ -2283,13 +2313,14 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         game_rows.sort_unstable_by_key(|r| r.index);
         let mut meta = base.clone();
         push_entrants(&mut meta, &infos);
-        let strat_args: Vec<String> = infos.iter().map(|i| i.source.clone()).collect();
+        let strat_args: Vec<String> = infos.iter().map(|i| shell_word(&i.source)).collect();
         meta.push(
             "replay",
             format!(
-                "domsim log {} -p {players} --seed {seed} {} --game N",
+                "domsim log {} -p {players} --seed {seed} {}{} --game N",
                 strat_args.join(" "),
-                kc.flags()
+                kc.flags(),
+                CARD_FLAGS.get().map_or("", String::as_str)
             ),
         );
         outs.add(f, games_csv_bytes(&meta, &game_rows, &infos, players)?)?;
