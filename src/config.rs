@@ -846,6 +846,24 @@ impl RankConfig {
         check_io(&specs, &outs)?;
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let (kingdoms, seeds) = if many {
+            // Kingdom k of a list is drawn from (--seed, k) or read from the
+            // file: the options of one kingdom's cards would be ignored.
+            let list_opt = if a.kingdoms.is_some() {
+                "--kingdoms FILE"
+            } else {
+                "--random-kingdoms K"
+            };
+            if let Some(ks) = a.kingdom.kingdom_seed {
+                let why = if a.kingdoms.is_some() {
+                    "the kingdoms are the file's"
+                } else {
+                    "kingdom k is drawn from (--seed, k): another --seed draws other kingdoms"
+                };
+                bail!("--kingdom-seed {ks} goes with --random or --fill (one kingdom), not with {list_opt}: {why}");
+            }
+            if a.kingdom.fill {
+                bail!("--fill completes one --kingdom list, not the kingdoms of {list_opt} (each has its 10 cards)");
+            }
             let mut list = KingdomList::from_args(
                 (a.random_kingdoms, "--random-kingdoms"),
                 &a.kingdom.sets,
