@@ -2403,6 +2403,9 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             .iter()
             .map(|i| format!("{} | {} | {}", i.name, i.source, i.hash))
             .collect();
+        st.kingdom_source = Some(kc.how.clone());
+        let data = crate::cards::data::bound_signatures();
+        st.data_cards = (!data.is_empty()).then(|| data.join(" ; "));
         playtest_files.stage(
             &mut outs,
             st,
@@ -2481,10 +2484,16 @@ fn cmd_report(c: ReportConfig) -> Result<ExitCode> {
         &mut outs,
         st,
         &format!(
-            "domsim report {}: {} games, {seed}, kingdom: {}",
+            "domsim report {}: {} games, {seed}, {}",
             input.display(),
             st.games,
-            st.kingdom.join("; ")
+            // As the run's own report says it, when the file records how
+            // the kingdom was chosen (Shelters forced, data cards).
+            if st.kingdom_source.is_some() {
+                format!("kingdom {}", crate::stats::html::run_kingdom(st))
+            } else {
+                format!("kingdom: {}", st.kingdom.join("; "))
+            }
         ),
     )?;
     outs.commit()?;

@@ -1204,6 +1204,19 @@ pub fn render_html(st: &PlaytestStats, opts: &ReportOptions) -> String {
     h
 }
 
+/// A run's kingdom for a page, with what the statistics record of how it
+/// was chosen (Shelters forced on or off) and of its data cards.
+pub fn run_kingdom(st: &PlaytestStats) -> String {
+    let mut k = match &st.kingdom_source {
+        Some(how) => format!("({how}): {}", st.kingdom.join(", ")),
+        None => st.kingdom.join(", "),
+    };
+    if let Some(data) = &st.data_cards {
+        k.push_str(&format!("; data cards: {data}"));
+    }
+    k
+}
+
 /// The page's head, title and note.
 fn page_top(opts: &ReportOptions) -> String {
     let title = opts
@@ -1258,10 +1271,10 @@ pub fn render_comparison(a: (&str, &PlaytestStats), b: (&str, &PlaytestStats)) -
 "#,
         esc(an),
         ast.games,
-        esc(&ast.kingdom.join(", ")),
+        esc(&run_kingdom(ast)),
         esc(bn),
         bst.games,
-        esc(&bst.kingdom.join(", "))
+        esc(&run_kingdom(bst))
     );
     h.push_str("<table><tr><th>strategy</th><th>score in A</th><th>score in B</th><th>B − A (95% CI)</th></tr>\n");
     let score = |st: &PlaytestStats, n: &str| {
