@@ -395,6 +395,15 @@ pub enum Command {
         /// run writes it.
         #[arg(long, value_name = "FILE.csv")]
         summary: Option<PathBuf>,
+        /// The run's HTML page, as the one-machine run writes it: parts of a
+        /// `rank` give its leaderboard (`rank --html`), parts of a `matrix`
+        /// its heat map (`matrix --report`).
+        #[arg(long, value_name = "FILE.html")]
+        html: Option<PathBuf>,
+        /// Parts of a 2-player `rank` in one kingdom: also write its
+        /// head-to-head matrix CSV (`rank --matrix`).
+        #[arg(long, value_name = "FILE.csv")]
+        matrix: Option<PathBuf>,
     },
     /// Build the HTML playtest report (and optionally the statistics CSV) from
     /// statistics saved by `domsim sim --save-stats FILE.json`.
@@ -833,6 +842,19 @@ pub fn run() -> Result<ExitCode> {
         }
         Some(crate::cards::data::bind(&cards)?)
     };
+    // The same card options in a command this run prints (the games CSV's
+    // replay line): without them the replay would not know the data cards.
+    let mut card_flags = String::new();
+    for f in &cli.cards {
+        card_flags.push_str(&format!(
+            " --cards {}",
+            shell_word(&f.display().to_string())
+        ));
+    }
+    if let Some(only) = &cli.cards_only {
+        card_flags.push_str(&format!(" --cards-only {}", shell_word(only)));
+    }
+    let _ = CARD_FLAGS.set(card_flags);
     match cli.cmd {
         Command::Cards(c) => cmd_cards(&c),
         Command::Compare(a) => cmd_compare(CompareConfig::from_args(&a)?),
@@ -843,7 +865,15 @@ pub fn run() -> Result<ExitCode> {
             parts,
             out,
             summary,
-        } => cmd_merge(MergeConfig::from_args(&parts, &out, summary.as_deref())?),
+            html,
+            matrix,
+        } => cmd_merge(MergeConfig::from_args(
+            &parts,
+            &out,
+            summary.as_deref(),
+            html.as_deref(),
+            matrix.as_deref(),
+        )?),
         Command::Optimize(a) => cmd_optimize(OptimizeConfig::from_args(&a)?),
         Command::Rank(a) => cmd_rank(RankConfig::from_args(&a)?),
         Command::Sweep(a) => cmd_sweep(SweepConfig::from_args(&a)?),
@@ -1075,6 +1105,23 @@ pub(crate) fn install_stop_handler() {
 
 pub(crate) fn progress_wanted() -> bool {
     std::io::stderr().is_terminal()
+}
+
+/// The `--cards` and `--cards-only` options of this command as a shell
+/// would take them again (empty without data cards), set once by [`run`].
+static CARD_FLAGS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// `s` as one word of a POSIX shell command: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 fn version() -> String {
@@ -2005,10 +2052,16 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
         counts,
         out,
         summary,
+        html,
+        matrix,
     } = c;
     let file = AtomicFile::create(&out)?;
     let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
+    let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
     let mut summary_bytes = None;
+    let mut html_bytes = None;
+    let mut matrix_bytes = None;
     let bytes = match counts {
         sim::shard::Counts::Sim(stats) => {
             let b = sim_csv_bytes(
@@ -2045,6 +2098,18 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 parts,
                 key.games
             );
+            if html_file.is_some() {
+                html_bytes = Some(rank_html(&key.meta, key.games, &run, &key.entrants));
+            }
+            if matrix_file.is_some() {
+                let cells = rank_cells(&run, key.entrants.len());
+                matrix_bytes = Some(matrix_csv_bytes(
+                    &key.meta,
+                    key.games,
+                    cells,
+                    &key.entrants,
+                )?);
+            }
             rank_csv(&key.meta, key.games, &run, &key.entrants)?
         }
         sim::shard::Counts::Matrix(cells) => {
@@ -2053,12 +2118,35 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 parts,
                 key.games
             );
+            if html_file.is_some() {
+                let meta = |k: &str| {
+                    key.meta
+                        .0
+                        .iter()
+                        .find(|(n, _)| n == k)
+                        .map_or("", |(_, v)| v.as_str())
+                };
+                html_bytes = Some(matrix_page(
+                    key.games,
+                    meta("seed"),
+                    meta("kingdom_source"),
+                    meta("kingdom"),
+                    &cells,
+                    &key.entrants,
+                ));
+            }
             matrix_csv_bytes(&key.meta, key.games, cells, &key.entrants)?
         }
     };
     let mut outs = Commit::new();
     outs.add(file, bytes)?;
     if let (Some(f), Some(b)) = (summary_file, summary_bytes) {
+        outs.add(f, b)?;
+    }
+    if let (Some(f), Some(b)) = (html_file, html_bytes) {
+        outs.add(f, b)?;
+    }
+    if let (Some(f), Some(b)) = (matrix_file, matrix_bytes) {
         outs.add(f, b)?;
     }
     outs.commit()?;
@@ -2283,13 +2371,14 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         game_rows.sort_unstable_by_key(|r| r.index);
         let mut meta = base.clone();
         push_entrants(&mut meta, &infos);
-        let strat_args: Vec<String> = infos.iter().map(|i| i.source.clone()).collect();
+        let strat_args: Vec<String> = infos.iter().map(|i| shell_word(&i.source)).collect();
         meta.push(
             "replay",
             format!(
-                "domsim log {} -p {players} --seed {seed} {} --game N",
+                "domsim log {} -p {players} --seed {seed} {}{} --game N",
                 strat_args.join(" "),
-                kc.flags()
+                kc.flags(),
+                CARD_FLAGS.get().map_or("", String::as_str)
             ),
         );
         outs.add(f, games_csv_bytes(&meta, &game_rows, &infos, players)?)?;
@@ -2314,6 +2403,9 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
             .iter()
             .map(|i| format!("{} | {} | {}", i.name, i.source, i.hash))
             .collect();
+        st.kingdom_source = Some(kc.how.clone());
+        let data = crate::cards::data::bound_signatures();
+        st.data_cards = (!data.is_empty()).then(|| data.join(" ; "));
         playtest_files.stage(
             &mut outs,
             st,
@@ -2392,10 +2484,16 @@ fn cmd_report(c: ReportConfig) -> Result<ExitCode> {
         &mut outs,
         st,
         &format!(
-            "domsim report {}: {} games, {seed}, kingdom: {}",
+            "domsim report {}: {} games, {seed}, {}",
             input.display(),
             st.games,
-            st.kingdom.join("; ")
+            // As the run's own report says it, when the file records how
+            // the kingdom was chosen (Shelters forced, data cards).
+            if st.kingdom_source.is_some() {
+                format!("kingdom {}", crate::stats::html::run_kingdom(st))
+            } else {
+                format!("kingdom: {}", st.kingdom.join("; "))
+            }
         ),
     )?;
     outs.commit()?;
@@ -2457,35 +2555,52 @@ fn cmd_matrix(c: MatrixConfig) -> Result<ExitCode> {
         outs.add(file, part.to_json()?)?;
     }
     if let Some(h) = html_file {
-        let names: Vec<String> = m.entrants.iter().map(|e| e.name.clone()).collect();
-        let values: Vec<Vec<crate::stats::html::Cell>> = m
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                row.iter()
-                    .enumerate()
-                    .map(|(j, c)| match c {
-                        Some(s) if i != j => Some((s.score_wins(), s.games)),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let empty = crate::stats::PlaytestStats::new(&k, &names[..names.len().min(2)]);
-        let opts = crate::stats::html::ReportOptions {
-            title: Some("domsim matchup matrix".into()),
-            note: Some(format!(
-                "{games} games per pair, seed {seed}, 2 players, kingdom ({}): {}",
-                kc.how,
-                k.describe()
-            )),
-            matrix: Some((&values, &names)),
-        };
-        outs.add(h, crate::stats::html::render_html(&empty, &opts))?;
+        let page = matrix_page(
+            games,
+            &seed.to_string(),
+            &kc.how,
+            &k.describe(),
+            &m.cells,
+            &m.entrants,
+        );
+        outs.add(h, page)?;
     }
     outs.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `matrix --report`'s page, the heat map of `cells`: of a one-machine run
+/// or of its merged parts (`domsim merge --html`), the same bytes.
+fn matrix_page(
+    games: u64,
+    seed: &str,
+    how: &str,
+    kingdom: &str,
+    cells: &Cells,
+    entrants: &[EntrantInfo],
+) -> String {
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let values: Vec<Vec<crate::stats::html::Cell>> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(j, c)| match c {
+                    Some(s) if i != j => Some((s.score_wins(), s.games)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    let opts = crate::stats::html::ReportOptions {
+        title: Some("domsim matchup matrix".into()),
+        note: Some(format!(
+            "{games} games per pair, seed {seed}, 2 players, kingdom ({how}): {kingdom}"
+        )),
+        matrix: Some((&values, &names)),
+    };
+    crate::stats::html::render_matrix_page(&opts).unwrap_or_default()
 }
 
 fn cmd_log(c: LogConfig) -> Result<ExitCode> {

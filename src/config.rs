@@ -105,9 +105,11 @@ impl RunConfig {
 
     /// A shard writes only its partial file: refuse the outputs of the
     /// merged run (`outputs` names them for the message).
-    fn refuse_with_shard(&self, outputs: &str, given: bool) -> Result<()> {
+    /// `why` says where the refused outputs come from instead: the
+    /// `domsim merge` options that write them, or why no part can.
+    fn refuse_with_shard(&self, outputs: &str, given: bool, why: &str) -> Result<()> {
         if self.shard.is_some() && given {
-            bail!("--shard writes only its --save-partial file: {outputs} belong to the merged run (domsim merge PARTIAL… -o FILE.csv, and --summary FILE.csv for a sweep)");
+            bail!("--shard writes only its --save-partial file: {outputs} {why}");
         }
         Ok(())
     }
@@ -624,6 +626,7 @@ impl SimConfig {
         run.refuse_with_shard(
             "-o, --report, --stats and --save-stats",
             run.out.is_some() || pt.wanted(),
+            "are not written by a shard: `domsim merge PARTIAL… -o FILE.csv` writes the merged run's -o; the playtest statistics (--report, --stats, --save-stats) need the whole run in one process, since a part keeps only the table's counts",
         )?;
         run.refuse_sequential_shard(pt.precision.is_some())?;
         if checkpoint.is_some() && pt.wanted() {
@@ -679,7 +682,11 @@ impl MatrixConfig {
     pub fn from_args(a: &MatrixArgs) -> Result<MatrixConfig> {
         let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
         let html = a.report.as_deref();
-        run.refuse_with_shard("-o and --report", run.out.is_some() || html.is_some())?;
+        run.refuse_with_shard(
+            "-o and --report",
+            run.out.is_some() || html.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html)",
+        )?;
         if let Some(h) = html {
             check_out_path(h)?;
         }
@@ -726,7 +733,11 @@ pub struct SweepConfig {
 impl SweepConfig {
     pub fn from_args(a: &SweepArgs) -> Result<SweepConfig> {
         let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
-        run.refuse_with_shard("-o and --summary", run.out.is_some() || a.summary.is_some())?;
+        run.refuse_with_shard(
+            "-o and --summary",
+            run.out.is_some() || a.summary.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --summary FILE.csv)",
+        )?;
         let specs = expand_specs(&a.strategies.all())?;
         if specs.len() < 2 {
             bail!(
@@ -802,6 +813,7 @@ impl RankConfig {
         run.refuse_with_shard(
             "-o, --html and --matrix",
             run.out.is_some() || a.matrix.is_some() || a.html.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html --matrix FILE.csv)",
         )?;
         run.refuse_sequential_shard(a.precision.is_some())?;
         if a.matrix.is_some() && p != 2 {
@@ -846,6 +858,24 @@ impl RankConfig {
         check_io(&specs, &outs)?;
         check_kingdoms_file(a.kingdoms.as_deref(), &outs)?;
         let (kingdoms, seeds) = if many {
+            // Kingdom k of a list is drawn from (--seed, k) or read from the
+            // file: the options of one kingdom's cards would be ignored.
+            let list_opt = if a.kingdoms.is_some() {
+                "--kingdoms FILE"
+            } else {
+                "--random-kingdoms K"
+            };
+            if let Some(ks) = a.kingdom.kingdom_seed {
+                let why = if a.kingdoms.is_some() {
+                    "the kingdoms are the file's"
+                } else {
+                    "kingdom k is drawn from (--seed, k): another --seed draws other kingdoms"
+                };
+                bail!("--kingdom-seed {ks} goes with --random or --fill (one kingdom), not with {list_opt}: {why}");
+            }
+            if a.kingdom.fill {
+                bail!("--fill completes one --kingdom list, not the kingdoms of {list_opt} (each has its 10 cards)");
+            }
             let mut list = KingdomList::from_args(
                 (a.random_kingdoms, "--random-kingdoms"),
                 &a.kingdom.sets,
@@ -1275,20 +1305,32 @@ pub struct MergeConfig {
     pub out: PathBuf,
     /// A sweep's summary CSV (`--summary`).
     pub summary: Option<PathBuf>,
+    /// The run's HTML page (`--html`): a rank's leaderboard (its `--html`)
+    /// or a matrix's heat map (its `--report`).
+    pub html: Option<PathBuf>,
+    /// A 2-player rank's head-to-head matrix CSV (its `--matrix`).
+    pub matrix: Option<PathBuf>,
 }
 
 impl MergeConfig {
-    pub fn from_args(parts: &[PathBuf], out: &Path, summary: Option<&Path>) -> Result<MergeConfig> {
+    pub fn from_args(
+        parts: &[PathBuf],
+        out: &Path,
+        summary: Option<&Path>,
+        html: Option<&Path>,
+        matrix: Option<&Path>,
+    ) -> Result<MergeConfig> {
         let ins: Vec<(&str, &Path)> = parts
             .iter()
             .map(|p| ("partial file", p.as_path()))
             .collect();
         let mut outs = vec![("-o", out)];
         outs.extend(summary.map(|s| ("--summary", s)));
+        outs.extend(html.map(|s| ("--html", s)));
+        outs.extend(matrix.map(|s| ("--matrix", s)));
         crate::output::check_distinct(&ins, &outs)?;
-        check_out_path(out)?;
-        if let Some(s) = summary {
-            check_out_path(s)?;
+        for (_, p) in &outs {
+            check_out_path(p)?;
         }
         let loaded = parts
             .iter()
@@ -1301,12 +1343,39 @@ impl MergeConfig {
                 key.verb
             );
         }
+        if html.is_some()
+            && !matches!(
+                counts,
+                sim::shard::Counts::Tables(_) | sim::shard::Counts::Matrix(_)
+            )
+        {
+            bail!(
+                "--html: only the parts of a `domsim rank` (its --html) or a `domsim matrix` (its --report) have an HTML page (these are of `domsim {}`)",
+                key.verb
+            );
+        }
+        if matrix.is_some() {
+            match &counts {
+                sim::shard::Counts::Tables(t) if t.players == 2 && t.kingdoms.len() == 1 => {}
+                sim::shard::Counts::Tables(t) => bail!(
+                    "--matrix is the head-to-head matrix of 2 players in one kingdom; these parts rank tables of {} in {} kingdom(s)",
+                    t.players,
+                    t.kingdoms.len()
+                ),
+                _ => bail!(
+                    "--matrix: only the parts of a `domsim rank` have a head-to-head matrix besides their CSV (these are of `domsim {}`, whose -o is the CSV)",
+                    key.verb
+                ),
+            }
+        }
         Ok(MergeConfig {
             parts: loaded.len(),
             key,
             counts,
             out: out.to_path_buf(),
             summary: summary.map(Path::to_path_buf),
+            html: html.map(Path::to_path_buf),
+            matrix: matrix.map(Path::to_path_buf),
         })
     }
 }
@@ -1613,7 +1682,7 @@ mod tests {
             tmp(&d, "g.csv"),
         );
         let shard = ["--shard", "1/2", "--save-partial", part.as_str()];
-        refused_with(sim(&[&[BM, BM, "-o", &out], &shard[..]].concat()), "--shard writes only its --save-partial file: -o, --report, --stats and --save-stats belong");
+        refused_with(sim(&[&[BM, BM, "-o", &out], &shard[..]].concat()), "--shard writes only its --save-partial file: -o, --report, --stats and --save-stats are not written by a shard");
         refused_with(
             sim(&[&[BM, BM, "--precision", "0.01"], &shard[..]].concat()),
             "--shard cannot be combined with --precision",
@@ -1968,21 +2037,23 @@ mod tests {
         std::fs::write(&p, "{}").unwrap();
         let out = d.path().join("t.csv");
         refused_naming(
-            MergeConfig::from_args(std::slice::from_ref(&p), &p, None),
+            MergeConfig::from_args(std::slice::from_ref(&p), &p, None, None, None),
             "part-1.json",
         );
         refused_naming(
-            MergeConfig::from_args(&[d.path().join("none.json")], &out, None),
+            MergeConfig::from_args(&[d.path().join("none.json")], &out, None, None, None),
             "none.json",
         );
         refused_naming(
-            MergeConfig::from_args(std::slice::from_ref(&p), &out, None),
+            MergeConfig::from_args(std::slice::from_ref(&p), &out, None, None, None),
             "part-1.json",
         );
         refused_naming(
             MergeConfig::from_args(
                 std::slice::from_ref(&p),
                 &d.path().join("missing/t.csv"),
+                None,
+                None,
                 None,
             ),
             "missing",

@@ -77,6 +77,12 @@ pub fn write_csv_to<W: Write>(mut w: W, st: &PlaytestStats) -> io::Result<()> {
         "# kingdom: {}",
         crate::report::one_line(&st.kingdom.join("; "))
     )?;
+    if let Some(how) = &st.kingdom_source {
+        writeln!(w, "# kingdom_source: {}", crate::report::one_line(how))?;
+    }
+    if let Some(data) = &st.data_cards {
+        writeln!(w, "# data_cards: {}", crate::report::one_line(data))?;
+    }
     writeln!(w, "# players: {}", st.players)?;
     writeln!(w, "# games: {}", st.games)?;
     for (i, src) in st.sources.iter().enumerate() {

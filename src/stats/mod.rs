@@ -513,6 +513,16 @@ pub struct PlaytestStats {
     /// Provenance: each strategy's `name | source | hash`, in strategy order.
     #[serde(default)]
     pub sources: Vec<String>,
+    /// Provenance: how the kingdom was chosen, as the run's CSV says it
+    /// (`kingdom_source`: a preset, a list, random sets and seed, and
+    /// `; Shelters forced on|off`); None when not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kingdom_source: Option<String>,
+    /// Provenance: the run's data cards (`--cards`), each with the digest of
+    /// its definition, as the run's CSV says them (`data_cards`); None
+    /// without data cards or when not recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_cards: Option<String>,
 }
 
 impl PlaytestStats {
@@ -535,6 +545,8 @@ impl PlaytestStats {
             strategies: names.iter().map(|_| StrategyStats::new()).collect(),
             seed: None,
             sources: Vec::new(),
+            kingdom_source: None,
+            data_cards: None,
         }
     }
     /// Merge another run of the same matchup.
@@ -1281,6 +1293,16 @@ impl PlaytestStats {
             if !ok {
                 return Err(format!(
                     "field 'sources[{i}]' is {src:?}, not 'name | source | hash' with a hexadecimal hash"
+                ));
+            }
+        }
+        for (field, v) in [
+            ("kingdom_source", &self.kingdom_source),
+            ("data_cards", &self.data_cards),
+        ] {
+            if let Some(v) = v.as_deref().filter(|v| v.contains(['\n', '\r'])) {
+                return Err(format!(
+                    "field '{field}' has a line break ({v:?}); provenance values are one line"
                 ));
             }
         }

@@ -874,3 +874,52 @@ fn a_strategy_folder_skips_what_is_not_a_file() {
     };
     assert!(status.success());
 }
+
+/// `rank` over several kingdoms (`--random-kingdoms K`, `--kingdoms FILE`)
+/// draws kingdom k from (--seed, k) or reads it from the file: the options
+/// of one random or filled kingdom, `--kingdom-seed` and `--fill`, would
+/// change nothing. They are refused, naming the option, with exit status
+/// 2 and no file, instead of being silently ignored.
+#[test]
+fn rank_over_several_kingdoms_refuses_one_kingdom_options() {
+    let d = scratch("rank-many");
+    let ks = d.join("kingdoms.txt");
+    std::fs::write(&ks, format!("{TEN}\n")).unwrap();
+    let out = d.join("r.csv");
+    let bm = "strategies/big_money.dom";
+    let sbm = "strategies/smithy_big_money.dom";
+    for (list, opt, needle) in [
+        (
+            ["--random-kingdoms", "2"],
+            vec!["--kingdom-seed", "77"],
+            "--kingdom-seed 77 goes with --random or --fill (one kingdom), not with --random-kingdoms K",
+        ),
+        (
+            ["--kingdoms", ks.to_str().unwrap()],
+            vec!["--kingdom-seed", "77"],
+            "not with --kingdoms FILE",
+        ),
+        (
+            ["--random-kingdoms", "2"],
+            vec!["--fill"],
+            "--fill completes one --kingdom list, not the kingdoms of --random-kingdoms K",
+        ),
+        (
+            ["--kingdoms", ks.to_str().unwrap()],
+            vec!["--fill"],
+            "not the kingdoms of --kingdoms FILE",
+        ),
+    ] {
+        let mut args = vec!["rank", bm, sbm, "-n", "10", "-o", out.to_str().unwrap()];
+        args.extend_from_slice(&list);
+        args.extend_from_slice(&opt);
+        let o = domsim(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: expected '{needle}' in: {err}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+    // Without them the same rankings run.
+    let o = domsim(&["rank", bm, sbm, "-n", "10", "--random-kingdoms", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -1691,3 +1691,137 @@ fn rank_over_several_kingdoms_takes_shelters() {
     assert_ne!(body(&auto), body(&on), "other games with Shelters");
     assert_eq!(body(&auto), body(&run("off")), "base kingdoms: off is auto");
 }
+
+/// The HTML pages and the head-to-head CSV of a sharded run: `merge
+/// --html` writes a `rank`'s leaderboard page and a `matrix`'s heat map,
+/// `merge --matrix` a 2-player `rank`'s matrix CSV, each the very bytes of
+/// the one-machine run (a shard refuses these outputs and names the merge
+/// options that write them). Parts that have no such output are refused.
+#[test]
+fn merge_writes_the_html_pages_and_the_rank_matrix() {
+    let d = scratch("merge-html");
+    let p = |f: &str| d.join(f).to_str().unwrap().to_string();
+    let rank: Vec<&str> = vec![
+        "rank",
+        "strategies/big_money.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/double_witch.dom",
+        "-n",
+        "120",
+        "--seed",
+        "4",
+    ];
+    let (r_csv, r_html, r_m) = (p("r.csv"), p("r.html"), p("rm.csv"));
+    let mut one = rank.clone();
+    one.extend(["-o", &r_csv, "--html", &r_html, "--matrix", &r_m]);
+    run_ok(&one);
+    let parts = sharded(&rank, &d, "rank", 3);
+    let (m_csv, m_html, m_m) = (p("m.csv"), p("m.html"), p("mm.csv"));
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["-o", &m_csv, "--html", &m_html, "--matrix", &m_m]);
+    run_ok(&args);
+    for (a, b) in [(&r_csv, &m_csv), (&r_html, &m_html), (&r_m, &m_m)] {
+        assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap(), "{b}");
+    }
+    // A shard names the options of merge that write what it refuses.
+    let mut refused = rank.clone();
+    refused.extend([
+        "--shard",
+        "1/3",
+        "--save-partial",
+        &parts[0],
+        "--html",
+        &r_html,
+    ]);
+    let o = domsim(&refused);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("domsim merge PARTIAL… -o FILE.csv --html FILE.html --matrix FILE.csv"),
+        "{}",
+        stderr(&o)
+    );
+
+    let matrix: Vec<&str> = vec![
+        "matrix",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "90",
+        "--seed",
+        "18446744073709551615",
+        "--random",
+        "--sets",
+        "dark-ages",
+        "--shelters",
+        "on",
+    ];
+    let (x_csv, x_html) = (p("x.csv"), p("x.html"));
+    let mut one = matrix.clone();
+    one.extend(["-o", &x_csv, "--report", &x_html]);
+    run_ok(&one);
+    let mparts = sharded(&matrix, &d, "matrix", 2);
+    let (y_csv, y_html) = (p("y.csv"), p("y.html"));
+    let mut args = vec!["merge"];
+    args.extend(mparts.iter().map(String::as_str));
+    args.extend(["-o", &y_csv, "--html", &y_html]);
+    run_ok(&args);
+    assert_eq!(
+        std::fs::read(&x_csv).unwrap(),
+        std::fs::read(&y_csv).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(&x_html).unwrap(),
+        std::fs::read(&y_html).unwrap()
+    );
+
+    // No such output: refused, naming the option, and nothing written.
+    let (z, z2, zh) = (p("z.csv"), p("z2.csv"), p("z.html"));
+    let mut args = vec!["merge"];
+    args.extend(mparts.iter().map(String::as_str));
+    args.extend(["-o", &z, "--matrix", &z2]);
+    let o = domsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--matrix: only the parts of a `domsim rank`"),
+        "{}",
+        stderr(&o)
+    );
+    let sim = sharded(
+        &[
+            "sim",
+            "builtin:big-money",
+            "strategies/big_money.dom",
+            "-n",
+            "40",
+        ],
+        &d,
+        "sim",
+        2,
+    );
+    let mut args = vec!["merge"];
+    args.extend(sim.iter().map(String::as_str));
+    args.extend(["-o", &z, "--html", &zh]);
+    let o = domsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--html: only the parts of a `domsim rank`"),
+        "{}",
+        stderr(&o)
+    );
+    let mut three = rank.clone();
+    three.extend(["-p", "3"]);
+    let tparts = sharded(&three, &d, "rank3", 2);
+    let mut args = vec!["merge"];
+    args.extend(tparts.iter().map(String::as_str));
+    args.extend(["-o", &z, "--matrix", &z2]);
+    let o = domsim(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tables of 3 in 1 kingdom(s)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("z.csv").exists() && !d.join("z2.csv").exists() && !d.join("z.html").exists());
+}

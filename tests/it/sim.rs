@@ -396,6 +396,77 @@ fn sigint_with_playtest_outputs_writes_nothing() {
     );
 }
 
+/// The replay line of a games CSV is a command a shell runs as it is: it
+/// names the run's card files (`--cards`, `--cards-only`), without which
+/// `domsim log` does not know a data card of the kingdom, and quotes a
+/// strategy path with a space. Run by `sh`, it replays the row's game.
+#[test]
+fn games_csv_replay_line_runs_with_data_cards_and_spaces() {
+    let d = scratch("games-csv-replay");
+    let dir = d.join("my bots");
+    std::fs::create_dir(&dir).unwrap();
+    let bot = dir.join("post rider.dom");
+    std::fs::copy("strategies/playtest/post_rider_big_money.dom", &bot).unwrap();
+    // `extends: ../big_money_ultimate.dom` of the copy: give it a neighbour.
+    std::fs::copy(
+        "strategies/big_money_ultimate.dom",
+        d.join("big_money_ultimate.dom"),
+    )
+    .unwrap();
+    let g = d.join("g.csv");
+    let o = domsim(&[
+        "sim",
+        "--cards",
+        "cards/examples.toml",
+        "--cards",
+        "cards/post_rider.toml",
+        "--cards-only",
+        "Post Rider,Tally Stick",
+        "--kingdom",
+        "Post Rider,Tally Stick",
+        bot.to_str().unwrap(),
+        "strategies/big_money.dom",
+        "-n",
+        "20",
+        "--seed",
+        "5",
+        "--games-csv",
+        g.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&g).unwrap();
+    let replay = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# replay: domsim "))
+        .unwrap();
+    assert!(
+        replay.contains(
+            " --cards cards/examples.toml --cards cards/post_rider.toml --cards-only 'Post Rider,Tally Stick'"
+        ),
+        "{replay}"
+    );
+    let row: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("13,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let exe = env!("CARGO_BIN_EXE_domsim");
+    let cmd = format!("'{exe}' {}", replay.replace(" N", " 13"));
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&cmd)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{cmd}: {}", stderr(&o));
+    let log = crate::cli::stdout(&o);
+    for s in 0..2 {
+        let want = format!("  P{}: {} VP in {} turns", s + 1, row[3 + s], row[5 + s]);
+        assert!(log.contains(&want), "{want}\n{log}");
+    }
+}
+
 /// `--games-csv` (issue 20.10): one row per game, in game order, whose
 /// every row `domsim log --game N` replays (same VP and turns), with the
 /// replay command in the file; refused with --checkpoint.

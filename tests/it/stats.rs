@@ -1080,3 +1080,101 @@ fn report_reads_statistics_of_a_run_with_data_cards() {
     );
     assert!(!d.join("x.html").exists());
 }
+
+/// The saved statistics keep how the kingdom was chosen and the run's data
+/// cards: a report regenerated from `--save-stats` says "Shelters forced
+/// on" as the run's own report does, the statistics CSV (of the run and of
+/// `report --csv`, the same bytes) has `kingdom_source` and `data_cards`
+/// lines, and two variants of a data card compared with `report A.json
+/// B.json` are told apart by their definitions. A line break in these
+/// fields of a loaded file is refused.
+#[test]
+fn saved_statistics_keep_the_kingdom_source_and_data_cards() {
+    let d = crate::cli::scratch("provenance");
+    let p = |f: &str| d.join(f).to_str().unwrap().to_string();
+    let ok = |args: &[&str]| {
+        let o = crate::cli::domsim(args);
+        assert!(o.status.success(), "{args:?}: {}", crate::cli::stderr(&o));
+    };
+    ok(&[
+        "sim",
+        "strategies/big_money.dom",
+        "strategies/cultist.dom",
+        "--random",
+        "--sets",
+        "base",
+        "--shelters",
+        "on",
+        "-n",
+        "200",
+        "--save-stats",
+        &p("s.json"),
+        "--stats",
+        &p("s.csv"),
+        "--report",
+        &p("s.html"),
+    ]);
+    ok(&[
+        "report",
+        &p("s.json"),
+        "-o",
+        &p("r.html"),
+        "--csv",
+        &p("r.csv"),
+    ]);
+    let csv = std::fs::read_to_string(p("s.csv")).unwrap();
+    assert!(
+        csv.contains("\n# kingdom_source: random sets=base kingdom_seed=1; Shelters forced on\n"),
+        "{csv}"
+    );
+    assert_eq!(csv, std::fs::read_to_string(p("r.csv")).unwrap());
+    for page in ["s.html", "r.html"] {
+        let page = std::fs::read_to_string(p(page)).unwrap();
+        assert!(page.contains("; Shelters forced on): "), "{page}");
+    }
+    for (f, cards) in [
+        ("a.json", "cards/post_rider.toml"),
+        ("b.json", "cards/post_rider_b.toml"),
+    ] {
+        ok(&[
+            "sim",
+            "--cards",
+            cards,
+            "--kingdom",
+            "Post Rider",
+            "strategies/playtest/post_rider_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+            "-n",
+            "200",
+            "--save-stats",
+            &p(f),
+        ]);
+    }
+    ok(&[
+        "report",
+        "--cards",
+        "cards/post_rider.toml",
+        &p("a.json"),
+        &p("b.json"),
+        "-o",
+        &p("c.html"),
+    ]);
+    let page = std::fs::read_to_string(p("c.html")).unwrap();
+    assert!(
+        page.contains("data cards: Post Rider ($4, Action, +2 Cards, +$1; definition ")
+            && page.contains("data cards: Post Rider ($4, Action, +3 Cards; definition "),
+        "{page}"
+    );
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("s.json")).unwrap()).unwrap();
+    v["stats"]["kingdom_source"] = serde_json::json!("list\n# forged: 1");
+    std::fs::write(p("bad.json"), v.to_string()).unwrap();
+    let o = crate::cli::domsim(&["report", &p("bad.json"), "-o", &p("bad.html")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        crate::cli::stderr(&o).contains("field 'kingdom_source' has a line break"),
+        "{}",
+        crate::cli::stderr(&o)
+    );
+    assert!(!d.join("bad.html").exists());
+}
