@@ -85,9 +85,10 @@ pub struct KingdomArgs {
     /// 10 random Kingdom cards from --sets, drawn with --kingdom-seed.
     #[arg(long)]
     pub random: bool,
-    /// Card sets for --random and --fill, comma-separated (base, intrigue, dark-ages).
-    #[arg(long, value_name = "SETS", default_value = "base")]
-    pub sets: String,
+    /// Card sets for --random and --fill, comma-separated (base, intrigue,
+    /// dark-ages) [default: base].
+    #[arg(long, value_name = "SETS")]
+    pub sets: Option<String>,
     /// Seed of the random kingdom or of the --fill cards (default: the --seed value).
     #[arg(long, value_name = "N", value_parser = parse_kingdom_seed, allow_negative_numbers = true)]
     pub kingdom_seed: Option<u64>,
@@ -95,6 +96,13 @@ pub struct KingdomArgs {
     /// Ages piles of the kingdom), `on` or `off` forces them in every game.
     #[arg(long, value_name = "auto|on|off", default_value = "auto", value_parser = ["auto", "on", "off"])]
     pub shelters: String,
+}
+
+impl KingdomArgs {
+    /// The card sets of --random and --fill (`base` when not given).
+    pub fn sets(&self) -> &str {
+        self.sets.as_deref().unwrap_or("base")
+    }
 }
 
 /// Which strategies play.

@@ -157,6 +157,17 @@ impl KingdomConfig {
         if a.kingdom_seed.is_some() && !a.random && !a.fill {
             bail!("--kingdom-seed goes with --random or --fill");
         }
+        // Options of a drawn kingdom with a kingdom that draws nothing: they
+        // would be ignored, and the user think he played another kingdom.
+        if a.fill && a.kingdom.is_none() {
+            let with = if a.random { "--random" } else { "--preset" };
+            bail!("--fill completes a --kingdom list of fewer than 10 cards; it does not go with {with}");
+        }
+        if let Some(s) = &a.sets {
+            if !a.random && !a.fill {
+                bail!("--sets {s} goes with --random or --fill (the sets random cards are drawn from); this kingdom draws no card");
+            }
+        }
         if let Some(list) = &a.kingdom {
             let names: Vec<&str> = list
                 .split(',')
@@ -180,7 +191,7 @@ impl KingdomConfig {
             }
             let mut how = "list".to_string();
             if a.fill && given < 10 {
-                let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
+                let sets = Kingdom::parse_sets(a.sets()).map_err(|e| anyhow!("--sets: {e}"))?;
                 let lineup = load_lineup(strategies)?;
                 let ks = a.kingdom_seed.unwrap_or(seed);
                 let fill = Kingdom::fill_cards(&cards, &sets, ks, |c| !lineup.may_gain(c))
@@ -188,7 +199,7 @@ impl KingdomConfig {
                 how = format!(
                     "list of {given}, filled with {} by --fill sets={} kingdom_seed={ks}",
                     fill.iter().map(|c| c.name()).collect::<Vec<_>>().join(";"),
-                    a.sets
+                    a.sets()
                 );
                 cards.extend(fill);
             } else if given < 10 {
@@ -200,7 +211,7 @@ impl KingdomConfig {
             return Ok(KingdomConfig { kingdom: k, how });
         }
         if a.random {
-            let sets = Kingdom::parse_sets(&a.sets).map_err(|e| anyhow!("--sets: {e}"))?;
+            let sets = Kingdom::parse_sets(a.sets()).map_err(|e| anyhow!("--sets: {e}"))?;
             if sets.is_empty() {
                 bail!("--sets: no card set given");
             }
@@ -208,7 +219,7 @@ impl KingdomConfig {
             let k = Kingdom::random(players, &sets, ks).map_err(|e| anyhow!("--random: {e}"))?;
             return Ok(KingdomConfig {
                 kingdom: k,
-                how: format!("random sets={} kingdom_seed={ks}", a.sets),
+                how: format!("random sets={} kingdom_seed={ks}", a.sets()),
             });
         }
         let name = a.preset.as_deref().unwrap_or(DEFAULT_PRESET);
@@ -878,7 +889,7 @@ impl RankConfig {
             }
             let mut list = KingdomList::from_args(
                 (a.random_kingdoms, "--random-kingdoms"),
-                &a.kingdom.sets,
+                a.kingdom.sets(),
                 a.kingdoms.as_deref(),
                 run.seed,
                 p,

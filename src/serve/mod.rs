@@ -740,7 +740,7 @@ fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomConfig, ApiError>
     let args = KingdomArgs {
         kingdom: cards.map(str::to_string),
         preset: k.preset.clone(),
-        sets: "base".into(),
+        sets: None,
         shelters,
         ..Default::default()
     };

@@ -923,3 +923,57 @@ fn rank_over_several_kingdoms_refuses_one_kingdom_options() {
     let o = domsim(&["rank", bm, sbm, "-n", "10", "--random-kingdoms", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The options of a drawn kingdom (`--fill`, `--sets`) with a kingdom that
+/// draws nothing (a preset, a full list, `--random` for `--fill`) were
+/// read and ignored: `sim --preset "First Game" --fill` played the preset
+/// with no word. They are refused, with status 2 and no file written; the
+/// same options where they draw cards still run.
+#[test]
+fn kingdom_options_that_would_be_ignored_are_refused() {
+    let d = scratch("ignored-kingdom-options");
+    let out = d.join("s.csv");
+    let o_path = out.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["--preset", "First Game", "--fill"],
+            "--fill completes a --kingdom list of fewer than 10 cards; it does not go with --preset",
+        ),
+        (
+            vec!["--random", "--fill"],
+            "it does not go with --random",
+        ),
+        (
+            vec!["--preset", "First Game", "--sets", "intrigue"],
+            "--sets intrigue goes with --random or --fill",
+        ),
+        (
+            vec!["--kingdom", "Smithy,Village", "--sets", "intrigue"],
+            "--sets intrigue goes with --random or --fill",
+        ),
+    ] {
+        let mut a = vec!["sim", "-n", "20", "-o", o_path];
+        a.extend_from_slice(&args);
+        let o = domsim(&a);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{a:?}: {err}");
+        assert!(err.contains(needle), "{a:?}: expected '{needle}' in: {err}");
+        assert!(!out.exists(), "{a:?} wrote {}", out.display());
+    }
+    for args in [
+        vec![
+            "--kingdom",
+            "Smithy,Village",
+            "--fill",
+            "--sets",
+            "intrigue",
+        ],
+        vec!["--random", "--sets", "intrigue"],
+        vec!["--preset", "First Game"],
+    ] {
+        let mut a = vec!["sim", "-n", "20"];
+        a.extend_from_slice(&args);
+        let o = domsim(&a);
+        assert!(o.status.success(), "{a:?}: {}", stderr(&o));
+    }
+}
