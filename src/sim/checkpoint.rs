@@ -303,8 +303,14 @@ pub fn load<T: Saved>(
     let c = Checkpoint::parse(&text, empty)
         .map_err(|e| anyhow!("checkpoint '{}': {e}", path.display()))?;
     if c.key != key || c.first != first {
+        // What a run's key holds, in the words of its game.
+        let what = if key.contains(" salem ") {
+            "seed, players, card data, rule options or bots differ"
+        } else {
+            "seed, kingdom, players, strategies or shard differ"
+        };
         bail!(
-            "checkpoint '{}' belongs to another run (seed, kingdom, players, strategies or shard differ); delete it or give another --checkpoint file\n  checkpoint: {}\n  this run:   {}",
+            "checkpoint '{}' belongs to another run ({what}); delete it or give another --checkpoint file\n  checkpoint: {}\n  this run:   {}",
             path.display(),
             c.key,
             key

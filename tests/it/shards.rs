@@ -1579,8 +1579,11 @@ fn salem_checkpoint_names_its_data_by_contents() {
     std::fs::write(&rules, text).unwrap();
     let o = run("200");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // In New Salem's words: it has no kingdom nor strategies.
     assert!(
-        stderr(&o).contains("belongs to another run"),
+        stderr(&o).contains(
+            "belongs to another run (seed, players, card data, rule options or bots differ)"
+        ),
         "{}",
         stderr(&o)
     );
