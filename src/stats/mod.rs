@@ -1210,6 +1210,9 @@ pub fn parse_json(text: &str) -> Result<PlaytestStats, String> {
     if saved.cards.len() != cards.len() || saved.turns != TURNS {
         return Err("saved by a domsim build with a different card table".into());
     }
+    // (saved slot, slot here) of each data card, when the run bound its
+    // data cards in other slots than this command.
+    let mut remap: Option<Vec<(usize, usize)>> = None;
     if saved.cards != cards {
         // Printed cards differ: another build. Only data slots differ: the
         // run bound data cards this command has not (or others).
@@ -1220,30 +1223,84 @@ pub fn parse_json(text: &str) -> Result<PlaytestStats, String> {
         if printed_differ {
             return Err("saved by a domsim build with a different card table".into());
         }
-        let named = |names: &mut dyn Iterator<Item = &str>| -> String {
-            let v: Vec<&str> = names.filter(|n| !n.starts_with("(data slot")).collect();
-            if v.is_empty() {
-                "none".into()
-            } else {
-                v.join(", ")
+        // Only data slots differ: the run bound other data cards, or the
+        // same in another order. Each of its data cards is found by name
+        // among the cards this command binds (so two runs of different
+        // data cards can be reported side by side, given both files).
+        let mut pairs = Vec::new();
+        let mut missing = Vec::new();
+        for (i, (c, name)) in Card::ALL.iter().zip(&saved.cards).enumerate() {
+            if !c.is_data() || name.starts_with("(data slot") {
+                continue;
             }
-        };
-        let data = Card::ALL
-            .iter()
-            .zip(&saved.cards)
-            .filter(|(c, _)| c.is_data());
-        let saved_data = named(&mut data.clone().map(|(_, s)| s.as_str()));
-        let bound = named(&mut data.map(|(c, _)| c.name()));
-        return Err(format!(
-            "these statistics were saved by a run with data cards ({saved_data}), and this command binds {bound} in their places: give the card files of that run, in the same order (and its --cards-only), e.g. domsim --cards FILE.toml report …"
-        ));
+            match Card::ALL
+                .iter()
+                .position(|d| d.is_data() && d.name() == name)
+            {
+                Some(j) => pairs.push((i, j)),
+                None => missing.push(name.as_str()),
+            }
+        }
+        if !missing.is_empty() {
+            let named = |names: &mut dyn Iterator<Item = &str>| -> String {
+                let v: Vec<&str> = names.filter(|n| !n.starts_with("(data slot")).collect();
+                if v.is_empty() {
+                    "none".into()
+                } else {
+                    v.join(", ")
+                }
+            };
+            let data = Card::ALL
+                .iter()
+                .zip(&saved.cards)
+                .filter(|(c, _)| c.is_data());
+            let saved_data = named(&mut data.clone().map(|(_, s)| s.as_str()));
+            let bound = named(&mut data.map(|(c, _)| c.name()));
+            return Err(format!(
+                "these statistics were saved by a run with data cards ({saved_data}), and this command binds {bound}: give the card files that define {} (and the run's --cards-only), e.g. domsim --cards FILE.toml report …",
+                missing.join(", ")
+            ));
+        }
+        remap = Some(pairs);
     }
-    let st = saved.stats;
+    let mut st = saved.stats;
     st.validate()?;
+    if let Some(pairs) = remap {
+        st.move_data_slots(&pairs);
+    }
     Ok(st)
 }
 
 impl PlaytestStats {
+    /// Move the per-card counts of data cards from the slots the saving run
+    /// bound them to into this command's (`pairs`: saved slot, slot here);
+    /// data slots no pair names are empty here. Validated statistics only
+    /// (the per-card vectors have their lengths).
+    fn move_data_slots(&mut self, pairs: &[(usize, usize)]) {
+        let data: Vec<usize> = (0..Card::COUNT)
+            .filter(|&i| Card::ALL[i].is_data())
+            .collect();
+        for s in &mut self.strategies {
+            let old = s.cards.clone();
+            for &i in &data {
+                s.cards[i] = CardAcc::default();
+            }
+            for &(from, to) in pairs {
+                s.cards[to] = old[from];
+            }
+            let old = s.gain_turn.clone();
+            for t in 0..TURNS {
+                let row = t * Card::COUNT;
+                for &i in &data {
+                    s.gain_turn[row + i] = 0;
+                }
+                for &(from, to) in pairs {
+                    s.gain_turn[row + to] = old[row + from];
+                }
+            }
+        }
+    }
+
     /// Check that the numbers of a loaded statistics file can belong
     /// together; the message names the first field that is wrong.
     pub fn validate(&self) -> Result<(), String> {

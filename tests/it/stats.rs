@@ -1081,6 +1081,123 @@ fn report_reads_statistics_of_a_run_with_data_cards() {
     assert!(!d.join("x.html").exists());
 }
 
+/// Runs of two different data cards are reported side by side (the card
+/// designer's question: Post Rider or Hamlet Smith?), given both card
+/// files: each file's per-card counts are found by card name, wherever
+/// this command binds the card. A file read with its card in another slot
+/// gives the very CSV its run wrote; a card no file given defines is
+/// named in the refusal.
+#[test]
+fn report_compares_runs_of_different_data_cards() {
+    let d = crate::cli::scratch("report-two-data-cards");
+    let (a, b) = (d.join("a.json"), d.join("b.json"));
+    let (b_run, b_rep) = (d.join("b_run.csv"), d.join("b_rep.csv"));
+    let run = |cards: &[&str],
+               kingdom: &str,
+               bot: &str,
+               json: &std::path::Path,
+               csv: Option<&std::path::Path>| {
+        let mut args: Vec<String> = cards.iter().map(|s| s.to_string()).collect();
+        args.extend(
+            [
+                "sim",
+                "--kingdom",
+                kingdom,
+                bot,
+                "strategies/big_money_ultimate.dom",
+                "-n",
+                "200",
+                "--save-stats",
+                json.to_str().unwrap(),
+            ]
+            .map(String::from),
+        );
+        if let Some(c) = csv {
+            args.extend(["--stats".to_string(), c.to_str().unwrap().to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = crate::cli::domsim(&args);
+        assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    };
+    run(
+        &["--cards", "cards/post_rider.toml"],
+        "Post Rider",
+        "strategies/playtest/post_rider_big_money.dom",
+        &a,
+        None,
+    );
+    run(
+        &[
+            "--cards",
+            "cards/examples.toml",
+            "--cards-only",
+            "Hamlet Smith",
+        ],
+        "Hamlet Smith",
+        "strategies/playtest/hamlet_smith.dom",
+        &b,
+        Some(&b_run),
+    );
+    let both = [
+        "--cards",
+        "cards/post_rider.toml",
+        "--cards",
+        "cards/examples.toml",
+        "--cards-only",
+        "Post Rider,Hamlet Smith",
+    ];
+    let html = d.join("ab.html");
+    let mut args = both.to_vec();
+    args.extend([
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        html.to_str().unwrap(),
+    ]);
+    let o = crate::cli::domsim(&args);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Post Rider") && page.contains("Hamlet Smith"));
+    // Hamlet Smith bound in the second data slot here, the first in its run.
+    let mut args = both.to_vec();
+    let h1 = d.join("b.html");
+    args.extend([
+        "report",
+        b.to_str().unwrap(),
+        "-o",
+        h1.to_str().unwrap(),
+        "--csv",
+        b_rep.to_str().unwrap(),
+    ]);
+    let o = crate::cli::domsim(&args);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    assert_eq!(
+        std::fs::read(&b_run).unwrap(),
+        std::fs::read(&b_rep).unwrap()
+    );
+    // Only Hamlet Smith's file: Post Rider's run is refused, naming it.
+    let x = d.join("x.html");
+    let o = crate::cli::domsim(&[
+        "--cards",
+        "cards/examples.toml",
+        "--cards-only",
+        "Hamlet Smith",
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        x.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = crate::cli::stderr(&o);
+    assert!(
+        e.contains("give the card files that define Post Rider"),
+        "{e}"
+    );
+    assert!(!x.exists());
+}
+
 /// The saved statistics keep how the kingdom was chosen and the run's data
 /// cards: a report regenerated from `--save-stats` says "Shelters forced
 /// on" as the run's own report does, the statistics CSV (of the run and of
