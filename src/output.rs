@@ -7,10 +7,10 @@
 //!
 //! | destination | what happens |
 //! |---|---|
-//! | `-` | standard output |
+//! | `-`, or this process's standard output by another name (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, the same pipe) | standard output, written through file descriptor 1 (so `>> FILE` appends) |
 //! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept |
 //! | a symbolic link (to a file or dangling) | the link is followed and its **target** is replaced atomically; the link stays a link |
-//! | a FIFO, a character or block device, a socket, or anything under `/dev/` or `/proc/` (`/dev/stdout`, `/dev/null`, `/dev/full`) | written through directly, never replaced |
+//! | a FIFO, a character or block device, a socket, or anything under `/dev/` or `/proc/` (`/dev/null`, `/dev/full`) | written through directly, never replaced |
 //! | a directory | refused |
 //!
 //! A write error (`ENOSPC` on `/dev/full`, a full disk, an unwritable
@@ -190,12 +190,14 @@ fn is_own_stdout(path: &Path) -> bool {
 }
 
 /// Follow a chain of symbolic links to the path a write should replace
-/// (the final target, which may not exist yet). Fails on a loop.
+/// (the final target, which may not exist yet). Fails on a loop. Stops at
+/// `/dev/` and `/proc/`: their links (`/dev/stdout`, `/proc/self/fd/1`)
+/// name open descriptors, whose files must not be replaced.
 fn resolve_links(path: &Path) -> Result<PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
+            Ok(m) if m.file_type().is_symlink() && !is_special_prefix(&p) => {
                 let t = std::fs::read_link(&p)
                     .with_context(|| format!("cannot read the link '{}'", p.display()))?;
                 p = if t.is_absolute() {
@@ -253,10 +255,17 @@ impl Output {
             }
             return Ok(Output::new(shown, Target::Stdout));
         }
-        if stdout_is_closed() && is_own_stdout(path) {
-            bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
-        }
         let dest = resolve_links(path)?;
+        if is_own_stdout(path) || is_own_stdout(&dest) {
+            if stdout_is_closed() {
+                bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
+            }
+            // Written through this process's standard output, as `-` is:
+            // opening `/dev/stdout` anew would start at offset 0 of a file
+            // that standard output appends to (`>> log`) or has already
+            // written to, and overwrite it.
+            return Ok(Output::new(shown, Target::Stdout));
+        }
         if is_special_prefix(path) || is_special_prefix(&dest) {
             return Ok(Output::new(shown, Target::Direct(path.to_path_buf())));
         }
@@ -395,7 +404,10 @@ impl Output {
         match &self.target {
             Target::Stdout => {
                 if stdout_is_closed() {
-                    return Err(anyhow!("cannot write '-': {STDOUT_CLOSED}"));
+                    return Err(anyhow!(
+                        "cannot write '{}': {STDOUT_CLOSED}",
+                        self.shown.display()
+                    ));
                 }
                 let out = std::io::stdout();
                 let mut lock = out.lock();

@@ -1124,3 +1124,58 @@ fn help_and_version_to_a_full_stdout_fail() {
     let o = run_to_closed_pipe(&d, &["--help"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Spawn domsim in `dir` with its standard output appending to `file`
+/// (`domsim … >> file`).
+fn run_appending_to(dir: &Path, file: &Path, args: &[&str]) -> std::process::Output {
+    let f = std::fs::OpenOptions::new().append(true).open(file).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::from(f))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `-o /dev/stdout` (and `/dev/fd/1`, `/proc/self/fd/1`, a link to
+/// `/dev/stdout`) is standard output, as `-` is: written through the
+/// descriptor, so `>> log` appends to the log. (Opened anew, `/dev/stdout`
+/// started at offset 0 of the log and overwrote what it held.)
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_appends_like_dash() {
+    let d = scratch("dev-stdout");
+    std::os::unix::fs::symlink("/dev/stdout", d.join("link")).unwrap();
+    let base = ["sim", BM, BM, "-n", "20"];
+    let mut a = base.to_vec();
+    a.extend(["-o", "out.csv"]);
+    let o = domsim_in(&d, &a);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read(d.join("out.csv")).unwrap();
+    for out in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "link", "-"] {
+        let log = d.join("log.txt");
+        std::fs::write(&log, "earlier line 1\nearlier line 2\n").unwrap();
+        let mut a = base.to_vec();
+        a.extend(["-o", out]);
+        let o = run_appending_to(&d, &log, &a);
+        assert!(o.status.success(), "{out}: {}", stderr(&o));
+        no_panic(&o);
+        let mut want = b"earlier line 1\nearlier line 2\n".to_vec();
+        want.extend(&csv);
+        let got = std::fs::read(&log).unwrap();
+        assert!(
+            got == want,
+            "-o {out} >> log: the log is not its old lines and the CSV:\n{}",
+            String::from_utf8_lossy(&got)
+        );
+        assert!(
+            stderr(&o).contains("score = win rate"),
+            "{out}: the console goes to stderr: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("wrote"), "{out}: {}", stderr(&o));
+    }
+    std::fs::remove_file(d.join("log.txt")).unwrap();
+    assert_eq!(entries(&d), ["link", "out.csv"]);
+}
