@@ -747,13 +747,16 @@ fn ident(p: &Path) -> Option<Ident> {
 /// resolving symbolic links, by device and inode where the file exists).
 /// `inputs` and `outputs` pair a path with the option that named it, for
 /// the message. Devices never clash (`/dev/null` twice is fine); standard
-/// output (`-`) takes one output at most, since two would interleave.
+/// output (`-`, `/dev/stdout` and its aliases) takes one output at most,
+/// since two would interleave.
 pub fn check_distinct(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
     let ins: Vec<_> = inputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
     let outs: Vec<_> = outputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
+    // `-` and its other names (`/dev/stdout`, `/dev/fd/1`…): two of them
+    // would write one stream after the other, or over each other in a file.
     let stdout: Vec<&str> = outputs
         .iter()
-        .filter(|(_, p)| p.as_os_str() == "-")
+        .filter(|(_, p)| p.as_os_str() == "-" || is_own_stdout(p))
         .map(|(o, _)| *o)
         .collect();
     if let [first, second, ..] = stdout[..] {

@@ -1179,3 +1179,63 @@ fn dev_stdout_appends_like_dash() {
     std::fs::remove_file(d.join("log.txt")).unwrap();
     assert_eq!(entries(&d), ["link", "out.csv"]);
 }
+
+/// Two outputs on standard output are refused whatever its name: `-o -
+/// --report /dev/stdout` wrote both, one after the other into a pipe and
+/// over each other into a file (`> out`: the CSV was lost under the page).
+#[cfg(target_os = "linux")]
+#[test]
+fn two_outputs_on_standard_output_under_any_name_are_refused() {
+    let d = scratch("two-stdout");
+    for (a, b) in [
+        ("-", "/dev/stdout"),
+        ("/dev/stdout", "/dev/fd/1"),
+        ("/proc/self/fd/1", "-"),
+    ] {
+        let out = d.join("out.txt");
+        std::fs::write(&out, "").unwrap();
+        let f = std::fs::OpenOptions::new().write(true).open(&out).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["sim", BM, BM, "-n", "20", "-o", a, "--report", b])
+            .current_dir(&*d)
+            .stdout(Stdio::from(f))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "-o {a} --report {b}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("both write to standard output"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "",
+            "nothing written"
+        );
+        no_panic(&o);
+    }
+    // One of them on standard output, the other a file: fine.
+    let o = domsim_in(
+        &d,
+        &[
+            "sim",
+            BM,
+            BM,
+            "-n",
+            "20",
+            "-o",
+            "/dev/stdout",
+            "--report",
+            "r.html",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("strategy,source"), "{}", stdout(&o));
+    assert_eq!(entries(&d), ["out.txt", "r.html"]);
+}
