@@ -8,7 +8,7 @@
 //! | destination | what happens |
 //! |---|---|
 //! | `-`, or this process's standard output by another name (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, the same pipe) | standard output, written through file descriptor 1 (so `>> FILE` appends) |
-//! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept |
+//! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept, and a destination this process may not write (read-only) is refused, as `> FILE` refuses it |
 //! | a symbolic link (to a file or dangling) | the link is followed and its **target** is replaced atomically; the link stays a link |
 //! | a FIFO, a character or block device, a socket, or anything under `/dev/` or `/proc/` (`/dev/null`, `/dev/full`) | written through directly, never replaced |
 //! | a directory | refused |
@@ -281,7 +281,17 @@ impl Output {
                 }
                 bail!("cannot write '{}': not a regular file", path.display())
             }
-            _ => {}
+            Ok(_) => {
+                // The rename below needs only the folder's permission, and
+                // would replace a file made read-only to keep it: refuse
+                // what `> FILE` refuses. (Opened without truncating:
+                // nothing is changed.)
+                OpenOptions::new()
+                    .write(true)
+                    .open(&dest)
+                    .map_err(|e| write_error(path, e))?;
+            }
+            Err(_) => {}
         }
         let name = dest
             .file_name()

@@ -1239,3 +1239,64 @@ fn two_outputs_on_standard_output_under_any_name_are_refused() {
     assert!(stdout(&o).contains("strategy,source"), "{}", stdout(&o));
     assert_eq!(entries(&d), ["out.txt", "r.html"]);
 }
+
+/// A read-only output file is refused (exit status 2, file intact), as
+/// `> FILE` refuses it: it was replaced, since the atomic rename needs only
+/// the folder's permission. As root (who may write any file) the check
+/// runs as `nobody` through `setpriv`, and is skipped without it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_only_output_file_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let root = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|u| u.split_whitespace().nth(1))
+        == Some("0");
+    let d = scratch("read-only");
+    std::fs::set_permissions(&*d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = env!("CARGO_BIN_EXE_domsim");
+    let mut cmd = if root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        Command::new(bin)
+    };
+    if root {
+        // Can `nobody` run domsim from here at all?
+        let probe = Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                bin,
+                "--version",
+            ])
+            .output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            eprintln!("running as root without a usable setpriv; skipping");
+            return;
+        }
+    }
+    let ro = d.join("kept.csv");
+    std::fs::write(&ro, "old\n").unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = cmd
+        .args([
+            "sim", BM, BM, "-n", "20", "-o", "kept.csv", "--report", "new.html",
+        ])
+        .current_dir(&*d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write 'kept.csv': Permission denied"),
+        "{}",
+        stderr(&o)
+    );
+    no_panic(&o);
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), "old\n");
+    assert_eq!(entries(&d), ["kept.csv"], "nothing else written");
+}
