@@ -220,10 +220,31 @@ fn pid_alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
 
+/// The NAME of `.NAME.domsim-tmp.PID` for a destination named `name`:
+/// `name` itself, or, when that would make the temporary file's name
+/// longer than a file name may be (255 bytes), its start and a digest of
+/// the whole (a destination name of 240 bytes is valid; its temporary
+/// file must be too).
+fn tmp_stem(name: &str) -> String {
+    // ".", the mark and a process id (at most 10 digits).
+    const ROOM: usize = 255 - 1 - TMP_MARK.len() - 10;
+    if name.len() <= ROOM {
+        return name.to_string();
+    }
+    let mut keep = ROOM - 17;
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let digest = crate::digest::Digest::default()
+        .update(name.as_bytes())
+        .value();
+    format!("{}~{digest:016x}", &name[..keep])
+}
+
 /// Remove `.NAME.domsim-tmp.PID` files beside `dest` whose process is gone
 /// (left by a run killed with `kill -9`).
 fn clean_stale(dir: &Path, name: &str) {
-    let prefix = format!(".{name}{TMP_MARK}");
+    let prefix = format!(".{}{TMP_MARK}", tmp_stem(name));
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -310,7 +331,11 @@ impl Output {
             );
         }
         clean_stale(&dir, &name);
-        let tmp = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+        let tmp = dir.join(format!(
+            ".{}{TMP_MARK}{}",
+            tmp_stem(&name),
+            std::process::id()
+        ));
         // Created and registered under the registry lock (see
         // `remove_pending_files_and_exit`).
         let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
@@ -906,6 +931,22 @@ mod tests {
         write_file(&dest, b"ok").unwrap();
         assert!(!stale.exists());
         assert!(other.exists(), "only this destination's leftovers go");
+    }
+
+    #[test]
+    fn long_names_get_a_temporary_file_that_fits_and_is_cleaned() {
+        let d = tempfile::tempdir().unwrap();
+        let name = format!("{}é.csv", "x".repeat(234));
+        let stem = tmp_stem(&name);
+        assert!(format!(".{stem}{TMP_MARK}4294967295").len() <= 255);
+        assert_ne!(tmp_stem(&format!("{name}2")), stem, "digest of the whole");
+        assert_eq!(tmp_stem("a.csv"), "a.csv");
+        // A dead process's leftover of a long name is found and removed.
+        let stale = d.path().join(format!(".{stem}{TMP_MARK}4194304"));
+        std::fs::write(&stale, "").unwrap();
+        write_file(&d.path().join(&name), b"ok").unwrap();
+        assert!(!stale.exists());
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -1300,3 +1300,18 @@ fn a_read_only_output_file_is_refused() {
     assert_eq!(std::fs::read_to_string(&ro).unwrap(), "old\n");
     assert_eq!(entries(&d), ["kept.csv"], "nothing else written");
 }
+
+/// An output whose name is long but valid (here 240 bytes; the limit is
+/// 255) is written: its temporary file, `.NAME.domsim-tmp.PID`, was longer
+/// than a name may be, and the run failed with "File name too long".
+#[test]
+fn a_long_output_name_is_written() {
+    let d = scratch("long-name");
+    let name = format!("{}.csv", "r".repeat(236));
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "-o", &name]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(d.join(&name))
+        .unwrap()
+        .contains("strategy,source"));
+    assert_eq!(entries(&d), [name]);
+}
