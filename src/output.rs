@@ -10,7 +10,7 @@
 //! | `-`, or this process's standard output by another name (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, the same pipe) | standard output, written through file descriptor 1 (so `>> FILE` appends) |
 //! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept, and a destination this process may not write (read-only) is refused, as `> FILE` refuses it |
 //! | a symbolic link (to a file or dangling) | the link is followed and its **target** is replaced atomically; the link stays a link |
-//! | a FIFO, a character or block device, a socket, or anything under `/dev/` or `/proc/` (`/dev/null`, `/dev/full`) | written through directly, never replaced |
+//! | a FIFO, a character or block device, a socket, anything under `/proc/`, or a device or link under `/dev/` (`/dev/null`, `/dev/full`, `/dev/fd/3`) | written through directly, never replaced (a regular file under `/dev/`, such as `/dev/shm/r.csv`, is a file like any other) |
 //! | a directory | refused |
 //!
 //! A write error (`ENOSPC` on `/dev/full`, a full disk, an unwritable
@@ -216,6 +216,16 @@ fn is_special_prefix(p: &Path) -> bool {
     p.starts_with("/dev/") || p.starts_with("/proc/")
 }
 
+/// A path that names an open descriptor or a device rather than a file:
+/// anything under `/proc/`, and under `/dev/` a link (`/dev/stderr`,
+/// `/dev/fd/3`) or a device. A regular file under `/dev/` (`/dev/shm/r.csv`,
+/// a tmpfs), or a new one, is written like any other file.
+fn is_descriptor_or_device(p: &Path) -> bool {
+    p.starts_with("/proc/")
+        || (p.starts_with("/dev/")
+            && std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()))
+}
+
 fn pid_alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
@@ -287,7 +297,7 @@ impl Output {
             // written to, and overwrite it.
             return Ok(Output::new(shown, Target::Stdout));
         }
-        if is_special_prefix(path) || is_special_prefix(&dest) {
+        if is_descriptor_or_device(path) || is_descriptor_or_device(&dest) {
             return Ok(Output::new(shown, Target::Direct(path.to_path_buf())));
         }
         match std::fs::metadata(&dest) {
@@ -753,7 +763,7 @@ fn ident(p: &Path) -> Option<Ident> {
     if p.as_os_str() == "-" {
         return None;
     }
-    if is_special_prefix(p) {
+    if is_descriptor_or_device(p) {
         // Devices and /proc entries may be written by several outputs
         // (`/dev/null` twice is fine).
         return None;

@@ -1315,3 +1315,54 @@ fn a_long_output_name_is_written() {
         .contains("strategy,source"));
     assert_eq!(entries(&d), [name]);
 }
+
+/// A regular file under `/dev/` (`/dev/shm`, a tmpfs) is a file like any
+/// other: replaced atomically, or created. Every path under `/dev/` was
+/// taken for a device and written in place without truncating (a shorter
+/// result left the old file's tail after it, exit status 0), and a new
+/// file there was "No such file or directory".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_under_dev_shm_is_a_file() {
+    let shm = Path::new("/dev/shm");
+    if !shm.is_dir() || std::fs::write(shm.join(".domsim-it-probe"), "").is_err() {
+        eprintln!("no writable /dev/shm; skipping");
+        return;
+    }
+    let _ = std::fs::remove_file(shm.join(".domsim-it-probe"));
+    /// Removes the test's files from /dev/shm, pass or fail.
+    struct Cleanup(Vec<std::path::PathBuf>);
+    impl Drop for Cleanup {
+        fn drop(&mut self) {
+            for p in &self.0 {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+    let id = std::process::id();
+    let old = shm.join(format!("domsim-it-{id}-old.csv"));
+    let new = shm.join(format!("domsim-it-{id}-new.csv"));
+    let _clean = Cleanup(vec![old.clone(), new.clone()]);
+    let d = scratch("dev-shm");
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "-o", "ref.csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = std::fs::read(d.join("ref.csv")).unwrap();
+    std::fs::write(&old, vec![b'Z'; 100_000]).unwrap();
+    for p in [&old, &new] {
+        let o = domsim(&["sim", BM, BM, "-n", "20", "-o", p.to_str().unwrap()]);
+        assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));
+        assert!(
+            std::fs::read(p).unwrap() == want,
+            "{}: not the CSV alone",
+            p.display()
+        );
+    }
+    let mut left: Vec<String> = std::fs::read_dir(shm)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(&format!("domsim-it-{id}")) && n.contains("domsim-tmp"))
+        .collect();
+    left.sort();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
