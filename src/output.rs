@@ -189,6 +189,16 @@ fn is_own_stdout(path: &Path) -> bool {
     }
 }
 
+/// True when `path` names this process's standard error (`/dev/stderr`
+/// and its aliases): written through descriptor 2, as standard output is
+/// through 1, so that `2>> log` appends and the notes that follow on
+/// standard error do not overwrite it.
+fn is_own_stderr(path: &Path) -> bool {
+    ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
+        .iter()
+        .any(|s| path == Path::new(s))
+}
+
 /// Follow a chain of symbolic links to the path a write should replace
 /// (the final target, which may not exist yet). Fails on a loop. Stops at
 /// `/dev/` and `/proc/`: their links (`/dev/stdout`, `/proc/self/fd/1`)
@@ -469,8 +479,18 @@ impl Output {
                 }
             }
             Target::Direct(p) => {
+                if is_own_stderr(&self.shown) || is_own_stderr(p) {
+                    let mut e = std::io::stderr().lock();
+                    return e
+                        .write_all(&bytes)
+                        .and_then(|_| e.flush())
+                        .map_err(|e| self.error(e));
+                }
+                // Opened anew, a descriptor's file (`/dev/fd/3` of
+                // `3>> log`) would be written from offset 0, over what it
+                // holds: appended to instead (a device or FIFO ignores it).
                 let file = OpenOptions::new()
-                    .write(true)
+                    .append(true)
                     .open(p)
                     .map_err(|e| self.error(e))?;
                 let mut w = std::io::BufWriter::new(file);

@@ -1366,3 +1366,37 @@ fn a_file_under_dev_shm_is_a_file() {
     left.sort();
     assert!(left.is_empty(), "temporary files left: {left:?}");
 }
+
+/// An output to `/dev/stderr` with standard error appending to a log
+/// (`2>> log`) is appended after what the log held, and the notes that
+/// follow come after it: opened anew at offset 0, it overwrote the log.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stderr_appends_to_its_log() {
+    let d = scratch("dev-stderr");
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "--save-stats", "ref.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = std::fs::read_to_string(d.join("ref.json")).unwrap();
+    for out in ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"] {
+        let log = d.join("log.txt");
+        std::fs::write(&log, "earlier line 1\nearlier line 2\n").unwrap();
+        let f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["sim", BM, BM, "-n", "20", "--save-stats", out])
+            .current_dir(&*d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(f))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{out}");
+        let got = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            got.starts_with("earlier line 1\nearlier line 2\n"),
+            "{out}: the log lost its lines:\n{got}"
+        );
+        assert!(got.contains(&json), "{out}: the statistics are in the log");
+        assert!(got.ends_with(&format!("wrote {out}\n")), "{out}: {got}");
+    }
+    std::fs::remove_file(d.join("log.txt")).unwrap();
+    assert_eq!(entries(&d), ["ref.json"]);
+}
