@@ -1649,49 +1649,6 @@ fn checkpoint_to_standard_output_is_refused() {
     }
 }
 
-/// `rank --shelters on|off` over several kingdoms holds in each of them
-/// (it was read and ignored): base-only kingdoms never use Shelters by the
-/// rule, so forcing them on plays other games, and the CSV says so.
-#[test]
-fn rank_over_several_kingdoms_takes_shelters() {
-    let d = scratch("rank-shelters");
-    let k = d.join("k.txt");
-    std::fs::write(
-        &k,
-        "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch\nWorkshop,Gardens,Militia,Moneylender,Remodel,Spy,Thief,Throne Room,Library,Adventurer\n",
-    )
-    .unwrap();
-    let run = |shelters: &str| {
-        let out = d.join(format!("{shelters}.csv"));
-        let o = domsim(&[
-            "rank",
-            "strategies/big_money.dom",
-            "strategies/smithy_big_money.dom",
-            "--kingdoms",
-            k.to_str().unwrap(),
-            "--shelters",
-            shelters,
-            "-n",
-            "300",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        std::fs::read_to_string(&out).unwrap()
-    };
-    let (auto, on) = (run("auto"), run("on"));
-    assert!(on.contains("; Shelters forced on"), "{on}");
-    assert!(!auto.contains("Shelters forced"), "{auto}");
-    let body = |s: &str| -> Vec<String> {
-        s.lines()
-            .filter(|l| !l.starts_with('#'))
-            .map(String::from)
-            .collect()
-    };
-    assert_ne!(body(&auto), body(&on), "other games with Shelters");
-    assert_eq!(body(&auto), body(&run("off")), "base kingdoms: off is auto");
-}
-
 /// A `--checkpoint` that is a FIFO (or a device) is refused before any
 /// game, for `sim` and `salem sim`: the run reads its checkpoint back, and
 /// reading a FIFO nobody writes blocked it forever (a first Ctrl-C only
@@ -1745,4 +1702,47 @@ fn checkpoint_on_a_fifo_or_device_is_refused() {
             );
         }
     }
+}
+
+/// `rank --shelters on|off` over several kingdoms holds in each of them
+/// (it was read and ignored): base-only kingdoms never use Shelters by the
+/// rule, so forcing them on plays other games, and the CSV says so.
+#[test]
+fn rank_over_several_kingdoms_takes_shelters() {
+    let d = scratch("rank-shelters");
+    let k = d.join("k.txt");
+    std::fs::write(
+        &k,
+        "Cellar,Chapel,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch\nWorkshop,Gardens,Militia,Moneylender,Remodel,Spy,Thief,Throne Room,Library,Adventurer\n",
+    )
+    .unwrap();
+    let run = |shelters: &str| {
+        let out = d.join(format!("{shelters}.csv"));
+        let o = domsim(&[
+            "rank",
+            "strategies/big_money.dom",
+            "strategies/smithy_big_money.dom",
+            "--kingdoms",
+            k.to_str().unwrap(),
+            "--shelters",
+            shelters,
+            "-n",
+            "300",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(&out).unwrap()
+    };
+    let (auto, on) = (run("auto"), run("on"));
+    assert!(on.contains("; Shelters forced on"), "{on}");
+    assert!(!auto.contains("Shelters forced"), "{auto}");
+    let body = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_ne!(body(&auto), body(&on), "other games with Shelters");
+    assert_eq!(body(&auto), body(&run("off")), "base kingdoms: off is auto");
 }
