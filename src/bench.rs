@@ -529,6 +529,8 @@ pub fn csv_bytes(meta: &Meta, rows: &[Row]) -> Result<Vec<u8>> {
 struct Prepared {
     w: &'static Workload,
     kind: Kind,
+    /// The strategy files read (each workload's and the bases they extend).
+    files: Vec<String>,
 }
 
 enum Kind {
@@ -554,6 +556,7 @@ fn prepare(w: &'static Workload) -> Result<Prepared> {
         return Ok(Prepared {
             w,
             kind: Kind::Salem(table, bots),
+            files: Vec::new(),
         });
     }
     let kingdom = w
@@ -570,12 +573,20 @@ fn prepare(w: &'static Workload) -> Result<Prepared> {
         };
         specs.push(p.display().to_string());
     }
-    let lineup = Lineup::load(&specs)
-        .and_then(|l| l.compile(&kingdom))
+    let loaded = Lineup::load(&specs).map_err(|e| anyhow!("workload '{}': {e:#}", w.name))?;
+    let mut files = Vec::new();
+    for (_, e) in &loaded.entrants {
+        if let crate::sim::lineup::Loaded::File(st) = e {
+            files.extend(st.files.iter().cloned());
+        }
+    }
+    let lineup = loaded
+        .compile(&kingdom)
         .map_err(|e| anyhow!("workload '{}': {e:#}", w.name))?;
     Ok(Prepared {
         w,
         kind: Kind::Dominion(kingdom, lineup),
+        files,
     })
 }
 
@@ -607,6 +618,22 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
         .into_iter()
         .map(prepare)
         .collect::<Result<Vec<_>>>()?;
+    // The CSV may not replace a strategy file the workloads read
+    // (`-o strategies/big_money.dom`).
+    if let Some(out) = out {
+        let mut files: Vec<&str> = prepared
+            .iter()
+            .flat_map(|p| p.files.iter().map(String::as_str))
+            .filter(|f| !f.starts_with('<'))
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        let ins: Vec<(&str, &Path)> = files
+            .iter()
+            .map(|f| ("strategy file", Path::new(*f)))
+            .collect();
+        crate::output::check_distinct(&ins, &[("-o", out)])?;
+    }
     let file = out.map(AtomicFile::create).transpose()?;
     let pools = cfg
         .threads

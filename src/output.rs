@@ -7,10 +7,10 @@
 //!
 //! | destination | what happens |
 //! |---|---|
-//! | `-` | standard output |
-//! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept |
+//! | `-`, or this process's standard output by another name (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, the same pipe) | standard output, written through file descriptor 1 (so `>> FILE` appends) |
+//! | a regular file, or a path that does not exist yet | written atomically: a temporary file `.NAME.domsim-tmp.PID` in the same directory, flushed and synced, renamed over the destination only when complete; the destination's permissions are kept, and a destination this process may not write (read-only) is refused, as `> FILE` refuses it |
 //! | a symbolic link (to a file or dangling) | the link is followed and its **target** is replaced atomically; the link stays a link |
-//! | a FIFO, a character or block device, a socket, or anything under `/dev/` or `/proc/` (`/dev/stdout`, `/dev/null`, `/dev/full`) | written through directly, never replaced |
+//! | a FIFO, a character or block device, a socket, anything under `/proc/`, or a device or link under `/dev/` (`/dev/null`, `/dev/full`, `/dev/fd/3`) | written through directly, never replaced (a regular file under `/dev/`, such as `/dev/shm/r.csv`, is a file like any other) |
 //! | a directory | refused |
 //!
 //! A write error (`ENOSPC` on `/dev/full`, a full disk, an unwritable
@@ -189,13 +189,25 @@ fn is_own_stdout(path: &Path) -> bool {
     }
 }
 
+/// True when `path` names this process's standard error (`/dev/stderr`
+/// and its aliases): written through descriptor 2, as standard output is
+/// through 1, so that `2>> log` appends and the notes that follow on
+/// standard error do not overwrite it.
+fn is_own_stderr(path: &Path) -> bool {
+    ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
+        .iter()
+        .any(|s| path == Path::new(s))
+}
+
 /// Follow a chain of symbolic links to the path a write should replace
-/// (the final target, which may not exist yet). Fails on a loop.
+/// (the final target, which may not exist yet). Fails on a loop. Stops at
+/// `/dev/` and `/proc/`: their links (`/dev/stdout`, `/proc/self/fd/1`)
+/// name open descriptors, whose files must not be replaced.
 fn resolve_links(path: &Path) -> Result<PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
+            Ok(m) if m.file_type().is_symlink() && !is_special_prefix(&p) => {
                 let t = std::fs::read_link(&p)
                     .with_context(|| format!("cannot read the link '{}'", p.display()))?;
                 p = if t.is_absolute() {
@@ -214,14 +226,45 @@ fn is_special_prefix(p: &Path) -> bool {
     p.starts_with("/dev/") || p.starts_with("/proc/")
 }
 
+/// A path that names an open descriptor or a device rather than a file:
+/// anything under `/proc/`, and under `/dev/` a link (`/dev/stderr`,
+/// `/dev/fd/3`) or a device. A regular file under `/dev/` (`/dev/shm/r.csv`,
+/// a tmpfs), or a new one, is written like any other file.
+fn is_descriptor_or_device(p: &Path) -> bool {
+    p.starts_with("/proc/")
+        || (p.starts_with("/dev/")
+            && std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()))
+}
+
 fn pid_alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The NAME of `.NAME.domsim-tmp.PID` for a destination named `name`:
+/// `name` itself, or, when that would make the temporary file's name
+/// longer than a file name may be (255 bytes), its start and a digest of
+/// the whole (a destination name of 240 bytes is valid; its temporary
+/// file must be too).
+fn tmp_stem(name: &str) -> String {
+    // ".", the mark and a process id (at most 10 digits).
+    const ROOM: usize = 255 - 1 - TMP_MARK.len() - 10;
+    if name.len() <= ROOM {
+        return name.to_string();
+    }
+    let mut keep = ROOM - 17;
+    while !name.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let digest = crate::digest::Digest::default()
+        .update(name.as_bytes())
+        .value();
+    format!("{}~{digest:016x}", &name[..keep])
 }
 
 /// Remove `.NAME.domsim-tmp.PID` files beside `dest` whose process is gone
 /// (left by a run killed with `kill -9`).
 fn clean_stale(dir: &Path, name: &str) {
-    let prefix = format!(".{name}{TMP_MARK}");
+    let prefix = format!(".{}{TMP_MARK}", tmp_stem(name));
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -253,11 +296,18 @@ impl Output {
             }
             return Ok(Output::new(shown, Target::Stdout));
         }
-        if stdout_is_closed() && is_own_stdout(path) {
-            bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
-        }
         let dest = resolve_links(path)?;
-        if is_special_prefix(path) || is_special_prefix(&dest) {
+        if is_own_stdout(path) || is_own_stdout(&dest) {
+            if stdout_is_closed() {
+                bail!("cannot write '{}': {STDOUT_CLOSED}", path.display());
+            }
+            // Written through this process's standard output, as `-` is:
+            // opening `/dev/stdout` anew would start at offset 0 of a file
+            // that standard output appends to (`>> log`) or has already
+            // written to, and overwrite it.
+            return Ok(Output::new(shown, Target::Stdout));
+        }
+        if is_descriptor_or_device(path) || is_descriptor_or_device(&dest) {
             return Ok(Output::new(shown, Target::Direct(path.to_path_buf())));
         }
         match std::fs::metadata(&dest) {
@@ -272,7 +322,17 @@ impl Output {
                 }
                 bail!("cannot write '{}': not a regular file", path.display())
             }
-            _ => {}
+            Ok(_) => {
+                // The rename below needs only the folder's permission, and
+                // would replace a file made read-only to keep it: refuse
+                // what `> FILE` refuses. (Opened without truncating:
+                // nothing is changed.)
+                OpenOptions::new()
+                    .write(true)
+                    .open(&dest)
+                    .map_err(|e| write_error(path, e))?;
+            }
+            Err(_) => {}
         }
         let name = dest
             .file_name()
@@ -291,7 +351,11 @@ impl Output {
             );
         }
         clean_stale(&dir, &name);
-        let tmp = dir.join(format!(".{name}{TMP_MARK}{}", std::process::id()));
+        let tmp = dir.join(format!(
+            ".{}{TMP_MARK}{}",
+            tmp_stem(&name),
+            std::process::id()
+        ));
         // Created and registered under the registry lock (see
         // `remove_pending_files_and_exit`).
         let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
@@ -395,7 +459,10 @@ impl Output {
         match &self.target {
             Target::Stdout => {
                 if stdout_is_closed() {
-                    return Err(anyhow!("cannot write '-': {STDOUT_CLOSED}"));
+                    return Err(anyhow!(
+                        "cannot write '{}': {STDOUT_CLOSED}",
+                        self.shown.display()
+                    ));
                 }
                 let out = std::io::stdout();
                 let mut lock = out.lock();
@@ -412,8 +479,18 @@ impl Output {
                 }
             }
             Target::Direct(p) => {
+                if is_own_stderr(&self.shown) || is_own_stderr(p) {
+                    let mut e = std::io::stderr().lock();
+                    return e
+                        .write_all(&bytes)
+                        .and_then(|_| e.flush())
+                        .map_err(|e| self.error(e));
+                }
+                // Opened anew, a descriptor's file (`/dev/fd/3` of
+                // `3>> log`) would be written from offset 0, over what it
+                // holds: appended to instead (a device or FIFO ignores it).
                 let file = OpenOptions::new()
-                    .write(true)
+                    .append(true)
                     .open(p)
                     .map_err(|e| self.error(e))?;
                 let mut w = std::io::BufWriter::new(file);
@@ -706,7 +783,7 @@ fn ident(p: &Path) -> Option<Ident> {
     if p.as_os_str() == "-" {
         return None;
     }
-    if is_special_prefix(p) {
+    if is_descriptor_or_device(p) {
         // Devices and /proc entries may be written by several outputs
         // (`/dev/null` twice is fine).
         return None;
@@ -735,13 +812,16 @@ fn ident(p: &Path) -> Option<Ident> {
 /// resolving symbolic links, by device and inode where the file exists).
 /// `inputs` and `outputs` pair a path with the option that named it, for
 /// the message. Devices never clash (`/dev/null` twice is fine); standard
-/// output (`-`) takes one output at most, since two would interleave.
+/// output (`-`, `/dev/stdout` and its aliases) takes one output at most,
+/// since two would interleave.
 pub fn check_distinct(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
     let ins: Vec<_> = inputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
     let outs: Vec<_> = outputs.iter().map(|(o, p)| (o, p, ident(p))).collect();
+    // `-` and its other names (`/dev/stdout`, `/dev/fd/1`…): two of them
+    // would write one stream after the other, or over each other in a file.
     let stdout: Vec<&str> = outputs
         .iter()
-        .filter(|(_, p)| p.as_os_str() == "-")
+        .filter(|(_, p)| p.as_os_str() == "-" || is_own_stdout(p))
         .map(|(o, _)| *o)
         .collect();
     if let [first, second, ..] = stdout[..] {
@@ -881,6 +961,22 @@ mod tests {
         write_file(&dest, b"ok").unwrap();
         assert!(!stale.exists());
         assert!(other.exists(), "only this destination's leftovers go");
+    }
+
+    #[test]
+    fn long_names_get_a_temporary_file_that_fits_and_is_cleaned() {
+        let d = tempfile::tempdir().unwrap();
+        let name = format!("{}é.csv", "x".repeat(234));
+        let stem = tmp_stem(&name);
+        assert!(format!(".{stem}{TMP_MARK}4294967295").len() <= 255);
+        assert_ne!(tmp_stem(&format!("{name}2")), stem, "digest of the whole");
+        assert_eq!(tmp_stem("a.csv"), "a.csv");
+        // A dead process's leftover of a long name is found and removed.
+        let stale = d.path().join(format!(".{stem}{TMP_MARK}4194304"));
+        std::fs::write(&stale, "").unwrap();
+        write_file(&d.path().join(&name), b"ok").unwrap();
+        assert!(!stale.exists());
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -278,10 +278,20 @@ impl Saved for Stats {
 
 /// Refuse a `--checkpoint` that is not a file: `-` would write every
 /// checkpoint into standard output (mixed with the results) and never be
-/// read back, so the run could never resume.
+/// read back, so the run could never resume; a FIFO would block the run
+/// forever when it reads it back (no writer), and a device (`/dev/null`,
+/// `/dev/stdout`) cannot hold one. A folder gets the outputs' own message.
 pub fn check_path(path: &Path) -> Result<()> {
     if path.as_os_str() == "-" {
         bail!("--checkpoint needs a file (not -): the run reads its checkpoint back to resume");
+    }
+    if let Ok(m) = std::fs::metadata(path) {
+        if !m.is_file() && !m.is_dir() {
+            bail!(
+                "--checkpoint '{}' is not a regular file (a FIFO, device or socket): the run reads its checkpoint back to resume; give a file",
+                path.display()
+            );
+        }
     }
     Ok(())
 }

@@ -192,3 +192,48 @@ fn pgo_script_help_and_bad_argument() {
     );
     assert!(stdout(&o).is_empty());
 }
+
+/// `-o` may not be a strategy file a workload reads (or a base it
+/// extends): it was replaced by the CSV, in the folder bench plays from.
+/// Run in a copy of the strategies, never the source tree's.
+#[test]
+fn bench_refuses_to_overwrite_its_strategy_files() {
+    let d = scratch("bench-clobber");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
+    std::fs::create_dir(d.join("strategies")).unwrap();
+    for f in [
+        "big_money.dom",
+        "smithy_big_money.dom",
+        "big_money_ultimate.dom",
+    ] {
+        std::fs::copy(src.join(f), d.join("strategies").join(f)).unwrap();
+    }
+    // Smithy BM extends Big Money Ultimate: a base is an input too.
+    for (only, target) in [
+        ("big money mirror", "strategies/big_money.dom"),
+        (
+            "smithy bm vs bm ultimate",
+            "strategies/big_money_ultimate.dom",
+        ),
+    ] {
+        let before = std::fs::read(d.join(target)).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["bench", "--quick", "--scale", "0.01", "-j", "1"])
+            .args(["--only", only, "-o", target])
+            .current_dir(&*d)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{only}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("refusing to overwrite an input"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read(d.join(target)).unwrap(),
+            before,
+            "{target} intact"
+        );
+    }
+    assert_eq!(entries(&d), ["strategies"]);
+}

@@ -1124,3 +1124,279 @@ fn help_and_version_to_a_full_stdout_fail() {
     let o = run_to_closed_pipe(&d, &["--help"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Spawn domsim in `dir` with its standard output appending to `file`
+/// (`domsim … >> file`).
+fn run_appending_to(dir: &Path, file: &Path, args: &[&str]) -> std::process::Output {
+    let f = std::fs::OpenOptions::new().append(true).open(file).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::from(f))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// `-o /dev/stdout` (and `/dev/fd/1`, `/proc/self/fd/1`, a link to
+/// `/dev/stdout`) is standard output, as `-` is: written through the
+/// descriptor, so `>> log` appends to the log. (Opened anew, `/dev/stdout`
+/// started at offset 0 of the log and overwrote what it held.)
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_appends_like_dash() {
+    let d = scratch("dev-stdout");
+    std::os::unix::fs::symlink("/dev/stdout", d.join("link")).unwrap();
+    let base = ["sim", BM, BM, "-n", "20"];
+    let mut a = base.to_vec();
+    a.extend(["-o", "out.csv"]);
+    let o = domsim_in(&d, &a);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read(d.join("out.csv")).unwrap();
+    for out in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "link", "-"] {
+        let log = d.join("log.txt");
+        std::fs::write(&log, "earlier line 1\nearlier line 2\n").unwrap();
+        let mut a = base.to_vec();
+        a.extend(["-o", out]);
+        let o = run_appending_to(&d, &log, &a);
+        assert!(o.status.success(), "{out}: {}", stderr(&o));
+        no_panic(&o);
+        let mut want = b"earlier line 1\nearlier line 2\n".to_vec();
+        want.extend(&csv);
+        let got = std::fs::read(&log).unwrap();
+        assert!(
+            got == want,
+            "-o {out} >> log: the log is not its old lines and the CSV:\n{}",
+            String::from_utf8_lossy(&got)
+        );
+        assert!(
+            stderr(&o).contains("score = win rate"),
+            "{out}: the console goes to stderr: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("wrote"), "{out}: {}", stderr(&o));
+    }
+    std::fs::remove_file(d.join("log.txt")).unwrap();
+    assert_eq!(entries(&d), ["link", "out.csv"]);
+}
+
+/// Two outputs on standard output are refused whatever its name: `-o -
+/// --report /dev/stdout` wrote both, one after the other into a pipe and
+/// over each other into a file (`> out`: the CSV was lost under the page).
+#[cfg(target_os = "linux")]
+#[test]
+fn two_outputs_on_standard_output_under_any_name_are_refused() {
+    let d = scratch("two-stdout");
+    for (a, b) in [
+        ("-", "/dev/stdout"),
+        ("/dev/stdout", "/dev/fd/1"),
+        ("/proc/self/fd/1", "-"),
+    ] {
+        let out = d.join("out.txt");
+        std::fs::write(&out, "").unwrap();
+        let f = std::fs::OpenOptions::new().write(true).open(&out).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["sim", BM, BM, "-n", "20", "-o", a, "--report", b])
+            .current_dir(&*d)
+            .stdout(Stdio::from(f))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "-o {a} --report {b}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stderr(&o).contains("both write to standard output"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "",
+            "nothing written"
+        );
+        no_panic(&o);
+    }
+    // One of them on standard output, the other a file: fine.
+    let o = domsim_in(
+        &d,
+        &[
+            "sim",
+            BM,
+            BM,
+            "-n",
+            "20",
+            "-o",
+            "/dev/stdout",
+            "--report",
+            "r.html",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("strategy,source"), "{}", stdout(&o));
+    assert_eq!(entries(&d), ["out.txt", "r.html"]);
+}
+
+/// A read-only output file is refused (exit status 2, file intact), as
+/// `> FILE` refuses it: it was replaced, since the atomic rename needs only
+/// the folder's permission. As root (who may write any file) the check
+/// runs as `nobody` through `setpriv`, and is skipped without it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_only_output_file_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let root = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|u| u.split_whitespace().nth(1))
+        == Some("0");
+    let d = scratch("read-only");
+    std::fs::set_permissions(&*d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = env!("CARGO_BIN_EXE_domsim");
+    let mut cmd = if root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        Command::new(bin)
+    };
+    if root {
+        // Can `nobody` run domsim from here at all?
+        let probe = Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                bin,
+                "--version",
+            ])
+            .output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            eprintln!("running as root without a usable setpriv; skipping");
+            return;
+        }
+    }
+    let ro = d.join("kept.csv");
+    std::fs::write(&ro, "old\n").unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let o = cmd
+        .args([
+            "sim", BM, BM, "-n", "20", "-o", "kept.csv", "--report", "new.html",
+        ])
+        .current_dir(&*d)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write 'kept.csv': Permission denied"),
+        "{}",
+        stderr(&o)
+    );
+    no_panic(&o);
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), "old\n");
+    assert_eq!(entries(&d), ["kept.csv"], "nothing else written");
+}
+
+/// An output whose name is long but valid (here 240 bytes; the limit is
+/// 255) is written: its temporary file, `.NAME.domsim-tmp.PID`, was longer
+/// than a name may be, and the run failed with "File name too long".
+#[test]
+fn a_long_output_name_is_written() {
+    let d = scratch("long-name");
+    let name = format!("{}.csv", "r".repeat(236));
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "-o", &name]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(d.join(&name))
+        .unwrap()
+        .contains("strategy,source"));
+    assert_eq!(entries(&d), [name]);
+}
+
+/// A regular file under `/dev/` (`/dev/shm`, a tmpfs) is a file like any
+/// other: replaced atomically, or created. Every path under `/dev/` was
+/// taken for a device and written in place without truncating (a shorter
+/// result left the old file's tail after it, exit status 0), and a new
+/// file there was "No such file or directory".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_under_dev_shm_is_a_file() {
+    let shm = Path::new("/dev/shm");
+    if !shm.is_dir() || std::fs::write(shm.join(".domsim-it-probe"), "").is_err() {
+        eprintln!("no writable /dev/shm; skipping");
+        return;
+    }
+    let _ = std::fs::remove_file(shm.join(".domsim-it-probe"));
+    /// Removes the test's files from /dev/shm, pass or fail.
+    struct Cleanup(Vec<std::path::PathBuf>);
+    impl Drop for Cleanup {
+        fn drop(&mut self) {
+            for p in &self.0 {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+    }
+    let id = std::process::id();
+    let old = shm.join(format!("domsim-it-{id}-old.csv"));
+    let new = shm.join(format!("domsim-it-{id}-new.csv"));
+    let _clean = Cleanup(vec![old.clone(), new.clone()]);
+    let d = scratch("dev-shm");
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "-o", "ref.csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = std::fs::read(d.join("ref.csv")).unwrap();
+    std::fs::write(&old, vec![b'Z'; 100_000]).unwrap();
+    for p in [&old, &new] {
+        let o = domsim(&["sim", BM, BM, "-n", "20", "-o", p.to_str().unwrap()]);
+        assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));
+        assert!(
+            std::fs::read(p).unwrap() == want,
+            "{}: not the CSV alone",
+            p.display()
+        );
+    }
+    let mut left: Vec<String> = std::fs::read_dir(shm)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(&format!("domsim-it-{id}")) && n.contains("domsim-tmp"))
+        .collect();
+    left.sort();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// An output to `/dev/stderr` with standard error appending to a log
+/// (`2>> log`) is appended after what the log held, and the notes that
+/// follow come after it: opened anew at offset 0, it overwrote the log.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stderr_appends_to_its_log() {
+    let d = scratch("dev-stderr");
+    let o = domsim_in(&d, &["sim", BM, BM, "-n", "20", "--save-stats", "ref.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = std::fs::read_to_string(d.join("ref.json")).unwrap();
+    for out in ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"] {
+        let log = d.join("log.txt");
+        std::fs::write(&log, "earlier line 1\nearlier line 2\n").unwrap();
+        let f = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["sim", BM, BM, "-n", "20", "--save-stats", out])
+            .current_dir(&*d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(f))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{out}");
+        let got = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            got.starts_with("earlier line 1\nearlier line 2\n"),
+            "{out}: the log lost its lines:\n{got}"
+        );
+        assert!(got.contains(&json), "{out}: the statistics are in the log");
+        assert!(got.ends_with(&format!("wrote {out}\n")), "{out}: {got}");
+    }
+    std::fs::remove_file(d.join("log.txt")).unwrap();
+    assert_eq!(entries(&d), ["ref.json"]);
+}

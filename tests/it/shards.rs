@@ -1652,6 +1652,61 @@ fn checkpoint_to_standard_output_is_refused() {
     }
 }
 
+/// A `--checkpoint` that is a FIFO (or a device) is refused before any
+/// game, for `sim` and `salem sim`: the run reads its checkpoint back, and
+/// reading a FIFO nobody writes blocked it forever (a first Ctrl-C only
+/// asked the games to stop). Here a helper stands in as a writer whenever
+/// domsim opens the FIFO, so that the old behaviour ends (with another
+/// message) instead of hanging the test.
+#[cfg(target_os = "linux")]
+#[test]
+fn checkpoint_on_a_fifo_or_device_is_refused() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let d = scratch("ck-fifo");
+    let fifo = d.join("ck.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = d.join("out.csv");
+    let (f, o) = (fifo.to_str().unwrap(), out.to_str().unwrap());
+    for ck in [f, "/dev/null"] {
+        for verb in [
+            vec!["sim", "builtin:big-money", "builtin:big-money"],
+            vec!["salem", "sim", "-p", "4"],
+        ] {
+            let mut args = verb.clone();
+            args.extend(["-n", "30", "--checkpoint", ck, "-o", o]);
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+                .args(&args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            while child.try_wait().unwrap().is_none() {
+                // O_NONBLOCK: fails at once unless domsim is reading the FIFO.
+                if let Ok(mut w) = std::fs::OpenOptions::new()
+                    .write(true)
+                    .custom_flags(0o4000)
+                    .open(&fifo)
+                {
+                    use std::io::Write;
+                    let _ = w.write_all(b"x\n");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let r = child.wait_with_output().unwrap();
+            assert_refused(&r, &["is not a regular file", ck]);
+            assert_eq!(
+                crate::cli::entries(&d),
+                ["ck.fifo"],
+                "{args:?}: nothing written"
+            );
+        }
+    }
+}
+
 /// `rank --shelters on|off` over several kingdoms holds in each of them
 /// (it was read and ignored): base-only kingdoms never use Shelters by the
 /// rule, so forcing them on plays other games, and the CSV says so.
