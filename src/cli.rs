@@ -856,11 +856,14 @@ pub fn run() -> Result<ExitCode> {
     for f in &cli.cards {
         card_flags.push_str(&format!(
             " --cards {}",
-            shell_word(&f.display().to_string())
+            crate::output::shell_word(&f.display().to_string())
         ));
     }
     if let Some(only) = &cli.cards_only {
-        card_flags.push_str(&format!(" --cards-only {}", shell_word(only)));
+        card_flags.push_str(&format!(
+            " --cards-only {}",
+            crate::output::shell_word(only)
+        ));
     }
     let _ = CARD_FLAGS.set(card_flags);
     match cli.cmd {
@@ -1118,19 +1121,6 @@ pub(crate) fn progress_wanted() -> bool {
 /// The `--cards` and `--cards-only` options of this command as a shell
 /// would take them again (empty without data cards), set once by [`run`].
 static CARD_FLAGS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// `s` as one word of a POSIX shell command: as it is when it holds only
-/// characters no shell treats specially, else in single quotes.
-fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
 
 fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
@@ -2379,7 +2369,10 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         game_rows.sort_unstable_by_key(|r| r.index);
         let mut meta = base.clone();
         push_entrants(&mut meta, &infos);
-        let strat_args: Vec<String> = infos.iter().map(|i| shell_word(&i.source)).collect();
+        let strat_args: Vec<String> = infos
+            .iter()
+            .map(|i| crate::output::shell_word(&i.source))
+            .collect();
         meta.push(
             "replay",
             format!(

@@ -233,7 +233,11 @@ impl KingdomConfig {
 
     /// The kingdom options that give this kingdom again (for a replay command).
     pub fn flags(&self) -> String {
-        let mut f = format!("--kingdom \"{}\"", self.kingdom.describe());
+        // Quoted for a POSIX shell: a data card's name may hold a quote.
+        let mut f = format!(
+            "--kingdom {}",
+            crate::output::shell_word(&self.kingdom.describe())
+        );
         match self.kingdom.shelters {
             Some(true) => f.push_str(" --shelters on"),
             Some(false) => f.push_str(" --shelters off"),

@@ -1020,3 +1020,16 @@ mod tests {
         .unwrap();
     }
 }
+
+/// `s` as one word of a POSIX shell command: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}

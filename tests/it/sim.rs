@@ -508,9 +508,9 @@ fn games_csv_rows_replay_with_log() {
     for n in [7usize, 41] {
         let f: Vec<&str> = rows[n + 1].split(',').collect();
         let mut args: Vec<String> = Vec::new();
-        // The replay line quotes the kingdom: split it back.
-        let (before, rest) = replay.split_once("--kingdom \"").unwrap();
-        let (kingdom, after) = rest.split_once('"').unwrap();
+        // The replay line quotes the kingdom for a shell: split it back.
+        let (before, rest) = replay.split_once("--kingdom '").unwrap();
+        let (kingdom, after) = rest.split_once('\'').unwrap();
         args.extend(before.split_whitespace().map(String::from));
         args.push("--kingdom".into());
         args.push(kingdom.into());
