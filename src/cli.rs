@@ -694,7 +694,8 @@ pub struct CompareArgs {
     /// The card whose use is measured (default: the only data card).
     #[arg(long, value_name = "NAME")]
     pub card: Option<String>,
-    /// Games per variant.
+    /// Games per variant (at most 10,000,000: the pairing keeps a record
+    /// of every game of both variants, 160 bytes a game).
     #[arg(long, short = 'n', default_value_t = 20000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
     /// Run seed (both variants play the same games).

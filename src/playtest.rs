@@ -28,6 +28,10 @@ pub const EXAMPLES: (&str, &str) = (
 // -------------------------------------------------------------------------
 // Per-game records
 
+/// Most games per variant of `domsim compare`: both variants' records are
+/// kept to be paired (2 × 10^7 × `size_of::<CardGame>()`, about 2 GB).
+pub const MAX_COMPARE_GAMES: u64 = 10_000_000;
+
 /// What one game says about one card: per seat, copies bought and gained,
 /// plays, copies owned at the end; and the outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -977,3 +977,36 @@ fn kingdom_options_that_would_be_ignored_are_refused() {
         assert!(o.status.success(), "{a:?}: {}", stderr(&o));
     }
 }
+
+/// `compare` keeps every game of both variants to pair them: a count
+/// whose records would not fit (it grew to 22 GB and was killed, leaving
+/// its temporary files) is refused before a game is played, with the
+/// limit; the limit itself is accepted by the parser.
+#[test]
+fn compare_refuses_a_game_count_its_pairing_cannot_hold() {
+    let d = scratch("compare-too-many");
+    let out = d.join("c.csv");
+    let o = domsim(&[
+        "compare",
+        "--a",
+        "cards/post_rider.toml",
+        "--b",
+        "cards/post_rider_b.toml",
+        "--kingdom",
+        "Post Rider",
+        "strategies/playtest/post_rider_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "10000001",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("-n 10000001: compare keeps a record of every game"),
+        "{err}"
+    );
+    assert!(err.contains("at most 10000000 games per run"), "{err}");
+    assert!(!out.exists());
+}
