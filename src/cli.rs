@@ -2907,7 +2907,27 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let card_name = card.name().to_string();
     let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
     let kingdom_desc = kc.kingdom.describe();
-    let ra = crate::playtest::play_records(&kc.kingdom, &lineup, card, games, seed, threads)?;
+    // Ctrl-C stops the games (those in progress finish) and says so, as in
+    // every verb that plays games, instead of ending the process at once.
+    install_stop_handler();
+    let interrupted = |variant: &str, done: usize| {
+        crate::errln!(
+            "interrupted: {done} of {games} games of variant {variant} completed; the variants are compared on the same games only once both have played them all; no file written"
+        );
+        Ok(ExitCode::from(EXIT_INTERRUPTED))
+    };
+    let ra = crate::playtest::play_records_until(
+        &kc.kingdom,
+        &lineup,
+        card,
+        games,
+        seed,
+        threads,
+        &STOP,
+    )?;
+    if STOP.load(Ordering::SeqCst) {
+        return interrupted("A", ra.len());
+    }
     let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
     drop(bind_a);
     let bind_b = data::bind(&cards_b)?;
@@ -2918,7 +2938,12 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         .kingdom
         .rederived()
         .map_err(|e| anyhow!("variant B: {e}"))?;
-    let rb = crate::playtest::play_records(&kingdom_b, &lineup, card, games, seed, threads)?;
+    let rb = crate::playtest::play_records_until(
+        &kingdom_b, &lineup, card, games, seed, threads, &STOP,
+    )?;
+    if STOP.load(Ordering::SeqCst) {
+        return interrupted("B", rb.len());
+    }
     drop(bind_b);
     let rows = playtest::compare_records(&names, &ra, &rb);
     let mut meta = Meta::default();

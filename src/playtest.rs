@@ -156,6 +156,21 @@ pub fn play_records(
     seed: u64,
     threads: usize,
 ) -> Result<Vec<CardGame>> {
+    let stop = AtomicBool::new(false);
+    play_records_until(kingdom, lineup, card, games, seed, threads, &stop)
+}
+
+/// [`play_records`], stopping early once `stop` is set (the games in
+/// progress finish, none starts): then fewer than `games` records.
+pub fn play_records_until(
+    kingdom: &Kingdom,
+    lineup: &Lineup,
+    card: Card,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Result<Vec<CardGame>> {
     let k = lineup.kingdom_for(kingdom);
     let compiled = lineup.compile(&k)?;
     let cfg = RunConfig {
@@ -166,14 +181,13 @@ pub fn play_records(
         progress: false,
         precision: None,
     };
-    let stop = AtomicBool::new(false);
     let pool = sim::pool(threads)?;
     let (r, mut recs) = pool.install(|| {
         sim::run_hooked(
             &k,
             &cfg,
             |order| compiled.bots(order),
-            &stop,
+            stop,
             &Records { card },
         )
     });

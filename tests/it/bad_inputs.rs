@@ -234,11 +234,22 @@ fn odd_but_valid_strategies_run_and_are_reported() {
 /// it stops, says how many games finished, exits 130, and `out` still holds
 /// its previous content with no temporary file left.
 fn interrupt(signal: &str) {
-    let d = scratch(&format!("sig{signal}"));
+    interrupt_run(
+        signal,
+        &["sim", "-n", "2000000000", "-j", "1"],
+        "games completed",
+    );
+}
+
+/// [`interrupt`] of the command `args` (plus `-o FILE`), whose message
+/// says `done`.
+fn interrupt_run(signal: &str, args: &[&str], done: &str) {
+    let d = scratch(&format!("sig{signal}-{}", args[0]));
     let out = d.join("results.csv");
     std::fs::write(&out, "previous results\n").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_domsim"))
-        .args(["sim", "-n", "2000000000", "-j", "1", "-o"])
+        .args(args)
+        .arg("-o")
         .arg(&out)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
@@ -271,7 +282,7 @@ fn interrupt(signal: &str) {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "SIG{signal}: {err}");
     assert!(err.contains("interrupted"), "{err}");
-    assert!(err.contains("games completed"), "{err}");
+    assert!(err.contains(done), "{err}");
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
         "previous results\n",
@@ -288,6 +299,31 @@ fn sigint_keeps_previous_results() {
 #[test]
 fn sigterm_keeps_previous_results() {
     interrupt("TERM");
+}
+
+/// `compare` stops on the first signal and says how far it got, as every
+/// verb that plays games does (it used to end at once, without a word).
+#[test]
+fn sigint_stops_compare_with_its_count() {
+    interrupt_run(
+        "INT",
+        &[
+            "compare",
+            "--a",
+            "cards/post_rider.toml",
+            "--b",
+            "cards/post_rider_b.toml",
+            "--kingdom",
+            "Post Rider",
+            "strategies/playtest/post_rider_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+            "-n",
+            "10000000",
+            "-j",
+            "1",
+        ],
+        "games of variant A completed",
+    );
 }
 
 // ---------------------------------------------------------------------------
