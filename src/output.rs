@@ -851,6 +851,19 @@ pub fn check_distinct(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Re
     Ok(())
 }
 
+/// `s` as one word of a POSIX shell command: as it is when it holds only
+/// characters no shell treats specially, else in single quotes.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1018,18 +1031,5 @@ mod tests {
             ],
         )
         .unwrap();
-    }
-}
-
-/// `s` as one word of a POSIX shell command: as it is when it holds only
-/// characters no shell treats specially, else in single quotes.
-pub fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-:,+=@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
