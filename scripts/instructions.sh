@@ -9,7 +9,8 @@
 # For each workload and binary: `domsim sim A B -j 1` under callgrind at
 # N1 and N2 games; instructions per game = (Ir(N2) - Ir(N1)) / (N2 - N1),
 # which cancels start-up and strategy compilation. With several binaries it
-# also compares their per-game CSVs (`--games-csv`, N1 games, in a run of
+# also compares their per-game CSVs (`--games-csv`, N1 games, data rows
+# only, in a run of
 # its own: writing it costs instructions): a speed change must play the
 # very same games. N1/N2 default to 1000/6000
 # (environment variables N1, N2). Needs valgrind (Debian: apt-get install
@@ -85,7 +86,10 @@ for w in 0 1 2 3; do
         row+=" $per |"
         [[ -z $first ]] && first=$per
         last=$per
-        if [[ $k -gt 0 ]] && ! cmp -s "$tmp/games0.csv" "$tmp/games$k.csv"; then
+        # The games themselves: the data rows, not the `#` provenance lines
+        # (a version or the replay line's quoting may differ).
+        if [[ $k -gt 0 ]] && ! cmp -s <(grep -v '^#' "$tmp/games0.csv") \
+            <(grep -v '^#' "$tmp/games$k.csv"); then
             same=no
         fi
         k=$((k + 1))
