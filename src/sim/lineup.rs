@@ -201,6 +201,16 @@ pub struct MixedBots<'a> {
     strat: Option<StrategyBots<'a>>,
 }
 
+impl MixedBots<'_> {
+    /// `--explain` for `player`: his strategy's words, or the built-in bot's.
+    fn why(&self, player: u8, f: impl FnOnce(&StrategyBots) -> String) -> String {
+        match &self.strat {
+            Some(s) if self.builtin >> player & 1 == 0 => f(s),
+            _ => "built-in Big Money".into(),
+        }
+    }
+}
+
 impl Bots for MixedBots<'_> {
     #[inline]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
@@ -237,21 +247,12 @@ impl Bots for MixedBots<'_> {
         }
     }
     fn explain(&self, g: &Game, q: &Pick) -> Option<String> {
-        match &self.strat {
-            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain(g, q)),
-            _ => Some("built-in Big Money".into()),
-        }
+        Some(self.why(q.player, |s| s.explain(g, q)))
     }
     fn explain_yes_no(&self, g: &Game, q: &YesNo) -> Option<String> {
-        match &self.strat {
-            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain_yes_no(g, q)),
-            _ => Some("built-in Big Money".into()),
-        }
+        Some(self.why(q.player, |s| s.explain_yes_no(g, q)))
     }
     fn explain_choose(&self, g: &Game, q: &Choose) -> Option<String> {
-        match &self.strat {
-            Some(s) if self.builtin >> q.player & 1 == 0 => Some(s.explain_choose(g, q)),
-            _ => Some("built-in Big Money".into()),
-        }
+        Some(self.why(q.player, |s| s.explain_choose(g, q)))
     }
 }

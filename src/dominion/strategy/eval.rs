@@ -308,8 +308,8 @@ impl Compiled {
 
     /// The entry of a yes/no list that decides for `card` (its index into
     /// `entries`), by the very rule of [`Self::matches`]: the first entry
-    /// that names the card (or `none`) and whose condition holds. For
-    /// `domsim log --explain` only.
+    /// that names the card (or `none`) and whose condition holds: the rule
+    /// of [`Self::matches`] and of `--explain`.
     pub(crate) fn matching_entry(&self, list: u16, g: &Game, me: u8, card: Card) -> Option<usize> {
         let (start, _) = self.lists[list as usize];
         for (k, e) in self.entries(list).iter().enumerate() {
@@ -332,13 +332,8 @@ impl Compiled {
 
     /// Whether some entry of a yes/no list matches `card`.
     pub(crate) fn matches(&self, list: u16, g: &Game, me: u8, card: Card) -> bool {
-        for e in self.entries(list) {
-            let hit = e.target == Target::Nothing || e.mask.contains(card);
-            if hit && self.holds(e.cond, g, me) {
-                return e.target != Target::Nothing;
-            }
-        }
-        false
+        self.matching_entry(list, g, me, card)
+            .is_some_and(|i| self.entries[i].target != Target::Nothing)
     }
 
     /// [`Self::unsafe_gain`] behind an inline pre-check: the safety rules

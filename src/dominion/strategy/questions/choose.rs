@@ -34,16 +34,34 @@ pub(crate) fn answer(s: &Compiled, g: &Game, q: &Choose, nth: u8) -> u8 {
 /// The first mode of question `nth` whose condition holds, else the
 /// engine's default.
 fn by_modes(s: &Compiled, g: &Game, q: &Choose, start: u32, n: u32, nth: u8) -> u8 {
+    match first_mode(s, g, q, start, n, nth) {
+        Some((_, option)) => option,
+        None => q.default_answer(g),
+    }
+}
+
+/// The first mode of question `nth` whose condition holds: its index into
+/// `mode_list` and the option it answers. The one rule of [`answer`] and
+/// [`explain`].
+fn first_mode(
+    s: &Compiled,
+    g: &Game,
+    q: &Choose,
+    start: u32,
+    n: u32,
+    nth: u8,
+) -> Option<(usize, u8)> {
     let base = nth.saturating_mul(q.n);
-    for &(m, code) in &s.mode_list[start as usize..(start + n) as usize] {
+    let range = start as usize..(start + n) as usize;
+    for (i, &(m, code)) in s.mode_list[range.clone()].iter().enumerate() {
         if m < base || m - base >= q.n {
             continue;
         }
         if code.len == 0 || s.eval(code, g, q.player) != 0 {
-            return m - base;
+            return Some((range.start + i, m - base));
         }
     }
-    q.default_answer(g)
+    None
 }
 
 /// Why [`answer`] gives what it gives to `q`, the `nth` "choose one" of its
@@ -52,20 +70,10 @@ fn by_modes(s: &Compiled, g: &Game, q: &Choose, start: u32, n: u32, nth: u8) -> 
 /// while a run plays.
 pub(crate) fn explain(s: &Compiled, g: &Game, q: &Choose, nth: u8) -> String {
     match s.routes.get(Some(q.by), CHOOSE) {
-        Route::Modes(start, n) => {
-            let base = nth.saturating_mul(q.n);
-            let range = start as usize..(start + n) as usize;
-            for (i, &(m, code)) in s.mode_list[range.clone()].iter().enumerate() {
-                if m < base || m - base >= q.n {
-                    continue;
-                }
-                if code.len == 0 || s.eval(code, g, q.player) != 0 {
-                    let at = s.mode_at.get(range.start + i);
-                    return at.cloned().unwrap_or_default();
-                }
-            }
-            "no mode condition holds: the engine's default".into()
-        }
+        Route::Modes(start, n) => match first_mode(s, g, q, start, n, nth) {
+            Some((i, _)) => s.mode_at.get(i).cloned().unwrap_or_default(),
+            None => "no mode condition holds: the engine's default".into(),
+        },
         Route::Value(code) => {
             let at = s.option_at(q.by, CHOOSE);
             let v = s.eval(code, g, q.player);

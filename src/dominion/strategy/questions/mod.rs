@@ -143,13 +143,15 @@ impl<'a> StrategyBots<'a> {
     /// before the answer, as the second of two questions in a row (Count)
     /// is told by state the answer updates.
     pub fn explain_choose(&self, g: &Game, q: &Choose) -> String {
-        let s = self.seat(q.player);
-        let nth = if s.two_choices.contains(q.by) {
-            u8::from(self.second_choice & 1u8 << (q.player % 8) != 0)
-        } else {
-            0
-        };
-        choose::explain(s, g, q, nth)
+        choose::explain(self.seat(q.player), g, q, self.nth_choice(q))
+    }
+
+    /// Which "choose one" of its card in a row `q` is (0, or 1 for the
+    /// second of a card that asks two: Count).
+    #[inline]
+    fn nth_choice(&self, q: &Choose) -> u8 {
+        let two = self.seat(q.player).two_choices.contains(q.by);
+        u8::from(two && self.second_choice & 1u8 << (q.player % 8) != 0)
     }
 }
 
@@ -185,14 +187,10 @@ impl Bots for StrategyBots<'_> {
     #[inline]
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
         let s = self.seat(q.player);
-        let nth = if s.two_choices.contains(q.by) {
-            let bit = 1u8 << (q.player % 8);
-            let second = self.second_choice & bit != 0;
-            self.second_choice ^= bit;
-            u8::from(second)
-        } else {
-            0
-        };
+        let nth = self.nth_choice(q);
+        if s.two_choices.contains(q.by) {
+            self.second_choice ^= 1u8 << (q.player % 8);
+        }
         choose::answer(s, g, q, nth)
     }
 }

@@ -6,14 +6,20 @@ use super::super::compile::Compiled;
 use super::super::route::{Route, YES_OTHER, YES_OWN};
 use crate::engine::{Game, YesNo};
 
-/// Answer `q` for the seat compiled as `s`.
-#[inline]
-pub(crate) fn answer(s: &Compiled, g: &Game, q: &YesNo) -> bool {
-    let slot = if q.target == q.player || q.card.is_none() {
+/// The route slot of `q`: a question about one's own card (or none), or
+/// about another player's.
+fn slot(q: &YesNo) -> usize {
+    if q.target == q.player || q.card.is_none() {
         YES_OWN
     } else {
         YES_OTHER
-    };
+    }
+}
+
+/// Answer `q` for the seat compiled as `s`.
+#[inline]
+pub(crate) fn answer(s: &Compiled, g: &Game, q: &YesNo) -> bool {
+    let slot = slot(q);
     match s.routes.get(Some(q.by), slot) {
         Route::Value(code) => s.eval(code, g, q.player) != 0,
         Route::List(l, _) => match q.card {
@@ -28,11 +34,7 @@ pub(crate) fn answer(s: &Compiled, g: &Game, q: &YesNo) -> bool {
 /// option's condition, the list entry that matched the card, or the
 /// engine's documented default. Never called while a run plays.
 pub(crate) fn explain(s: &Compiled, g: &Game, q: &YesNo) -> String {
-    let slot = if q.target == q.player || q.card.is_none() {
-        YES_OWN
-    } else {
-        YES_OTHER
-    };
+    let slot = slot(q);
     match s.routes.get(Some(q.by), slot) {
         Route::Value(_) => s.option_at(q.by, slot),
         Route::List(l, _) => match q.card {
