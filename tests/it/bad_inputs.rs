@@ -301,27 +301,26 @@ fn sigterm_keeps_previous_results() {
     interrupt("TERM");
 }
 
+/// A `compare` of the two shipped Post Rider variants, before `-n`.
+const COMPARE_POST_RIDER: [&str; 9] = [
+    "compare",
+    "--a",
+    "cards/post_rider.toml",
+    "--b",
+    "cards/post_rider_b.toml",
+    "--kingdom",
+    "Post Rider",
+    "strategies/playtest/post_rider_big_money.dom",
+    "strategies/big_money_ultimate.dom",
+];
+
 /// `compare` stops on the first signal and says how far it got, as every
 /// verb that plays games does (it used to end at once, without a word).
 #[test]
 fn sigint_stops_compare_with_its_count() {
     interrupt_run(
         "INT",
-        &[
-            "compare",
-            "--a",
-            "cards/post_rider.toml",
-            "--b",
-            "cards/post_rider_b.toml",
-            "--kingdom",
-            "Post Rider",
-            "strategies/playtest/post_rider_big_money.dom",
-            "strategies/big_money_ultimate.dom",
-            "-n",
-            "10000000",
-            "-j",
-            "1",
-        ],
+        &[&COMPARE_POST_RIDER[..], &["-n", "10000000", "-j", "1"]].concat(),
         "games of variant A completed",
     );
 }
@@ -1017,26 +1016,18 @@ fn kingdom_options_that_would_be_ignored_are_refused() {
 /// `compare` keeps every game of both variants to pair them: a count
 /// whose records would not fit (it grew to 22 GB and was killed, leaving
 /// its temporary files) is refused before a game is played, with the
-/// limit; the limit itself is accepted by the parser.
+/// limit (the limit itself plays: `sigint_stops_compare_with_its_count`).
 #[test]
 fn compare_refuses_a_game_count_its_pairing_cannot_hold() {
     let d = scratch("compare-too-many");
     let out = d.join("c.csv");
-    let o = domsim(&[
-        "compare",
-        "--a",
-        "cards/post_rider.toml",
-        "--b",
-        "cards/post_rider_b.toml",
-        "--kingdom",
-        "Post Rider",
-        "strategies/playtest/post_rider_big_money.dom",
-        "strategies/big_money_ultimate.dom",
-        "-n",
-        "10000001",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let o = domsim(
+        &[
+            &COMPARE_POST_RIDER[..],
+            &["-n", "10000001", "-o", out.to_str().unwrap()],
+        ]
+        .concat(),
+    );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
