@@ -390,6 +390,7 @@ scenarios! {
     scard_bom_hermit_cleanup => "card_bom_hermit_cleanup.txt",
     scard_bom_knight_trashed => "card_bom_knight_trashed.txt",
     scard_bom_nothing_eligible => "card_bom_nothing_eligible.txt",
+    scard_bom_seventeen_instances => "card_bom_seventeen_instances.txt",
     scard_buy_top_knight_only => "card_buy_top_knight_only.txt",
     scard_catacombs_take => "card_catacombs_take.txt",
     scard_count_discard_coins => "card_count_discard_coins.txt",
