@@ -119,7 +119,7 @@ impl Game {
             total: [0; Card::COUNT],
             knights: state::DistinctPile::EMPTY,
             ruins: state::DistinctPile::EMPTY,
-            identity: [(0, Card::Copper); 16],
+            identity: [(0, Card::Copper); state::MAX_IDENTITIES],
             identity_len: 0,
             pend: [state::Pend::NONE; MAX_CARDS],
             pend_len: 0,

@@ -214,8 +214,9 @@ pub struct Game {
     /// The Ruins pile in order (top = last); `supply[Ruins]` = its length.
     pub ruins: DistinctPile,
     /// Instances played this turn as another card (Band of Misfits) and the
-    /// card each one is (by play-instance id); cleared at Cleanup.
-    pub identity: [(u16, Card); 16],
+    /// card each one is (by play-instance id); cleared at Cleanup. Holds
+    /// [`MAX_IDENTITIES`] instances: one more would be played as if new.
+    pub identity: [(u16, Card); MAX_IDENTITIES],
     pub identity_len: u8,
     /// Cards trashed whose on-trash abilities have not resolved yet (RULES §9).
     pub(crate) pend: [Pend; MAX_CARDS],
@@ -227,6 +228,14 @@ pub struct Game {
     /// Whether this game's starting decks used Shelters.
     pub shelters: bool,
 }
+
+/// Band of Misfits play instances whose copy a turn remembers (`Game::identity`):
+/// every play of one instance (Throne Room, Procession) reuses the choice of its
+/// first play, and Cleanup, the Urchin window and a trash from play see the copy.
+/// A turn can hold more instances than there are Band of Misfits cards (one that
+/// Procession trashes as a Fortress returns to hand and is played anew); 128 is
+/// far beyond any real turn. Past it, an instance would be asked on each play.
+pub const MAX_IDENTITIES: usize = 128;
 
 /// A trashed card waiting for its owner's on-trash ability: `card` is the
 /// physical card now in the trash, `as_card` what it was when trashed (a
