@@ -427,6 +427,10 @@ pub const FILES: [&str; 4] = [
     "characters.toml",
 ];
 
+/// Largest magnitude of an end-of-game number of `rules.toml` (Trial and
+/// set Despair, points).
+pub const END_NUMBER: i64 = 100;
+
 /// Largest data file read (bytes).
 const MAX_FILE: u64 = 4 << 20;
 
@@ -478,24 +482,24 @@ struct RulesFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TrialDespair {
-    witch_on_trial: i16,
-    witch_free: i16,
-    puritan_on_trial: i16,
-    puritan_free: i16,
+    witch_on_trial: Sp<i64>,
+    witch_free: Sp<i64>,
+    puritan_on_trial: Sp<i64>,
+    puritan_free: Sp<i64>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SetDespair {
-    death: i16,
-    justice: i16,
+    death: Sp<i64>,
+    justice: Sp<i64>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Points {
-    matching_building: i16,
-    complete_set: i16,
+    matching_building: Sp<i64>,
+    complete_set: Sp<i64>,
 }
 
 #[derive(Deserialize)]
@@ -863,6 +867,33 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
                 .map_err(|e| at(file, text, t.span(), format!("[options]: {e}")))?;
         }
     }
+    // The end-of-game numbers: the rulebook's are single digits; a bound
+    // keeps every sum of them (over 8 players and their sets) far inside
+    // the engine's integers.
+    let end = |name: &str, v: &Sp<i64>| -> Result<i16> {
+        let x = *v.get_ref();
+        if (-END_NUMBER..=END_NUMBER).contains(&x) {
+            Ok(x as i16)
+        } else {
+            Err(at(
+                file,
+                text,
+                v.span(),
+                format!("{name} = {x} is outside -{END_NUMBER}..={END_NUMBER}"),
+            ))
+        }
+    };
+    let td = &r.trial_despair;
+    let (witch_on_trial, witch_free, puritan_on_trial, puritan_free) = (
+        end("trial_despair.witch_on_trial", &td.witch_on_trial)?,
+        end("trial_despair.witch_free", &td.witch_free)?,
+        end("trial_despair.puritan_on_trial", &td.puritan_on_trial)?,
+        end("trial_despair.puritan_free", &td.puritan_free)?,
+    );
+    let death_set = end("set_despair.death", &r.set_despair.death)?;
+    let justice_set = end("set_despair.justice", &r.set_despair.justice)?;
+    let matching_building = end("points.matching_building", &r.points.matching_building)?;
+    let complete_set = end("points.complete_set", &r.points.complete_set)?;
     let to8 = |a: [i64; MAX_PLAYERS + 1]| a.map(|x| x as u8);
     let mut thr = [0i16; MAX_PLAYERS + 1];
     for (o, x) in thr.iter_mut().zip(th) {
@@ -875,14 +906,14 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
         player_counts: pc,
         dealt,
         kept,
-        witch_on_trial: r.trial_despair.witch_on_trial,
-        witch_free: r.trial_despair.witch_free,
-        puritan_on_trial: r.trial_despair.puritan_on_trial,
-        puritan_free: r.trial_despair.puritan_free,
-        death_set: r.set_despair.death,
-        justice_set: r.set_despair.justice,
-        matching_building: r.points.matching_building,
-        complete_set: r.points.complete_set,
+        witch_on_trial,
+        witch_free,
+        puritan_on_trial,
+        puritan_free,
+        death_set,
+        justice_set,
+        matching_building,
+        complete_set,
         new_constable_hope: hope as u8,
         options,
     })

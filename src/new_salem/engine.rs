@@ -1255,7 +1255,7 @@ impl Game {
         let after_trials = d;
         for s in 0..self.n {
             let (death, justice, _) = self.sets(t, s);
-            d += (death * rules.death_set + justice * rules.justice_set) as i32;
+            d += death as i32 * rules.death_set as i32 + justice as i32 * rules.justice_set as i32;
         }
         if rules.options.clamp_despair {
             d = d.max(0);
@@ -1312,7 +1312,9 @@ impl Game {
                 .filter(|b| cats & (1 << t.data.designs[b.design as usize].category) != 0)
                 .count() as i16;
             let (_, _, sets) = self.sets(t, s);
-            let p = matching * rules.matching_building + sets * rules.complete_set;
+            let p = (matching as i32 * rules.matching_building as i32
+                + sets as i32 * rules.complete_set as i32)
+                .clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             out.points[s as usize] = p;
             let key = (p, out.hope[s as usize]);
             if key > best {

@@ -1739,3 +1739,58 @@ fn check_says_when_a_bot_sets_no_decision() {
     assert!(!line("One").contains(note), "{out}");
     assert!(!line("Naive").contains(note), "{out}");
 }
+
+// ------------------------------------------------------------ audit 3: numbers out of range
+
+/// rules.toml's end-of-game numbers (Trial and set Despair, points) are
+/// bounded when loaded: `death = 20000` used to load, and the first game
+/// with two Death sets panicked on an overflow (a silent wrap in a release
+/// build). It is refused with the file, line and column.
+#[test]
+fn end_of_game_numbers_out_of_range_are_refused() {
+    bad_data(
+        "rules.toml",
+        "death = 3,",
+        "death = 20000,",
+        &[
+            "rules.toml:9:",
+            "set_despair.death = 20000 is outside -100..=100",
+        ],
+    );
+    bad_data(
+        "rules.toml",
+        "matching_building = 1",
+        "matching_building = 5000",
+        &[
+            "rules.toml:10:",
+            "points.matching_building = 5000 is outside -100..=100",
+        ],
+    );
+    bad_data(
+        "rules.toml",
+        "witch_free = 2",
+        "witch_free = -101",
+        &["rules.toml:8:", "trial_despair.witch_free = -101"],
+    );
+}
+
+/// The end of the game adds the set Despair and the points in wide
+/// integers: numbers set in code beyond the file's bounds still give the
+/// right side (two Death sets of 20000 each: D far above the threshold).
+#[test]
+fn the_final_sums_do_not_overflow() {
+    let mut d = Data::sample();
+    d.rules.death_set = 20_000;
+    d.rules.matching_building = 20_000;
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, P1, P2], 0);
+    for x in [D1, D2, D3, D1, D2, D3] {
+        T::put(&mut g, &t, 0, x, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.side, Some(Team::Witch));
+    assert_eq!(o.despair, i16::MAX, "40002 clamped");
+    // W1 (commerce, death): 6 matching buildings of 20000, clamped.
+    assert_eq!((o.points[0], o.winners), (i16::MAX, 0b001));
+}
