@@ -275,7 +275,9 @@ pub struct Game {
     /// each seat's Hope, the Despair in play, and each seat's icon sums
     /// (see [`View::icons`]).
     hope_tot: [u16; MAX_PLAYERS],
-    despair_tot: i16,
+    /// Wide: events can add far more than an `i16` over a game
+    /// (`add_despair` to all, `n` up to 20, up to 100 launches a phase).
+    despair_tot: i32,
     icons: [[i16; 5]; MAX_PLAYERS],
     /// Buildings out of the game (destroyed with `destroyed_building = removed`).
     removed: [u8; MAX_DESIGNS],
@@ -555,9 +557,12 @@ impl Game {
         self.hope_tot[seat as usize]
     }
 
+    /// Despair cubes in play, clamped into an `i16` (only absurd card data
+    /// gets near the clamp: the threshold is within ±1000, so the clamp
+    /// never changes which side wins).
     #[inline]
     fn despair(&self) -> i16 {
-        self.despair_tot
+        self.despair_tot.clamp(i16::MIN as i32, i16::MAX as i32) as i16
     }
 
     /// Add (`sign` 1) or remove (-1) design `d`'s icons to `seat`'s sums.
@@ -629,6 +634,9 @@ impl Game {
     fn add_hope(&mut self, seat: u8, k: u16) {
         let s = seat as usize;
         let l = self.tab_len[s] as usize;
+        // A player's Hope stays within a u16 (only a bot gifting without
+        // end could get there); the rest stays in the supply.
+        let k = k.min(u16::MAX - self.hope_tot[s]);
         if l > 0 && k > 0 {
             self.tab[s][l - 1].hope += k;
             self.hope_tot[s] += k;
@@ -698,7 +706,7 @@ impl Game {
             despair: d.despair_add as u16 * t.data.rules.options.despair_per_icon as u16,
         };
         self.hope_tot[s] += self.tab[s][l].hope;
-        self.despair_tot += self.tab[s][l].despair as i16;
+        self.despair_tot += self.tab[s][l].despair as i32;
         self.icons_add(t, seat, design, 1);
         self.tab_len[s] += 1;
         self.count[s][design as usize] += 1;
@@ -1085,7 +1093,7 @@ impl Game {
                     let l = self.tab_len[s as usize] as usize;
                     if reached & (1 << s) != 0 && l > 0 {
                         self.tab[s as usize][l - 1].despair += ev.n as u16;
-                        self.despair_tot += ev.n as i16;
+                        self.despair_tot += ev.n as i32;
                     }
                 }
             }
@@ -1111,7 +1119,7 @@ impl Game {
                         self.icons_add(t, c, b.design, 1);
                     } else {
                         // Leaving play: its cubes to the supply, the card under the deck.
-                        self.despair_tot -= b.despair as i16;
+                        self.despair_tot -= b.despair as i32;
                         if t.data.rules.options.destroyed_under_deck {
                             self.under(b.design);
                         } else {
@@ -1242,7 +1250,7 @@ impl Game {
     fn finish<L: Log>(&mut self, t: &Table, log: &mut L) -> Outcome {
         let rules = &t.data.rules;
         let cubes = self.despair();
-        let mut d = cubes as i32;
+        let mut d = self.despair_tot;
         for s in 0..self.n {
             let trial = self.on_trial & (1 << s) != 0;
             d += match (self.team(s), trial) {
@@ -1388,7 +1396,7 @@ pub mod testing {
             despair,
         };
         g.hope_tot[s] += hope;
-        g.despair_tot += despair as i16;
+        g.despair_tot += despair as i32;
         g.tab_len[s] += 1;
         g.count[s][design as usize] += 1;
     }
@@ -1552,7 +1560,7 @@ pub mod testing {
                 return Err(format!("P{s}'s icon sums do not match their row"));
             }
         }
-        if despair != g.despair_tot as i32 {
+        if despair != g.despair_tot {
             return Err(format!(
                 "the Despair cache says {} but the rows hold {despair}",
                 g.despair_tot

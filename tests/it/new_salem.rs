@@ -1794,3 +1794,38 @@ fn the_final_sums_do_not_overflow() {
     // W1 (commerce, death): 6 matching buildings of 20000, clamped.
     assert_eq!((o.points[0], o.winners), (i16::MAX, 0b001));
 }
+
+/// An event that adds Despair to everybody, launched at every forced
+/// launch (everything costs 0) up to a launch cap of 100, puts more than
+/// 32767 Despair cubes in play over a game at 8 players: the count used to
+/// overflow (a panic, `salem sim` exit 101). It is now counted wide, the
+/// invariants hold at every step, and D is clamped into the outcome.
+#[test]
+fn despair_beyond_an_i16_is_counted() {
+    use domsim::new_salem::data;
+    let events = r#"events = [
+  { id = "plague", name = "Plague", cost = 0, red_border = true, start_face_up = true, effect = "add_despair", who = "all", n = 20 },
+  { id = "trial", name = "Trial", cost = 0, red_border = true, start_face_up = true, give_take = "give", effect = "put_on_trial", who = "target" },
+]"#;
+    let rules = data::SAMPLE_RULES.replace("launch_cap = 20 ", "launch_cap = 100 ");
+    let d = Data::parse(
+        [
+            ("rules.toml", &rules),
+            ("buildings.csv", data::SAMPLE_BUILDINGS),
+            ("events.toml", events),
+            ("characters.toml", data::SAMPLE_CHARACTERS),
+        ],
+        "test",
+    )
+    .unwrap();
+    let t = Table::new(&d, 8).unwrap();
+    let b = bot::compile("p.salem", "[all]\nlaunch = [\"plague\"]\n", &d).unwrap();
+    let mut g = Game::new();
+    g.reset(&t, GameRng::for_game(1, 0));
+    let o = g.play(&t, &mut Seated { seats: [&b; 8] }, &mut Checked);
+    // 5 rounds x 100 launches x 20 cubes x 8 players, less what the
+    // buildings' remove icons took.
+    assert!(T::despair(&g) == i16::MAX && o.cubes == i16::MAX, "{o:?}");
+    assert_eq!(o.despair, i16::MAX);
+    assert_eq!(o.side.unwrap_or(Team::Witch), Team::Witch);
+}
