@@ -935,6 +935,24 @@ const BUILDING_COLUMNS: [&str; 11] = [
 
 type Buildings = (Vec<String>, Vec<Design>, Vec<SetInfo>);
 
+/// The line a CSV record is on. The reader gives the position where it
+/// started reading, before the comment and empty lines it skipped: count
+/// those too.
+fn csv_line(text: &str, pos: Option<&csv::Position>) -> usize {
+    let Some(pos) = pos else { return 1 };
+    let (mut off, mut line) = (pos.byte() as usize, pos.line() as usize);
+    while let Some(rest) = text.get(off..) {
+        let len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let l = rest[..len].trim_end_matches(['\n', '\r']);
+        if len == 0 || !(l.is_empty() || l.starts_with('#')) || len == rest.len() {
+            break;
+        }
+        off += len;
+        line += 1;
+    }
+    line
+}
+
 fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let mut rdr = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
@@ -944,7 +962,7 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let headers = rdr.headers().map_err(|e| anyhow!("{file}: {e}"))?.clone();
     let cols: Vec<&str> = headers.iter().collect();
     if cols != BUILDING_COLUMNS {
-        let line = rdr.position().line();
+        let line = csv_line(text, headers.position());
         for (i, want) in BUILDING_COLUMNS.iter().enumerate() {
             let got = cols.get(i).copied().unwrap_or("");
             if got != *want {
@@ -967,7 +985,7 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let mut designs: Vec<Design> = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| anyhow!("{file}: {e}"))?;
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = csv_line(text, rec.position());
         if rec.len() != BUILDING_COLUMNS.len() {
             bail!(
                 "{file}:{line}: {} fields, expected {} ({})",

@@ -1829,3 +1829,24 @@ fn despair_beyond_an_i16_is_counted() {
     assert_eq!(o.despair, i16::MAX);
     assert_eq!(o.side.unwrap_or(Team::Witch), Team::Witch);
 }
+
+/// buildings.csv errors name the line the row is on, also after comment
+/// and empty lines: the reader's position is where it started reading, so
+/// a bad header under the sample's comment line was said to be on line 1
+/// (line 3 before that), and a bad row under two comments and an empty
+/// line was said to be on the first of them.
+#[test]
+fn csv_errors_count_comment_and_empty_lines() {
+    bad_data(
+        "buildings.csv",
+        "id,name,category",
+        "id,nam,category",
+        &["buildings.csv:2: header column 2 is \"nam\", expected \"name\""],
+    );
+    bad_data(
+        "buildings.csv",
+        "F1,Counting House,finance,fin_a,,,triangle,2,",
+        "# finance\n\n# its three designs\nF1,Counting House,finance,fin_a,,,triangle,x,",
+        &["buildings.csv:9: field hope: \"x\""],
+    );
+}
