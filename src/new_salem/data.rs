@@ -32,6 +32,9 @@ pub const MAX_DESIGNS: usize = 128;
 pub const MAX_EVENTS: usize = 64;
 /// Categories a data set may have (a character's categories are a `u16` mask).
 pub const MAX_CATEGORIES: usize = 16;
+/// Characters of one team a data set may have (the setup cuts each
+/// team's pile in a fixed array).
+pub const MAX_TEAM_CHARACTERS: usize = 32;
 /// Rounds: the rulebook has 5; data may not have more than this.
 pub const MAX_ROUNDS: usize = 8;
 /// Most buildings a player may be dealt in one round.
@@ -1355,6 +1358,17 @@ fn parse_characters(file: &str, text: &str, categories: &[String]) -> Result<Vec
                 ))
             }
         };
+        if out.iter().filter(|c| c.team == team).count() >= MAX_TEAM_CHARACTERS {
+            return Err(at(
+                file,
+                text,
+                r.id.span(),
+                format!(
+                    "character {id:?}: more than {MAX_TEAM_CHARACTERS} {} characters",
+                    team.name()
+                ),
+            ));
+        }
         let mut mask = 0u16;
         for c in r.categories.get_ref() {
             let name = c.get_ref().to_ascii_lowercase();

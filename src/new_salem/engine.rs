@@ -31,6 +31,7 @@
 
 use super::data::{
     Data, Effect, Endgame, GiveTake, Team, Who, MAX_DESIGNS, MAX_HAND, MAX_PLAYERS, MAX_ROUNDS,
+    MAX_TEAM_CHARACTERS,
 };
 use crate::sim::rng::GameRng;
 
@@ -466,18 +467,18 @@ impl Game {
         self.round = 0;
         // Characters: each team's pile cut to the table's count, the two
         // shuffled together, one dealt to each player, the rest unseen.
-        let mut pile = [0u8; 32];
+        let mut pile = [0u8; 2 * MAX_TEAM_CHARACTERS];
         let mut len = 0;
-        let mut w = [0u8; 16];
-        let wl = t.witches.len().min(16);
+        let mut w = [0u8; MAX_TEAM_CHARACTERS];
+        let wl = t.witches.len().min(MAX_TEAM_CHARACTERS);
         w[..wl].copy_from_slice(&t.witches[..wl]);
         self.rng.shuffle(&mut w[..wl]);
         for &c in &w[..(t.data.rules.witch_cards[n] as usize).min(wl)] {
             pile[len] = c;
             len += 1;
         }
-        let mut p = [0u8; 16];
-        let pl = t.puritans.len().min(16);
+        let mut p = [0u8; MAX_TEAM_CHARACTERS];
+        let pl = t.puritans.len().min(MAX_TEAM_CHARACTERS);
         p[..pl].copy_from_slice(&t.puritans[..pl]);
         self.rng.shuffle(&mut p[..pl]);
         for &c in &p[..(t.data.rules.puritan_cards[n] as usize).min(pl)] {

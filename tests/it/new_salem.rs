@@ -1850,3 +1850,53 @@ fn csv_errors_count_comment_and_empty_lines() {
         &["buildings.csv:9: field hope: \"x\""],
     );
 }
+
+/// §3.1: each team's pile is cut *at random*. A characters file with more
+/// than 16 characters of a team loaded, but the setup copied only the
+/// first 16 of each team into its pile, so the 17th and later were never
+/// dealt. Every character of a 20-Witch file is now dealt; a file with more
+/// Witches than the setup holds (32) is refused, naming the character.
+#[test]
+fn every_character_of_a_large_team_can_be_dealt() {
+    use domsim::new_salem::data;
+    let chars = |witches: usize| {
+        let mut s = String::from("characters = [\n");
+        for i in 0..witches {
+            s += &format!("  {{ id = \"W{i}\", team = \"witch\", categories = [\"death\"] }},\n");
+        }
+        for i in 0..6 {
+            s += &format!(
+                "  {{ id = \"P{i}\", team = \"puritan\", categories = [\"commerce\"] }},\n"
+            );
+        }
+        s + "]\n"
+    };
+    let parse = |c: &str| {
+        Data::parse(
+            [
+                ("rules.toml", data::SAMPLE_RULES),
+                ("buildings.csv", data::SAMPLE_BUILDINGS),
+                ("events.toml", data::SAMPLE_EVENTS),
+                ("characters.toml", c),
+            ],
+            "test",
+        )
+    };
+    let d = parse(&chars(20)).unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    let mut dealt = [0u32; 26];
+    for i in 0..3000 {
+        g.reset(&t, GameRng::for_game(4, i));
+        for c in T::characters(&g) {
+            dealt[c as usize] += 1;
+        }
+    }
+    assert!(dealt.iter().all(|&k| k > 0), "never dealt: {dealt:?}");
+    let e = parse(&chars(33)).unwrap_err().to_string();
+    assert!(
+        e.contains("characters.toml:34:")
+            && e.contains("character \"W32\": more than 32 Witch characters"),
+        "{e}"
+    );
+}
