@@ -1900,3 +1900,453 @@ fn every_character_of_a_large_team_can_be_dealt() {
         "{e}"
     );
 }
+
+// ------------------------------------------------------------ audit 3: the worked examples as the rulebook tells them
+
+/// §4.4 worked example, at the rulebook's table (players 1, 2, 3): the
+/// Constable P1 has 3 Hope and Trial costs 4; P3 gives P1 one Hope; P1
+/// puts P2 on Trial and hands the token to P3, the only player with no
+/// badge and not on Trial; P3 takes a badge and a Hope; everyone else now
+/// holds a badge (P1) or is on Trial (P2), so P1 returns their badge.
+#[test]
+fn example_launch_as_in_the_rulebook_three_players() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 1, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        gift: Some((2, 0, 1)),
+        launches: vec![Some(TRIAL)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b110], "Trial may name P2 or P3");
+    assert_eq!(s.asked_next, vec![0b100], "only P3 may take the token");
+    assert_eq!(T::on_trial(&g), 0b010);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b100));
+    // P1: 3 + 1 - 4; P3: 1 - 1 + 1.
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [0, 0, 1]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+}
+
+/// §5.2 worked example as the rulebook tells it: player 1 has no Death or
+/// Justice set, player 2 a Justice set (-3), players 3 and 4 a Death set
+/// each (+3 each): net +3.
+#[test]
+fn example_sets_as_in_the_rulebook() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    for d in [C1, C2, D1, J1] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    for d in [J1, J2, J3] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    for s in [2, 3] {
+        for d in [D3, D1, D2] {
+            T::put(&mut g, &t, s, d, 0, 0);
+        }
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (0, 3));
+}
+
+/// §5.3 worked example: 5 Despair at 4 players is below 8, so the Puritan
+/// with the most points wins; players 1 and 2 (the Witches) cannot win,
+/// even with more points. (W1 on Trial -2 and W2 free +2 leave the 5
+/// cubes at D = 5.)
+#[test]
+fn example_check_as_in_the_rulebook() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, W2, P1, P2], 0);
+    // W1 (commerce, death): a Commerce set, 5 points if the Witches won.
+    T::put(&mut g, &t, 0, C1, 0, 2);
+    T::put(&mut g, &t, 0, C2, 0, 2);
+    T::put(&mut g, &t, 0, C3, 0, 1);
+    // P1 (commerce, finance): 1 point; P2 (education, entertainment): 2.
+    T::put(&mut g, &t, 2, F1, 0, 0);
+    T::put(&mut g, &t, 3, E1, 0, 0);
+    T::put(&mut g, &t, 3, E3, 0, 0);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (5, 5));
+    assert_eq!(o.side, Some(Team::Puritan));
+    assert_eq!(
+        &o.points[..4],
+        &[0, 0, 1, 2],
+        "only the winning side scores"
+    );
+    assert_eq!(o.winners, 0b1000, "player 4, a Puritan");
+}
+
+/// §5.4 worked example as the rulebook tells it. Player 3 (Commerce and
+/// Finance): a matching Commerce set 2 + 3, one Finance 1, an off-category
+/// Death set 2: 8. Player 4 (Entertainment and Finance): an off-category
+/// Education set 2, three matching Entertainment and Finance buildings 3, a
+/// Death set 2: 7. Player 3 wins. (No sample Puritan has Entertainment
+/// and Finance: P2's categories are changed for the test.)
+#[test]
+fn example_points_as_in_the_rulebook() {
+    let mut d = Data::sample();
+    let cat = |n: &str| 1u16 << d.category_index(n).unwrap();
+    d.characters[P2 as usize].categories = cat("entertainment") | cat("finance");
+    let t = Table::new(&d, 4).unwrap();
+    let (n1, n3) = (9, 11); // Tavern, Fairground (Entertainment)
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P3, P4, P1, P2], 0);
+    for x in [C1, C2, C3, F1, D1, D2, D3] {
+        T::put(&mut g, &t, 2, x, 0, 0);
+    }
+    for x in [E1, E2, E3, n1, n3, F2, D1, D2, D3] {
+        T::put(&mut g, &t, 3, x, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // Two Death sets: D = 6 < 8.
+    assert_eq!((o.despair, o.side), (6, Some(Team::Puritan)));
+    assert_eq!(&o.points[..4], &[0, 0, 8, 7]);
+    assert_eq!(o.winners, 0b0100);
+}
+
+// ------------------------------------------------------------ audit 3: setup
+
+/// The hypergeometric chance of `k` Witches among `n` cards dealt from `w`
+/// Witches and `p` Puritans.
+fn hypergeometric(w: u64, p: u64, n: u64, k: u64) -> f64 {
+    let c = |a: u64, b: u64| -> f64 {
+        if b > a {
+            return 0.0;
+        }
+        (0..b).fold(1.0, |x, i| x * (a - i) as f64 / (i + 1) as f64)
+    };
+    if k > n {
+        return 0.0;
+    }
+    c(w, k) * c(p, n - k) / c(w + p, n)
+}
+
+/// §3: at every player count, the character deck is each team's pile cut
+/// to the table's count (2/4, 2/4, 2/4, 2/5, 3/6, 3/6), shuffled together,
+/// one card dealt to each player: the number of Witches dealt follows the
+/// hypergeometric law (0 Witches is possible at 3, 4, 5 and 7 players, not
+/// at 6 or 8: the 6-player example's 2 Witches and 5 Puritans for 6 seats).
+/// The filter leaves Ill Omen (number 4) out at 3 players; Trial and
+/// Purification start face up; the first Constable holds the only badge and
+/// no Hope; the deck holds 54 buildings plus 18 per extra player.
+#[test]
+fn setup_at_every_player_count() {
+    let d = Data::sample();
+    let games = 4000u64;
+    for p in 3..=8usize {
+        let t = Table::new(&d, p).unwrap();
+        let (w, pu) = (
+            d.rules.witch_cards[p] as u64,
+            d.rules.puritan_cards[p] as u64,
+        );
+        let mut hist = [0u64; 9];
+        let mut constables = 0u8;
+        let mut g = Game::new();
+        for i in 0..games {
+            g.reset(&t, GameRng::for_game(17, i));
+            let chars = T::characters(&g);
+            let mut seen = chars.clone();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), p, "a character dealt twice");
+            let k = chars.iter().filter(|&&c| c < 4).count();
+            hist[k] += 1;
+            let c = T::constable(&g);
+            constables |= 1 << c;
+            assert_eq!(T::badges(&g), 1 << c);
+            assert!((0..p as u8).all(|s| T::hope(&g, s) == 0 && T::tableau(&g, s).is_empty()));
+            assert_eq!(T::deck(&g).len(), 54 + 18 * (p - 3));
+            assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+            let events = T::event_deck(&g);
+            assert_eq!(events.len(), if p == 3 { 7 } else { 8 }, "{p} players");
+            assert_eq!(events.contains(&OMEN), p >= 4);
+        }
+        assert_eq!(
+            constables,
+            ((1u16 << p) - 1) as u8,
+            "every seat starts as Constable"
+        );
+        for k in 0..=p {
+            let want = hypergeometric(w, pu, p as u64, k as u64);
+            let got = hist[k] as f64 / games as f64;
+            assert!(
+                (got - want).abs() < 0.03,
+                "{p} players, {k} Witches: {got:.3}, expected {want:.3}"
+            );
+        }
+    }
+}
+
+// ------------------------------------------------------------ audit 3: rules without a test
+
+/// §5.2: the sets of players on Trial count too (a Puritan on Trial with a
+/// Death set: +2 and +3). §7 default: D is signed, not clamped (a Justice
+/// set and a Witch on Trial take it below zero), unless `clamp_despair`.
+#[test]
+fn sets_count_on_trial_and_despair_is_signed() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    for d in [D1, D2, D3] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    T::set_on_trial(&mut g, 0b010);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.despair, 2 + 3);
+
+    let run = |t: &Table| {
+        let mut g = Game::new();
+        T::position(&mut g, t, &[W1, P1, P2], 0);
+        for d in [J1, J2, J3] {
+            T::put(&mut g, t, 1, d, 0, 0);
+        }
+        T::put(&mut g, t, 2, C1, 0, 1);
+        T::set_on_trial(&mut g, 0b001);
+        T::finish(&mut g, t, &mut NoLog)
+    };
+    let o = run(&t);
+    assert_eq!(
+        (o.cubes, o.despair, o.side),
+        (1, 1 - 2 - 3, Some(Team::Puritan))
+    );
+    let mut d = Data::sample();
+    d.rules.options.set("clamp_despair", "true").unwrap();
+    assert_eq!(run(&Table::new(&d, 3).unwrap()).despair, 0);
+}
+
+/// §4.4: when forced, the Constable launches *any* event, not necessarily
+/// the costliest; below the costliest event's cost, they may launch an
+/// affordable one or stop, and an unaffordable choice ends the phase.
+#[test]
+fn forced_launch_is_any_event_and_below_the_costliest_the_constable_may_stop() {
+    let t = table(4);
+    let setup = |hope: u16| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+        T::put(&mut g, &t, 0, C3, hope, 0);
+        T::put(&mut g, &t, 1, D1, 0, 2);
+        for s in 2..4 {
+            T::put(&mut g, &t, s, C1, 0, 0);
+        }
+        T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+        T::set_event_deck(&mut g, &[FIRE]);
+        g
+    };
+    // 4 Hope = Trial's cost: forced; the Constable chooses Sermon (2).
+    let mut g = setup(4);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::despair(&g), 1, "Sermon removed one");
+    assert_eq!(T::hope(&g, 0), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::constable(&g), 1);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 1));
+    // 3 Hope < 4: not forced. Stopping launches nothing.
+    for choice in [None, Some(TRIAL), Some(INQUIRY)] {
+        let mut g = setup(3);
+        let mut s = Script {
+            launches: vec![choice],
+            ..Script::default()
+        };
+        T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+        assert_eq!((T::hope(&g, 0), T::constable(&g)), (3, 0), "{choice:?}");
+        assert_eq!(T::on_trial(&g), 0);
+        assert_eq!(T::finish(&mut g, &t, &mut NoLog).launches[0], 0);
+    }
+    // 3 Hope: Purification is affordable and may be launched.
+    let mut g = setup(3);
+    let mut s = Script {
+        launches: vec![Some(PURIFICATION)],
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(
+        (T::despair(&g), T::hope(&g, 0), T::constable(&g)),
+        (0, 0, 2)
+    );
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 0));
+}
+
+/// §4.4: Trial never names a player already on Trial. M is the cost of the
+/// costliest *face-up* event even when it cannot be launched: with every
+/// other player on Trial, a Constable with 4 Hope must still launch, and
+/// Purification goes. §4.2: each remove icon of an event takes one cube;
+/// with none left in play, the second is lost.
+#[test]
+fn trial_skips_players_on_trial_and_the_costliest_event_forces_even_unlaunchable() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 8, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_on_trial(&mut g, 0b0100);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(TRIAL)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // P3 (on Trial) could not be named: the engine named the first eligible.
+    assert_eq!(s.asked_targets, vec![0b1010]);
+    assert_eq!(T::on_trial(&g), 0b0110);
+    // Only P4 has no badge and is not on Trial: the asked-for P2 is refused.
+    assert_eq!(s.asked_next, vec![0b1000]);
+    assert_eq!(T::constable(&g), 3);
+
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 4, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_on_trial(&mut g, 0b1110);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script::default(); // declines every launch
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert!(s.asked_targets.is_empty(), "Trial was not launchable");
+    assert_eq!(
+        T::despair(&g),
+        0,
+        "Purification took the one cube; its second icon is lost"
+    );
+    assert_eq!(T::hope(&g, 0), 1);
+    assert_eq!(T::constable(&g), 0, "nobody may take the token");
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 1));
+}
+
+/// §4.4: the Constable may receive Hope but never give it: a gift the
+/// Constable would make is never asked for.
+#[test]
+fn the_constable_never_gives_hope() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        gift: Some((0, 1, 2)),
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [2, 0, 0]);
+    assert_eq!(s.gift, Some((0, 1, 2)), "never asked");
+}
+
+/// §4.2 with `despair_per_icon = 2`: each add-Despair icon puts 2 cubes.
+#[test]
+fn despair_per_icon_option_puts_that_many_cubes() {
+    let mut d = Data::sample();
+    d.rules.options.set("despair_per_icon", "2").unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::reveal(&mut g, &t, &[Some(D1), Some(C3), Some(E2)]);
+    // Cemetery 2, Wharf 2 (2 Hope); then Library's remove takes one from
+    // the most loaded building, scanning from its owner P3's left: Cemetery.
+    assert_eq!(T::tableau(&g, 0), vec![bld(D1, 0, 1)]);
+    assert_eq!(T::tableau(&g, 1), vec![bld(C3, 2, 2)]);
+    assert_eq!(T::despair(&g), 3);
+}
+
+/// §7 default "running out of cards: stop dealing", and what follows (see
+/// docs): the seats dealt in turn get full hands until the deck is empty;
+/// a player holding 2 cards or fewer makes no pick, but every hand still
+/// passes left; a player left with 1 card keeps it. 3 players, round 1,
+/// 7 cards: seats 0 and 1 get 3, seat 2 gets 1.
+#[test]
+fn running_out_of_buildings_stops_the_deal() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::set_round(&mut g, 0);
+    T::set_deck(&mut g, &[C1, C2, C3, F1, F2, F3, E1]);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    let mut log = Steps::default();
+    T::round(&mut g, &t, &mut Script::default(), &mut log);
+    // Seat 0 picked C1, got seat 2's single E1 and kept it; seat 1 picked
+    // F1, got [C2 C3], kept C2; seat 2 got [F2 F3], kept F2.
+    assert_eq!(designs(&g, 0), vec![C1, E1]);
+    assert_eq!(designs(&g, 1), vec![F1, C2]);
+    assert_eq!(designs(&g, 2), vec![F2]);
+    assert_eq!(log.decks[1], vec![C3, F3]);
+    assert_eq!([0, 1, 2].map(|s| T::drafted(&g, s)), [2, 2, 1]);
+}
+
+/// §7 default for blind draws (seat order, both cards under the deck
+/// before drawing): with the deck empty, a blind draw takes back the first
+/// of one's own two discards, and the next blind player draws from under
+/// the first player's discards.
+#[test]
+fn blind_draws_go_in_seat_order_each_discarding_before_drawing() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::set_round(&mut g, 0);
+    T::set_deck(&mut g, &[C1, C2, C3, F1, F2, F3, E1, E2, E3]);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    let mut s = Script {
+        keep: vec![Keep::Blind, Keep::Blind, Keep::Card(1)],
+        ..Script::default()
+    };
+    let mut log = Steps::default();
+    T::round(&mut g, &t, &mut s, &mut log);
+    // Seat 0 held [E2 E3]: both under an empty deck, draws E2 back. Seat 1
+    // held [C2 C3]: deck [E3 C2 C3], draws E3. Seat 2 keeps F3 of [F2 F3].
+    assert_eq!(designs(&g, 0), vec![C1, E2]);
+    assert_eq!(designs(&g, 1), vec![F1, E3]);
+    assert_eq!(designs(&g, 2), vec![E1, F3]);
+    assert_eq!(log.decks[1], vec![C2, C3, F2]);
+}
+
+/// Interpretation (docs): an effect that names one player (Town Charter's
+/// gain_hope, who = target) may name the launcher; a "give" card then goes
+/// to the launcher.
+#[test]
+fn a_give_card_may_name_the_launcher() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << CHARTER);
+    T::set_event_deck(&mut g, &[SERMON]);
+    let mut s = Script {
+        launches: vec![Some(CHARTER)],
+        target: 0,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b1111]);
+    assert_eq!(T::hope(&g, 0), 2, "1 - 1 + 2");
+    assert_eq!(T::held(&g, 0), 1 << CHARTER);
+    assert_eq!(T::display(&g), 1 << SERMON);
+}
