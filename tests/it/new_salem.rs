@@ -2350,3 +2350,28 @@ fn a_give_card_may_name_the_launcher() {
     assert_eq!(T::held(&g, 0), 1 << CHARTER);
     assert_eq!(T::display(&g), 1 << SERMON);
 }
+
+/// Interpretation (docs): a plain card launched with the event deck empty
+/// goes under the empty deck and is at once turned face up again, the
+/// text's order (under the deck, then turn the top one) read literally.
+#[test]
+fn a_plain_card_launched_with_the_event_deck_empty_comes_back_face_up() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, D1, 0, 2);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::set_display(&mut g, 1 << SERMON);
+    T::set_event_deck(&mut g, &[]);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::despair(&g), 1);
+    assert_eq!(T::display(&g), 1 << SERMON);
+    assert!(T::event_deck(&g).is_empty());
+    assert_eq!(T::constable(&g), 1);
+}
