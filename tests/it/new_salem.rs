@@ -2375,3 +2375,20 @@ fn a_plain_card_launched_with_the_event_deck_empty_comes_back_face_up() {
     assert!(T::event_deck(&g).is_empty());
     assert_eq!(T::constable(&g), 1);
 }
+
+/// A bad `[suspicion]` weight is reported on its own line and column with
+/// its value; it was reported at the `[suspicion]` header without the value.
+#[test]
+fn bad_suspicion_weights_name_their_line_and_value() {
+    bad_bot(
+        "name = \"x\"\n\n[suspicion]\ndespair_add = 2\n  hope = 1e9\n",
+        &[
+            "b.salem:5:3:",
+            "[suspicion]: hope = 1000000000.0 must be a whole number from -100 to 100",
+        ],
+    );
+    bad_bot(
+        "[suspicion]\ndespair_add = 2\ndespair = 1\n",
+        &["b.salem:3:1:", "unknown weight \"despair\""],
+    );
+}
