@@ -2392,3 +2392,85 @@ fn bad_suspicion_weights_name_their_line_and_value() {
         &["b.salem:3:1:", "unknown weight \"despair\""],
     );
 }
+
+/// Hidden information, at the level of decisions: every shipped bot, in
+/// seat 0 as a Puritan and as a Witch, answers every decision the same in two games that differ only
+/// in what seat 0 may not know (the other players' characters, their
+/// hands, the order of the building and event decks).
+#[test]
+fn shipped_bots_decide_the_same_whatever_they_cannot_see() {
+    let d = Data::sample();
+    let t = Table::new(&d, 4).unwrap();
+    let bots = bot::shipped(&d).unwrap();
+    let game = |me: u8, others: [u8; 3], hands: [&[u8]; 3], deck: &[u8], events: &[u8], c: u8| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[me, others[0], others[1], others[2]], c);
+        for (s, row) in [
+            &[C1, C2, D1][..],
+            &[D2, D3, E2][..],
+            &[F1, J1, C3][..],
+            &[E1, D1][..],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (i, &x) in row.iter().enumerate() {
+                T::put(&mut g, &t, s as u8, x, i as u16 + 1, (x == D1) as u16 * 2);
+            }
+        }
+        T::set_hand(&mut g, 0, &[J2, D2, E3]);
+        for (s, h) in hands.into_iter().enumerate() {
+            T::set_hand(&mut g, s as u8 + 1, h);
+        }
+        T::set_deck(&mut g, deck);
+        T::set_event_deck(&mut g, events);
+        T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << LAND_GRANT);
+        T::set_round(&mut g, 2);
+        g
+    };
+    let a = |me, c| {
+        game(
+            me,
+            [W1, P2, P3],
+            [&[C1, C2, C3], &[F1], &[]],
+            &[D1, D2, J3],
+            &[SERMON, FIRE],
+            c,
+        )
+    };
+    let b = |me, c| {
+        game(
+            me,
+            [P3, W2, P4],
+            [&[J1, J2, J3], &[], &[E1, E2]],
+            &[J3, D2, D1],
+            &[FIRE, SERMON],
+            c,
+        )
+    };
+    // Seat 0 a Puritan (P6), then a Witch (W3).
+    for (me, bt) in [9u8, 2]
+        .into_iter()
+        .flat_map(|m| bots.iter().map(move |b| (m, b)))
+    {
+        let (a0, b0, a1, b1) = (a(me, 0), b(me, 0), a(me, 1), b(me, 1));
+        let mut s = Seated { seats: [bt; 8] };
+        let answers = |g: &Game, s: &mut Seated| {
+            let v = T::view(g, &t, 0);
+            (
+                s.pick(&v),
+                s.keep(&v),
+                s.launch(&v, 1 << TRIAL | 1 << PURIFICATION | 1 << LAND_GRANT, false),
+                s.launch(&v, 1 << PURIFICATION | 1 << LAND_GRANT, true),
+                s.target(&v, TRIAL, 0b1110),
+                s.target(&v, LAND_GRANT, 0b1110),
+                s.building(&v, LAND_GRANT, 2),
+                s.next_constable(&v, 0b1110),
+            )
+        };
+        assert_eq!(answers(&a0, &mut s), answers(&b0, &mut s), "{}", bt.name);
+        // And as a giver, with P2 the Constable.
+        let gift = |g: &Game, s: &mut Seated| s.gift(&T::view(g, &t, 0));
+        assert_eq!(gift(&a1, &mut s), gift(&b1, &mut s), "{}", bt.name);
+    }
+}
