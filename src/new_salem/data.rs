@@ -37,6 +37,9 @@ pub const MAX_CATEGORIES: usize = 16;
 pub const MAX_TEAM_CHARACTERS: usize = 32;
 /// Rounds: the rulebook has 5; data may not have more than this.
 pub const MAX_ROUNDS: usize = 8;
+/// Most buildings one player's row may hold (the kept buildings of all the
+/// rounds, plus any taken with an event).
+pub const MAX_ROW: usize = 32;
 /// Most buildings a player may be dealt in one round.
 pub const MAX_HAND: usize = 8;
 /// Building cards in play at once (all copies at 8 players).
@@ -846,6 +849,15 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
                 ),
             ));
         }
+    }
+    let total: usize = kept.iter().map(|&k| k as usize).sum();
+    if total > MAX_ROW {
+        return Err(at(
+            file,
+            text,
+            r.kept_per_round.span(),
+            format!("kept_per_round keeps {total} buildings per player over the game; a player's row holds at most {MAX_ROW}"),
+        ));
     }
     let hope = *r.new_constable_hope.get_ref();
     if !(0..=10).contains(&hope) {

@@ -35,8 +35,9 @@ use super::data::{
 };
 use crate::sim::rng::GameRng;
 
-/// Buildings one player may own (14 drafted plus taken ones).
-pub const MAX_TABLEAU: usize = 32;
+/// Buildings one player may own (14 drafted plus taken ones; the data
+/// check keeps the drafted ones within it).
+pub const MAX_TABLEAU: usize = super::data::MAX_ROW;
 const DECK_RING: usize = 256;
 
 /// One building in play and the cubes on it.
@@ -696,8 +697,9 @@ impl Game {
         let s = seat as usize;
         let l = self.tab_len[s] as usize;
         if l >= MAX_TABLEAU {
-            // Cannot happen with 14 buildings per player; taking is refused
-            // for a full tableau. Keep the card out of play rather than panic.
+            // Cannot happen: the data check keeps the kept buildings within
+            // a row, and taking is refused for a full row. Keep the card out
+            // of play rather than panic.
             self.under(design);
             return;
         }

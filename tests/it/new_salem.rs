@@ -2474,3 +2474,19 @@ fn shipped_bots_decide_the_same_whatever_they_cannot_see() {
         assert_eq!(gift(&a1, &mut s), gift(&b1, &mut s), "{}", bt.name);
     }
 }
+
+/// Rounds that keep more buildings than a row holds (32) are refused: 8
+/// rounds of 8 dealt, 7 kept, loaded for 3 players (with enough copies),
+/// and then every building past the 32nd went silently under the deck.
+#[test]
+fn rounds_keeping_more_than_a_row_holds_are_refused() {
+    bad_data(
+        "rules.toml",
+        "dealt_per_round   = [3, 4, 5, 4, 3]\nkept_per_round    = [2, 3, 4, 3, 2]",
+        "dealt_per_round   = [8, 8, 8, 8, 8]\nkept_per_round    = [7, 7, 7, 7, 7]",
+        &[
+            "rules.toml:7:",
+            "kept_per_round keeps 35 buildings per player over the game; a player's row holds at most 32",
+        ],
+    );
+}
