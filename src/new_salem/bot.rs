@@ -884,6 +884,24 @@ fn apply(c: &Ctx, side: &mut Side, raw: &SideRaw) -> Result<()> {
     Ok(())
 }
 
+/// Where key `key` of the table spanning `table` is written: the first
+/// line from the table's start that assigns it (`key = ...`), or the
+/// table's own span if none does (an inline table, a quoted key).
+fn key_span(text: &str, table: std::ops::Range<usize>, key: &str) -> std::ops::Range<usize> {
+    let mut off = table.start.min(text.len());
+    for line in text[off..].split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix(key) {
+            if rest.trim_start().starts_with('=') {
+                let start = off + (line.len() - t.len());
+                return start..start + key.len();
+            }
+        }
+        off += line.len();
+    }
+    table
+}
+
 /// Compile bot file text `text` (named `file` in messages) against `data`.
 pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
     let raw: FileRaw = toml::from_str(text).map_err(|e| {
@@ -909,9 +927,11 @@ pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
     let mut suspicion = [1, -1, 0, 0, 0];
     if let Some(t) = &raw.suspicion {
         for (k, v) in t.get_ref() {
+            // The key's own line (the table's values carry no span).
+            let at = key_span(text, t.span(), k);
             let Some(i) = WEIGHTS.iter().position(|w| w == k) else {
                 return Err(c.err(
-                    t.span(),
+                    at.clone(),
                     format!(
                         "[suspicion]: unknown weight {k:?}{}; expected one of: {}",
                         super::hint(k, &WEIGHTS),
@@ -921,8 +941,8 @@ pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
             };
             let Some(x) = v.as_integer().filter(|x| (-100..=100).contains(x)) else {
                 return Err(c.err(
-                    t.span(),
-                    format!("[suspicion]: {k} must be a whole number from -100 to 100"),
+                    at,
+                    format!("[suspicion]: {k} = {v} must be a whole number from -100 to 100"),
                 ));
             };
             suspicion[i] = x as i32;

@@ -32,8 +32,14 @@ pub const MAX_DESIGNS: usize = 128;
 pub const MAX_EVENTS: usize = 64;
 /// Categories a data set may have (a character's categories are a `u16` mask).
 pub const MAX_CATEGORIES: usize = 16;
+/// Characters of one team a data set may have (the setup cuts each
+/// team's pile in a fixed array).
+pub const MAX_TEAM_CHARACTERS: usize = 32;
 /// Rounds: the rulebook has 5; data may not have more than this.
 pub const MAX_ROUNDS: usize = 8;
+/// Most buildings one player's row may hold (the kept buildings of all the
+/// rounds, plus any taken with an event).
+pub const MAX_ROW: usize = 32;
 /// Most buildings a player may be dealt in one round.
 pub const MAX_HAND: usize = 8;
 /// Building cards in play at once (all copies at 8 players).
@@ -427,6 +433,10 @@ pub const FILES: [&str; 4] = [
     "characters.toml",
 ];
 
+/// Largest magnitude of an end-of-game number of `rules.toml` (Trial and
+/// set Despair, points).
+pub const END_NUMBER: i64 = 100;
+
 /// Largest data file read (bytes).
 const MAX_FILE: u64 = 4 << 20;
 
@@ -478,24 +488,24 @@ struct RulesFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TrialDespair {
-    witch_on_trial: i16,
-    witch_free: i16,
-    puritan_on_trial: i16,
-    puritan_free: i16,
+    witch_on_trial: Sp<i64>,
+    witch_free: Sp<i64>,
+    puritan_on_trial: Sp<i64>,
+    puritan_free: Sp<i64>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SetDespair {
-    death: i16,
-    justice: i16,
+    death: Sp<i64>,
+    justice: Sp<i64>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Points {
-    matching_building: i16,
-    complete_set: i16,
+    matching_building: Sp<i64>,
+    complete_set: Sp<i64>,
 }
 
 #[derive(Deserialize)]
@@ -840,6 +850,15 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
             ));
         }
     }
+    let total: usize = kept.iter().map(|&k| k as usize).sum();
+    if total > MAX_ROW {
+        return Err(at(
+            file,
+            text,
+            r.kept_per_round.span(),
+            format!("kept_per_round keeps {total} buildings per player over the game; a player's row holds at most {MAX_ROW}"),
+        ));
+    }
     let hope = *r.new_constable_hope.get_ref();
     if !(0..=10).contains(&hope) {
         return Err(at(
@@ -863,6 +882,33 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
                 .map_err(|e| at(file, text, t.span(), format!("[options]: {e}")))?;
         }
     }
+    // The end-of-game numbers: the rulebook's are single digits; a bound
+    // keeps every sum of them (over 8 players and their sets) far inside
+    // the engine's integers.
+    let end = |name: &str, v: &Sp<i64>| -> Result<i16> {
+        let x = *v.get_ref();
+        if (-END_NUMBER..=END_NUMBER).contains(&x) {
+            Ok(x as i16)
+        } else {
+            Err(at(
+                file,
+                text,
+                v.span(),
+                format!("{name} = {x} is outside -{END_NUMBER}..={END_NUMBER}"),
+            ))
+        }
+    };
+    let td = &r.trial_despair;
+    let (witch_on_trial, witch_free, puritan_on_trial, puritan_free) = (
+        end("trial_despair.witch_on_trial", &td.witch_on_trial)?,
+        end("trial_despair.witch_free", &td.witch_free)?,
+        end("trial_despair.puritan_on_trial", &td.puritan_on_trial)?,
+        end("trial_despair.puritan_free", &td.puritan_free)?,
+    );
+    let death_set = end("set_despair.death", &r.set_despair.death)?;
+    let justice_set = end("set_despair.justice", &r.set_despair.justice)?;
+    let matching_building = end("points.matching_building", &r.points.matching_building)?;
+    let complete_set = end("points.complete_set", &r.points.complete_set)?;
     let to8 = |a: [i64; MAX_PLAYERS + 1]| a.map(|x| x as u8);
     let mut thr = [0i16; MAX_PLAYERS + 1];
     for (o, x) in thr.iter_mut().zip(th) {
@@ -875,14 +921,14 @@ fn parse_rules(file: &str, text: &str) -> Result<Rules> {
         player_counts: pc,
         dealt,
         kept,
-        witch_on_trial: r.trial_despair.witch_on_trial,
-        witch_free: r.trial_despair.witch_free,
-        puritan_on_trial: r.trial_despair.puritan_on_trial,
-        puritan_free: r.trial_despair.puritan_free,
-        death_set: r.set_despair.death,
-        justice_set: r.set_despair.justice,
-        matching_building: r.points.matching_building,
-        complete_set: r.points.complete_set,
+        witch_on_trial,
+        witch_free,
+        puritan_on_trial,
+        puritan_free,
+        death_set,
+        justice_set,
+        matching_building,
+        complete_set,
         new_constable_hope: hope as u8,
         options,
     })
@@ -904,6 +950,24 @@ const BUILDING_COLUMNS: [&str; 11] = [
 
 type Buildings = (Vec<String>, Vec<Design>, Vec<SetInfo>);
 
+/// The line a CSV record is on. The reader gives the position where it
+/// started reading, before the comment and empty lines it skipped: count
+/// those too.
+fn csv_line(text: &str, pos: Option<&csv::Position>) -> usize {
+    let Some(pos) = pos else { return 1 };
+    let (mut off, mut line) = (pos.byte() as usize, pos.line() as usize);
+    while let Some(rest) = text.get(off..) {
+        let len = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let l = rest[..len].trim_end_matches(['\n', '\r']);
+        if len == 0 || !(l.is_empty() || l.starts_with('#')) || len == rest.len() {
+            break;
+        }
+        off += len;
+        line += 1;
+    }
+    line
+}
+
 fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let mut rdr = csv::ReaderBuilder::new()
         .comment(Some(b'#'))
@@ -913,7 +977,7 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let headers = rdr.headers().map_err(|e| anyhow!("{file}: {e}"))?.clone();
     let cols: Vec<&str> = headers.iter().collect();
     if cols != BUILDING_COLUMNS {
-        let line = rdr.position().line();
+        let line = csv_line(text, headers.position());
         for (i, want) in BUILDING_COLUMNS.iter().enumerate() {
             let got = cols.get(i).copied().unwrap_or("");
             if got != *want {
@@ -936,7 +1000,7 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let mut designs: Vec<Design> = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| anyhow!("{file}: {e}"))?;
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = csv_line(text, rec.position());
         if rec.len() != BUILDING_COLUMNS.len() {
             bail!(
                 "{file}:{line}: {} fields, expected {} ({})",
@@ -1306,6 +1370,17 @@ fn parse_characters(file: &str, text: &str, categories: &[String]) -> Result<Vec
                 ))
             }
         };
+        if out.iter().filter(|c| c.team == team).count() >= MAX_TEAM_CHARACTERS {
+            return Err(at(
+                file,
+                text,
+                r.id.span(),
+                format!(
+                    "character {id:?}: more than {MAX_TEAM_CHARACTERS} {} characters",
+                    team.name()
+                ),
+            ));
+        }
         let mut mask = 0u16;
         for c in r.categories.get_ref() {
             let name = c.get_ref().to_ascii_lowercase();

@@ -31,11 +31,13 @@
 
 use super::data::{
     Data, Effect, Endgame, GiveTake, Team, Who, MAX_DESIGNS, MAX_HAND, MAX_PLAYERS, MAX_ROUNDS,
+    MAX_TEAM_CHARACTERS,
 };
 use crate::sim::rng::GameRng;
 
-/// Buildings one player may own (14 drafted plus taken ones).
-pub const MAX_TABLEAU: usize = 32;
+/// Buildings one player may own (14 drafted plus taken ones; the data
+/// check keeps the drafted ones within it).
+pub const MAX_TABLEAU: usize = super::data::MAX_ROW;
 const DECK_RING: usize = 256;
 
 /// One building in play and the cubes on it.
@@ -275,7 +277,9 @@ pub struct Game {
     /// each seat's Hope, the Despair in play, and each seat's icon sums
     /// (see [`View::icons`]).
     hope_tot: [u16; MAX_PLAYERS],
-    despair_tot: i16,
+    /// Wide: events can add far more than an `i16` over a game
+    /// (`add_despair` to all, `n` up to 20, up to 100 launches a phase).
+    despair_tot: i32,
     icons: [[i16; 5]; MAX_PLAYERS],
     /// Buildings out of the game (destroyed with `destroyed_building = removed`).
     removed: [u8; MAX_DESIGNS],
@@ -464,18 +468,18 @@ impl Game {
         self.round = 0;
         // Characters: each team's pile cut to the table's count, the two
         // shuffled together, one dealt to each player, the rest unseen.
-        let mut pile = [0u8; 32];
+        let mut pile = [0u8; 2 * MAX_TEAM_CHARACTERS];
         let mut len = 0;
-        let mut w = [0u8; 16];
-        let wl = t.witches.len().min(16);
+        let mut w = [0u8; MAX_TEAM_CHARACTERS];
+        let wl = t.witches.len().min(MAX_TEAM_CHARACTERS);
         w[..wl].copy_from_slice(&t.witches[..wl]);
         self.rng.shuffle(&mut w[..wl]);
         for &c in &w[..(t.data.rules.witch_cards[n] as usize).min(wl)] {
             pile[len] = c;
             len += 1;
         }
-        let mut p = [0u8; 16];
-        let pl = t.puritans.len().min(16);
+        let mut p = [0u8; MAX_TEAM_CHARACTERS];
+        let pl = t.puritans.len().min(MAX_TEAM_CHARACTERS);
         p[..pl].copy_from_slice(&t.puritans[..pl]);
         self.rng.shuffle(&mut p[..pl]);
         for &c in &p[..(t.data.rules.puritan_cards[n] as usize).min(pl)] {
@@ -555,9 +559,12 @@ impl Game {
         self.hope_tot[seat as usize]
     }
 
+    /// Despair cubes in play, clamped into an `i16` (only absurd card data
+    /// gets near the clamp: the threshold is within ±1000, so the clamp
+    /// never changes which side wins).
     #[inline]
     fn despair(&self) -> i16 {
-        self.despair_tot
+        self.despair_tot.clamp(i16::MIN as i32, i16::MAX as i32) as i16
     }
 
     /// Add (`sign` 1) or remove (-1) design `d`'s icons to `seat`'s sums.
@@ -629,6 +636,9 @@ impl Game {
     fn add_hope(&mut self, seat: u8, k: u16) {
         let s = seat as usize;
         let l = self.tab_len[s] as usize;
+        // A player's Hope stays within a u16 (only a bot gifting without
+        // end could get there); the rest stays in the supply.
+        let k = k.min(u16::MAX - self.hope_tot[s]);
         if l > 0 && k > 0 {
             self.tab[s][l - 1].hope += k;
             self.hope_tot[s] += k;
@@ -687,8 +697,9 @@ impl Game {
         let s = seat as usize;
         let l = self.tab_len[s] as usize;
         if l >= MAX_TABLEAU {
-            // Cannot happen with 14 buildings per player; taking is refused
-            // for a full tableau. Keep the card out of play rather than panic.
+            // Cannot happen: the data check keeps the kept buildings within
+            // a row, and taking is refused for a full row. Keep the card out
+            // of play rather than panic.
             self.under(design);
             return;
         }
@@ -698,7 +709,7 @@ impl Game {
             despair: d.despair_add as u16 * t.data.rules.options.despair_per_icon as u16,
         };
         self.hope_tot[s] += self.tab[s][l].hope;
-        self.despair_tot += self.tab[s][l].despair as i16;
+        self.despair_tot += self.tab[s][l].despair as i32;
         self.icons_add(t, seat, design, 1);
         self.tab_len[s] += 1;
         self.count[s][design as usize] += 1;
@@ -1085,7 +1096,7 @@ impl Game {
                     let l = self.tab_len[s as usize] as usize;
                     if reached & (1 << s) != 0 && l > 0 {
                         self.tab[s as usize][l - 1].despair += ev.n as u16;
-                        self.despair_tot += ev.n as i16;
+                        self.despair_tot += ev.n as i32;
                     }
                 }
             }
@@ -1111,7 +1122,7 @@ impl Game {
                         self.icons_add(t, c, b.design, 1);
                     } else {
                         // Leaving play: its cubes to the supply, the card under the deck.
-                        self.despair_tot -= b.despair as i16;
+                        self.despair_tot -= b.despair as i32;
                         if t.data.rules.options.destroyed_under_deck {
                             self.under(b.design);
                         } else {
@@ -1242,7 +1253,7 @@ impl Game {
     fn finish<L: Log>(&mut self, t: &Table, log: &mut L) -> Outcome {
         let rules = &t.data.rules;
         let cubes = self.despair();
-        let mut d = cubes as i32;
+        let mut d = self.despair_tot;
         for s in 0..self.n {
             let trial = self.on_trial & (1 << s) != 0;
             d += match (self.team(s), trial) {
@@ -1255,7 +1266,7 @@ impl Game {
         let after_trials = d;
         for s in 0..self.n {
             let (death, justice, _) = self.sets(t, s);
-            d += (death * rules.death_set + justice * rules.justice_set) as i32;
+            d += death as i32 * rules.death_set as i32 + justice as i32 * rules.justice_set as i32;
         }
         if rules.options.clamp_despair {
             d = d.max(0);
@@ -1312,7 +1323,9 @@ impl Game {
                 .filter(|b| cats & (1 << t.data.designs[b.design as usize].category) != 0)
                 .count() as i16;
             let (_, _, sets) = self.sets(t, s);
-            let p = matching * rules.matching_building + sets * rules.complete_set;
+            let p = (matching as i32 * rules.matching_building as i32
+                + sets as i32 * rules.complete_set as i32)
+                .clamp(i16::MIN as i32, i16::MAX as i32) as i16;
             out.points[s as usize] = p;
             let key = (p, out.hope[s as usize]);
             if key > best {
@@ -1386,7 +1399,7 @@ pub mod testing {
             despair,
         };
         g.hope_tot[s] += hope;
-        g.despair_tot += despair as i16;
+        g.despair_tot += despair as i32;
         g.tab_len[s] += 1;
         g.count[s][design as usize] += 1;
     }
@@ -1550,7 +1563,7 @@ pub mod testing {
                 return Err(format!("P{s}'s icon sums do not match their row"));
             }
         }
-        if despair != g.despair_tot as i32 {
+        if despair != g.despair_tot {
             return Err(format!(
                 "the Despair cache says {} but the rows hold {despair}",
                 g.despair_tot

@@ -1739,3 +1739,754 @@ fn check_says_when_a_bot_sets_no_decision() {
     assert!(!line("One").contains(note), "{out}");
     assert!(!line("Naive").contains(note), "{out}");
 }
+
+// ------------------------------------------------------------ audit 3: numbers out of range
+
+/// rules.toml's end-of-game numbers (Trial and set Despair, points) are
+/// bounded when loaded: `death = 20000` used to load, and the first game
+/// with two Death sets panicked on an overflow (a silent wrap in a release
+/// build). It is refused with the file, line and column.
+#[test]
+fn end_of_game_numbers_out_of_range_are_refused() {
+    bad_data(
+        "rules.toml",
+        "death = 3,",
+        "death = 20000,",
+        &[
+            "rules.toml:9:",
+            "set_despair.death = 20000 is outside -100..=100",
+        ],
+    );
+    bad_data(
+        "rules.toml",
+        "matching_building = 1",
+        "matching_building = 5000",
+        &[
+            "rules.toml:10:",
+            "points.matching_building = 5000 is outside -100..=100",
+        ],
+    );
+    bad_data(
+        "rules.toml",
+        "witch_free = 2",
+        "witch_free = -101",
+        &["rules.toml:8:", "trial_despair.witch_free = -101"],
+    );
+}
+
+/// The end of the game adds the set Despair and the points in wide
+/// integers: numbers set in code beyond the file's bounds still give the
+/// right side (two Death sets of 20000 each: D far above the threshold).
+#[test]
+fn the_final_sums_do_not_overflow() {
+    let mut d = Data::sample();
+    d.rules.death_set = 20_000;
+    d.rules.matching_building = 20_000;
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, P1, P2], 0);
+    for x in [D1, D2, D3, D1, D2, D3] {
+        T::put(&mut g, &t, 0, x, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.side, Some(Team::Witch));
+    assert_eq!(o.despair, i16::MAX, "40002 clamped");
+    // W1 (commerce, death): 6 matching buildings of 20000, clamped.
+    assert_eq!((o.points[0], o.winners), (i16::MAX, 0b001));
+}
+
+/// An event that adds Despair to everybody, launched at every forced
+/// launch (everything costs 0) up to a launch cap of 100, puts more than
+/// 32767 Despair cubes in play over a game at 8 players: the count used to
+/// overflow (a panic, `salem sim` exit 101). It is now counted wide, the
+/// invariants hold at every step, and D is clamped into the outcome.
+#[test]
+fn despair_beyond_an_i16_is_counted() {
+    use domsim::new_salem::data;
+    let events = r#"events = [
+  { id = "plague", name = "Plague", cost = 0, red_border = true, start_face_up = true, effect = "add_despair", who = "all", n = 20 },
+  { id = "trial", name = "Trial", cost = 0, red_border = true, start_face_up = true, give_take = "give", effect = "put_on_trial", who = "target" },
+]"#;
+    let rules = data::SAMPLE_RULES.replace("launch_cap = 20 ", "launch_cap = 100 ");
+    let d = Data::parse(
+        [
+            ("rules.toml", &rules),
+            ("buildings.csv", data::SAMPLE_BUILDINGS),
+            ("events.toml", events),
+            ("characters.toml", data::SAMPLE_CHARACTERS),
+        ],
+        "test",
+    )
+    .unwrap();
+    let t = Table::new(&d, 8).unwrap();
+    let b = bot::compile("p.salem", "[all]\nlaunch = [\"plague\"]\n", &d).unwrap();
+    let mut g = Game::new();
+    g.reset(&t, GameRng::for_game(1, 0));
+    let o = g.play(&t, &mut Seated { seats: [&b; 8] }, &mut Checked);
+    // 5 rounds x 100 launches x 20 cubes x 8 players, less what the
+    // buildings' remove icons took.
+    assert!(T::despair(&g) == i16::MAX && o.cubes == i16::MAX, "{o:?}");
+    assert_eq!(o.despair, i16::MAX);
+    assert_eq!(o.side.unwrap_or(Team::Witch), Team::Witch);
+}
+
+/// buildings.csv errors name the line the row is on, also after comment
+/// and empty lines: the reader's position is where it started reading, so
+/// a bad header under the sample's comment line was said to be on line 1
+/// (line 3 before that), and a bad row under two comments and an empty
+/// line was said to be on the first of them.
+#[test]
+fn csv_errors_count_comment_and_empty_lines() {
+    bad_data(
+        "buildings.csv",
+        "id,name,category",
+        "id,nam,category",
+        &["buildings.csv:2: header column 2 is \"nam\", expected \"name\""],
+    );
+    bad_data(
+        "buildings.csv",
+        "F1,Counting House,finance,fin_a,,,triangle,2,",
+        "# finance\n\n# its three designs\nF1,Counting House,finance,fin_a,,,triangle,x,",
+        &["buildings.csv:9: field hope: \"x\""],
+    );
+}
+
+/// §3.1: each team's pile is cut *at random*. A characters file with more
+/// than 16 characters of a team loaded, but the setup copied only the
+/// first 16 of each team into its pile, so the 17th and later were never
+/// dealt. Every character of a 20-Witch file is now dealt; a file with more
+/// Witches than the setup holds (32) is refused, naming the character.
+#[test]
+fn every_character_of_a_large_team_can_be_dealt() {
+    use domsim::new_salem::data;
+    let chars = |witches: usize| {
+        let mut s = String::from("characters = [\n");
+        for i in 0..witches {
+            s += &format!("  {{ id = \"W{i}\", team = \"witch\", categories = [\"death\"] }},\n");
+        }
+        for i in 0..6 {
+            s += &format!(
+                "  {{ id = \"P{i}\", team = \"puritan\", categories = [\"commerce\"] }},\n"
+            );
+        }
+        s + "]\n"
+    };
+    let parse = |c: &str| {
+        Data::parse(
+            [
+                ("rules.toml", data::SAMPLE_RULES),
+                ("buildings.csv", data::SAMPLE_BUILDINGS),
+                ("events.toml", data::SAMPLE_EVENTS),
+                ("characters.toml", c),
+            ],
+            "test",
+        )
+    };
+    let d = parse(&chars(20)).unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    let mut dealt = [0u32; 26];
+    for i in 0..3000 {
+        g.reset(&t, GameRng::for_game(4, i));
+        for c in T::characters(&g) {
+            dealt[c as usize] += 1;
+        }
+    }
+    assert!(dealt.iter().all(|&k| k > 0), "never dealt: {dealt:?}");
+    let e = parse(&chars(33)).unwrap_err().to_string();
+    assert!(
+        e.contains("characters.toml:34:")
+            && e.contains("character \"W32\": more than 32 Witch characters"),
+        "{e}"
+    );
+}
+
+// ------------------------------------------------------------ audit 3: the worked examples as the rulebook tells them
+
+/// §4.4 worked example, at the rulebook's table (players 1, 2, 3): the
+/// Constable P1 has 3 Hope and Trial costs 4; P3 gives P1 one Hope; P1
+/// puts P2 on Trial and hands the token to P3, the only player with no
+/// badge and not on Trial; P3 takes a badge and a Hope; everyone else now
+/// holds a badge (P1) or is on Trial (P2), so P1 returns their badge.
+#[test]
+fn example_launch_as_in_the_rulebook_three_players() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 3, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 1, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        gift: Some((2, 0, 1)),
+        launches: vec![Some(TRIAL)],
+        target: 1,
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b110], "Trial may name P2 or P3");
+    assert_eq!(s.asked_next, vec![0b100], "only P3 may take the token");
+    assert_eq!(T::on_trial(&g), 0b010);
+    assert_eq!((T::constable(&g), T::badges(&g)), (2, 0b100));
+    // P1: 3 + 1 - 4; P3: 1 - 1 + 1.
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [0, 0, 1]);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+}
+
+/// §5.2 worked example as the rulebook tells it: player 1 has no Death or
+/// Justice set, player 2 a Justice set (-3), players 3 and 4 a Death set
+/// each (+3 each): net +3.
+#[test]
+fn example_sets_as_in_the_rulebook() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    for d in [C1, C2, D1, J1] {
+        T::put(&mut g, &t, 0, d, 0, 0);
+    }
+    for d in [J1, J2, J3] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    for s in [2, 3] {
+        for d in [D3, D1, D2] {
+            T::put(&mut g, &t, s, d, 0, 0);
+        }
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (0, 3));
+}
+
+/// §5.3 worked example: 5 Despair at 4 players is below 8, so the Puritan
+/// with the most points wins; players 1 and 2 (the Witches) cannot win,
+/// even with more points. (W1 on Trial -2 and W2 free +2 leave the 5
+/// cubes at D = 5.)
+#[test]
+fn example_check_as_in_the_rulebook() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[W1, W2, P1, P2], 0);
+    // W1 (commerce, death): a Commerce set, 5 points if the Witches won.
+    T::put(&mut g, &t, 0, C1, 0, 2);
+    T::put(&mut g, &t, 0, C2, 0, 2);
+    T::put(&mut g, &t, 0, C3, 0, 1);
+    // P1 (commerce, finance): 1 point; P2 (education, entertainment): 2.
+    T::put(&mut g, &t, 2, F1, 0, 0);
+    T::put(&mut g, &t, 3, E1, 0, 0);
+    T::put(&mut g, &t, 3, E3, 0, 0);
+    T::set_on_trial(&mut g, 0b0001);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.cubes, o.despair), (5, 5));
+    assert_eq!(o.side, Some(Team::Puritan));
+    assert_eq!(
+        &o.points[..4],
+        &[0, 0, 1, 2],
+        "only the winning side scores"
+    );
+    assert_eq!(o.winners, 0b1000, "player 4, a Puritan");
+}
+
+/// §5.4 worked example as the rulebook tells it. Player 3 (Commerce and
+/// Finance): a matching Commerce set 2 + 3, one Finance 1, an off-category
+/// Death set 2: 8. Player 4 (Entertainment and Finance): an off-category
+/// Education set 2, three matching Entertainment and Finance buildings 3, a
+/// Death set 2: 7. Player 3 wins. (No sample Puritan has Entertainment
+/// and Finance: P2's categories are changed for the test.)
+#[test]
+fn example_points_as_in_the_rulebook() {
+    let mut d = Data::sample();
+    let cat = |n: &str| 1u16 << d.category_index(n).unwrap();
+    d.characters[P2 as usize].categories = cat("entertainment") | cat("finance");
+    let t = Table::new(&d, 4).unwrap();
+    let (n1, n3) = (9, 11); // Tavern, Fairground (Entertainment)
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P3, P4, P1, P2], 0);
+    for x in [C1, C2, C3, F1, D1, D2, D3] {
+        T::put(&mut g, &t, 2, x, 0, 0);
+    }
+    for x in [E1, E2, E3, n1, n3, F2, D1, D2, D3] {
+        T::put(&mut g, &t, 3, x, 0, 0);
+    }
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    // Two Death sets: D = 6 < 8.
+    assert_eq!((o.despair, o.side), (6, Some(Team::Puritan)));
+    assert_eq!(&o.points[..4], &[0, 0, 8, 7]);
+    assert_eq!(o.winners, 0b0100);
+}
+
+// ------------------------------------------------------------ audit 3: setup
+
+/// The hypergeometric chance of `k` Witches among `n` cards dealt from `w`
+/// Witches and `p` Puritans.
+fn hypergeometric(w: u64, p: u64, n: u64, k: u64) -> f64 {
+    let c = |a: u64, b: u64| -> f64 {
+        if b > a {
+            return 0.0;
+        }
+        (0..b).fold(1.0, |x, i| x * (a - i) as f64 / (i + 1) as f64)
+    };
+    if k > n {
+        return 0.0;
+    }
+    c(w, k) * c(p, n - k) / c(w + p, n)
+}
+
+/// §3: at every player count, the character deck is each team's pile cut
+/// to the table's count (2/4, 2/4, 2/4, 2/5, 3/6, 3/6), shuffled together,
+/// one card dealt to each player: the number of Witches dealt follows the
+/// hypergeometric law (0 Witches is possible at 3, 4, 5 and 7 players, not
+/// at 6 or 8: the 6-player example's 2 Witches and 5 Puritans for 6 seats).
+/// The filter leaves Ill Omen (number 4) out at 3 players; Trial and
+/// Purification start face up; the first Constable holds the only badge and
+/// no Hope; the deck holds 54 buildings plus 18 per extra player.
+#[test]
+fn setup_at_every_player_count() {
+    let d = Data::sample();
+    let games = 4000u64;
+    for p in 3..=8usize {
+        let t = Table::new(&d, p).unwrap();
+        let (w, pu) = (
+            d.rules.witch_cards[p] as u64,
+            d.rules.puritan_cards[p] as u64,
+        );
+        let mut hist = [0u64; 9];
+        let mut constables = 0u8;
+        let mut g = Game::new();
+        for i in 0..games {
+            g.reset(&t, GameRng::for_game(17, i));
+            let chars = T::characters(&g);
+            let mut seen = chars.clone();
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), p, "a character dealt twice");
+            let k = chars.iter().filter(|&&c| c < 4).count();
+            hist[k] += 1;
+            let c = T::constable(&g);
+            constables |= 1 << c;
+            assert_eq!(T::badges(&g), 1 << c);
+            assert!((0..p as u8).all(|s| T::hope(&g, s) == 0 && T::tableau(&g, s).is_empty()));
+            assert_eq!(T::deck(&g).len(), 54 + 18 * (p - 3));
+            assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION);
+            let events = T::event_deck(&g);
+            assert_eq!(events.len(), if p == 3 { 7 } else { 8 }, "{p} players");
+            assert_eq!(events.contains(&OMEN), p >= 4);
+        }
+        assert_eq!(
+            constables,
+            ((1u16 << p) - 1) as u8,
+            "every seat starts as Constable"
+        );
+        for (k, &n) in hist.iter().enumerate().take(p + 1) {
+            let want = hypergeometric(w, pu, p as u64, k as u64);
+            let got = n as f64 / games as f64;
+            assert!(
+                (got - want).abs() < 0.03,
+                "{p} players, {k} Witches: {got:.3}, expected {want:.3}"
+            );
+        }
+    }
+}
+
+// ------------------------------------------------------------ audit 3: rules without a test
+
+/// §5.2: the sets of players on Trial count too (a Puritan on Trial with a
+/// Death set: +2 and +3). §7 default: D is signed, not clamped (a Justice
+/// set and a Witch on Trial take it below zero), unless `clamp_despair`.
+#[test]
+fn sets_count_on_trial_and_despair_is_signed() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    for d in [D1, D2, D3] {
+        T::put(&mut g, &t, 1, d, 0, 0);
+    }
+    T::set_on_trial(&mut g, 0b010);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!(o.despair, 2 + 3);
+
+    let run = |t: &Table| {
+        let mut g = Game::new();
+        T::position(&mut g, t, &[W1, P1, P2], 0);
+        for d in [J1, J2, J3] {
+            T::put(&mut g, t, 1, d, 0, 0);
+        }
+        T::put(&mut g, t, 2, C1, 0, 1);
+        T::set_on_trial(&mut g, 0b001);
+        T::finish(&mut g, t, &mut NoLog)
+    };
+    let o = run(&t);
+    assert_eq!(
+        (o.cubes, o.despair, o.side),
+        (1, 1 - 2 - 3, Some(Team::Puritan))
+    );
+    let mut d = Data::sample();
+    d.rules.options.set("clamp_despair", "true").unwrap();
+    assert_eq!(run(&Table::new(&d, 3).unwrap()).despair, 0);
+}
+
+/// §4.4: when forced, the Constable launches *any* event, not necessarily
+/// the costliest; below the costliest event's cost, they may launch an
+/// affordable one or stop, and an unaffordable choice ends the phase.
+#[test]
+fn forced_launch_is_any_event_and_below_the_costliest_the_constable_may_stop() {
+    let t = table(4);
+    let setup = |hope: u16| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+        T::put(&mut g, &t, 0, C3, hope, 0);
+        T::put(&mut g, &t, 1, D1, 0, 2);
+        for s in 2..4 {
+            T::put(&mut g, &t, s, C1, 0, 0);
+        }
+        T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << SERMON);
+        T::set_event_deck(&mut g, &[FIRE]);
+        g
+    };
+    // 4 Hope = Trial's cost: forced; the Constable chooses Sermon (2).
+    let mut g = setup(4);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::despair(&g), 1, "Sermon removed one");
+    assert_eq!(T::hope(&g, 0), 2);
+    assert_eq!(T::display(&g), 1 << TRIAL | 1 << PURIFICATION | 1 << FIRE);
+    assert_eq!(T::constable(&g), 1);
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 1));
+    // 3 Hope < 4: not forced. Stopping launches nothing.
+    for choice in [None, Some(TRIAL), Some(INQUIRY)] {
+        let mut g = setup(3);
+        let mut s = Script {
+            launches: vec![choice],
+            ..Script::default()
+        };
+        T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+        assert_eq!((T::hope(&g, 0), T::constable(&g)), (3, 0), "{choice:?}");
+        assert_eq!(T::on_trial(&g), 0);
+        assert_eq!(T::finish(&mut g, &t, &mut NoLog).launches[0], 0);
+    }
+    // 3 Hope: Purification is affordable and may be launched.
+    let mut g = setup(3);
+    let mut s = Script {
+        launches: vec![Some(PURIFICATION)],
+        next: 2,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(
+        (T::despair(&g), T::hope(&g, 0), T::constable(&g)),
+        (0, 0, 2)
+    );
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 0));
+}
+
+/// §4.4: Trial never names a player already on Trial. M is the cost of the
+/// costliest *face-up* event even when it cannot be launched: with every
+/// other player on Trial, a Constable with 4 Hope must still launch, and
+/// Purification goes. §4.2: each remove icon of an event takes one cube;
+/// with none left in play, the second is lost.
+#[test]
+fn trial_skips_players_on_trial_and_the_costliest_event_forces_even_unlaunchable() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 8, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_on_trial(&mut g, 0b0100);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        launches: vec![Some(TRIAL)],
+        target: 2,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    // P3 (on Trial) could not be named: the engine named the first eligible.
+    assert_eq!(s.asked_targets, vec![0b1010]);
+    assert_eq!(T::on_trial(&g), 0b0110);
+    // Only P4 has no badge and is not on Trial: the asked-for P2 is refused.
+    assert_eq!(s.asked_next, vec![0b1000]);
+    assert_eq!(T::constable(&g), 3);
+
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 4, 0);
+    T::put(&mut g, &t, 1, D1, 0, 1);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::put(&mut g, &t, 3, C1, 0, 0);
+    T::set_on_trial(&mut g, 0b1110);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script::default(); // declines every launch
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert!(s.asked_targets.is_empty(), "Trial was not launchable");
+    assert_eq!(
+        T::despair(&g),
+        0,
+        "Purification took the one cube; its second icon is lost"
+    );
+    assert_eq!(T::hope(&g, 0), 1);
+    assert_eq!(T::constable(&g), 0, "nobody may take the token");
+    let o = T::finish(&mut g, &t, &mut NoLog);
+    assert_eq!((o.launches[0], o.forced[0]), (1, 1));
+}
+
+/// §4.4: the Constable may receive Hope but never give it: a gift the
+/// Constable would make is never asked for.
+#[test]
+fn the_constable_never_gives_hope() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, C1, 0, 0);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION);
+    let mut s = Script {
+        gift: Some((0, 1, 2)),
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!([0, 1, 2].map(|p| T::hope(&g, p)), [2, 0, 0]);
+    assert_eq!(s.gift, Some((0, 1, 2)), "never asked");
+}
+
+/// §4.2 with `despair_per_icon = 2`: each add-Despair icon puts 2 cubes.
+#[test]
+fn despair_per_icon_option_puts_that_many_cubes() {
+    let mut d = Data::sample();
+    d.rules.options.set("despair_per_icon", "2").unwrap();
+    let t = Table::new(&d, 3).unwrap();
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::reveal(&mut g, &t, &[Some(D1), Some(C3), Some(E2)]);
+    // Cemetery 2, Wharf 2 (2 Hope); then Library's remove takes one from
+    // the most loaded building, scanning from its owner P3's left: Cemetery.
+    assert_eq!(T::tableau(&g, 0), vec![bld(D1, 0, 1)]);
+    assert_eq!(T::tableau(&g, 1), vec![bld(C3, 2, 2)]);
+    assert_eq!(T::despair(&g), 3);
+}
+
+/// §7 default "running out of cards: stop dealing", and what follows (see
+/// docs): the seats dealt in turn get full hands until the deck is empty;
+/// a player holding 2 cards or fewer makes no pick, but every hand still
+/// passes left; a player left with 1 card keeps it. 3 players, round 1,
+/// 7 cards: seats 0 and 1 get 3, seat 2 gets 1.
+#[test]
+fn running_out_of_buildings_stops_the_deal() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::set_round(&mut g, 0);
+    T::set_deck(&mut g, &[C1, C2, C3, F1, F2, F3, E1]);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    let mut log = Steps::default();
+    T::round(&mut g, &t, &mut Script::default(), &mut log);
+    // Seat 0 picked C1, got seat 2's single E1 and kept it; seat 1 picked
+    // F1, got [C2 C3], kept C2; seat 2 got [F2 F3], kept F2.
+    assert_eq!(designs(&g, 0), vec![C1, E1]);
+    assert_eq!(designs(&g, 1), vec![F1, C2]);
+    assert_eq!(designs(&g, 2), vec![F2]);
+    assert_eq!(log.decks[1], vec![C3, F3]);
+    assert_eq!([0, 1, 2].map(|s| T::drafted(&g, s)), [2, 2, 1]);
+}
+
+/// §7 default for blind draws (seat order, both cards under the deck
+/// before drawing): with the deck empty, a blind draw takes back the first
+/// of one's own two discards, and the next blind player draws from under
+/// the first player's discards.
+#[test]
+fn blind_draws_go_in_seat_order_each_discarding_before_drawing() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::set_round(&mut g, 0);
+    T::set_deck(&mut g, &[C1, C2, C3, F1, F2, F3, E1, E2, E3]);
+    T::set_display(&mut g, 0);
+    T::set_event_deck(&mut g, &[]);
+    let mut s = Script {
+        keep: vec![Keep::Blind, Keep::Blind, Keep::Card(1)],
+        ..Script::default()
+    };
+    let mut log = Steps::default();
+    T::round(&mut g, &t, &mut s, &mut log);
+    // Seat 0 held [E2 E3]: both under an empty deck, draws E2 back. Seat 1
+    // held [C2 C3]: deck [E3 C2 C3], draws E3. Seat 2 keeps F3 of [F2 F3].
+    assert_eq!(designs(&g, 0), vec![C1, E2]);
+    assert_eq!(designs(&g, 1), vec![F1, E3]);
+    assert_eq!(designs(&g, 2), vec![E1, F3]);
+    assert_eq!(log.decks[1], vec![C2, C3, F2]);
+}
+
+/// Interpretation (docs): an effect that names one player (Town Charter's
+/// gain_hope, who = target) may name the launcher; a "give" card then goes
+/// to the launcher.
+#[test]
+fn a_give_card_may_name_the_launcher() {
+    let t = table(4);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3, P4], 0);
+    T::put(&mut g, &t, 0, C3, 1, 0);
+    for s in 1..4 {
+        T::put(&mut g, &t, s, C1, 0, 0);
+    }
+    T::set_display(&mut g, 1 << CHARTER);
+    T::set_event_deck(&mut g, &[SERMON]);
+    let mut s = Script {
+        launches: vec![Some(CHARTER)],
+        target: 0,
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(s.asked_targets, vec![0b1111]);
+    assert_eq!(T::hope(&g, 0), 2, "1 - 1 + 2");
+    assert_eq!(T::held(&g, 0), 1 << CHARTER);
+    assert_eq!(T::display(&g), 1 << SERMON);
+}
+
+/// Interpretation (docs): a plain card launched with the event deck empty
+/// goes under the empty deck and is at once turned face up again, the
+/// text's order (under the deck, then turn the top one) read literally.
+#[test]
+fn a_plain_card_launched_with_the_event_deck_empty_comes_back_face_up() {
+    let t = table(3);
+    let mut g = Game::new();
+    T::position(&mut g, &t, &[P1, P2, P3], 0);
+    T::put(&mut g, &t, 0, C3, 2, 0);
+    T::put(&mut g, &t, 1, D1, 0, 2);
+    T::put(&mut g, &t, 2, C1, 0, 0);
+    T::set_display(&mut g, 1 << SERMON);
+    T::set_event_deck(&mut g, &[]);
+    let mut s = Script {
+        launches: vec![Some(SERMON)],
+        next: 1,
+        ..Script::default()
+    };
+    T::launch_phase(&mut g, &t, &mut s, &mut NoLog);
+    assert_eq!(T::despair(&g), 1);
+    assert_eq!(T::display(&g), 1 << SERMON);
+    assert!(T::event_deck(&g).is_empty());
+    assert_eq!(T::constable(&g), 1);
+}
+
+/// A bad `[suspicion]` weight is reported on its own line and column with
+/// its value; it was reported at the `[suspicion]` header without the value.
+#[test]
+fn bad_suspicion_weights_name_their_line_and_value() {
+    bad_bot(
+        "name = \"x\"\n\n[suspicion]\ndespair_add = 2\n  hope = 1e9\n",
+        &[
+            "b.salem:5:3:",
+            "[suspicion]: hope = 1000000000.0 must be a whole number from -100 to 100",
+        ],
+    );
+    bad_bot(
+        "[suspicion]\ndespair_add = 2\ndespair = 1\n",
+        &["b.salem:3:1:", "unknown weight \"despair\""],
+    );
+}
+
+/// Hidden information, at the level of decisions: every shipped bot, in
+/// seat 0 as a Puritan and as a Witch, answers every decision the same in two games that differ only
+/// in what seat 0 may not know (the other players' characters, their
+/// hands, the order of the building and event decks).
+#[test]
+fn shipped_bots_decide_the_same_whatever_they_cannot_see() {
+    let d = Data::sample();
+    let t = Table::new(&d, 4).unwrap();
+    let bots = bot::shipped(&d).unwrap();
+    let game = |me: u8, others: [u8; 3], hands: [&[u8]; 3], deck: &[u8], events: &[u8], c: u8| {
+        let mut g = Game::new();
+        T::position(&mut g, &t, &[me, others[0], others[1], others[2]], c);
+        for (s, row) in [
+            &[C1, C2, D1][..],
+            &[D2, D3, E2][..],
+            &[F1, J1, C3][..],
+            &[E1, D1][..],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (i, &x) in row.iter().enumerate() {
+                T::put(&mut g, &t, s as u8, x, i as u16 + 1, (x == D1) as u16 * 2);
+            }
+        }
+        T::set_hand(&mut g, 0, &[J2, D2, E3]);
+        for (s, h) in hands.into_iter().enumerate() {
+            T::set_hand(&mut g, s as u8 + 1, h);
+        }
+        T::set_deck(&mut g, deck);
+        T::set_event_deck(&mut g, events);
+        T::set_display(&mut g, 1 << TRIAL | 1 << PURIFICATION | 1 << LAND_GRANT);
+        T::set_round(&mut g, 2);
+        g
+    };
+    let a = |me, c| {
+        game(
+            me,
+            [W1, P2, P3],
+            [&[C1, C2, C3], &[F1], &[]],
+            &[D1, D2, J3],
+            &[SERMON, FIRE],
+            c,
+        )
+    };
+    let b = |me, c| {
+        game(
+            me,
+            [P3, W2, P4],
+            [&[J1, J2, J3], &[], &[E1, E2]],
+            &[J3, D2, D1],
+            &[FIRE, SERMON],
+            c,
+        )
+    };
+    // Seat 0 a Puritan (P6), then a Witch (W3).
+    for (me, bt) in [9u8, 2]
+        .into_iter()
+        .flat_map(|m| bots.iter().map(move |b| (m, b)))
+    {
+        let (a0, b0, a1, b1) = (a(me, 0), b(me, 0), a(me, 1), b(me, 1));
+        let mut s = Seated { seats: [bt; 8] };
+        let answers = |g: &Game, s: &mut Seated| {
+            let v = T::view(g, &t, 0);
+            (
+                s.pick(&v),
+                s.keep(&v),
+                s.launch(&v, 1 << TRIAL | 1 << PURIFICATION | 1 << LAND_GRANT, false),
+                s.launch(&v, 1 << PURIFICATION | 1 << LAND_GRANT, true),
+                s.target(&v, TRIAL, 0b1110),
+                s.target(&v, LAND_GRANT, 0b1110),
+                s.building(&v, LAND_GRANT, 2),
+                s.next_constable(&v, 0b1110),
+            )
+        };
+        assert_eq!(answers(&a0, &mut s), answers(&b0, &mut s), "{}", bt.name);
+        // And as a giver, with P2 the Constable.
+        let gift = |g: &Game, s: &mut Seated| s.gift(&T::view(g, &t, 0));
+        assert_eq!(gift(&a1, &mut s), gift(&b1, &mut s), "{}", bt.name);
+    }
+}
+
+/// Rounds that keep more buildings than a row holds (32) are refused: 8
+/// rounds of 8 dealt, 7 kept, loaded for 3 players (with enough copies),
+/// and then every building past the 32nd went silently under the deck.
+#[test]
+fn rounds_keeping_more_than_a_row_holds_are_refused() {
+    bad_data(
+        "rules.toml",
+        "dealt_per_round   = [3, 4, 5, 4, 3]\nkept_per_round    = [2, 3, 4, 3, 2]",
+        "dealt_per_round   = [8, 8, 8, 8, 8]\nkept_per_round    = [7, 7, 7, 7, 7]",
+        &[
+            "rules.toml:7:",
+            "kept_per_round keeps 35 buildings per player over the game; a player's row holds at most 32",
+        ],
+    );
+}
