@@ -694,8 +694,8 @@ pub struct CompareArgs {
     /// The card whose use is measured (default: the only data card).
     #[arg(long, value_name = "NAME")]
     pub card: Option<String>,
-    /// Games per variant (at most 10,000,000: the pairing keeps a record
-    /// of every game of both variants, 160 bytes a game).
+    /// Games per variant (played and paired in blocks of 262,144 games, so
+    /// memory does not grow with the count).
     #[arg(long, short = 'n', default_value_t = 20000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
     /// Run seed (both variants play the same games).
@@ -2910,42 +2910,75 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     // Ctrl-C stops the games (those in progress finish) and says so, as in
     // every verb that plays games, instead of ending the process at once.
     install_stop_handler();
-    let interrupted = |variant: &str, done: usize| {
+    let interrupted = |done: u64| {
         crate::errln!(
-            "interrupted: {done} of {games} games of variant {variant} completed; the variants are compared on the same games only once both have played them all; no file written"
+            "interrupted: {done} of {games} games compared (each played with variant A and with variant B); no file written"
         );
         Ok(ExitCode::from(EXIT_INTERRUPTED))
     };
-    let ra = crate::playtest::play_records_until(
-        &kc.kingdom,
-        &lineup,
-        card,
-        games,
-        seed,
-        threads,
-        &STOP,
-    )?;
-    if STOP.load(Ordering::SeqCst) {
-        return interrupted("A", ra.len());
-    }
     let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
-    drop(bind_a);
-    let bind_b = data::bind(&cards_b)?;
-    // The kingdom was set up under A: B's pile sizes, pile rules and hooks
-    // (on_trash) are derived again from B's cards. (The strategies are
-    // compiled again for each variant by play_records.)
-    let kingdom_b = kc
-        .kingdom
-        .rederived()
-        .map_err(|e| anyhow!("variant B: {e}"))?;
-    let rb = crate::playtest::play_records_until(
-        &kingdom_b, &lineup, card, games, seed, threads, &STOP,
-    )?;
-    if STOP.load(Ordering::SeqCst) {
-        return interrupted("B", rb.len());
+    // The games are played a block at a time, A then B on the same
+    // indices, and paired at once: memory stays two blocks of records
+    // whatever -n is. The variants take turns binding their cards to the
+    // same slots (bind_again reuses the arena rows of the first binding).
+    let rows_a = bind_a.rows().to_vec();
+    let mut bind_a = Some(bind_a);
+    let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
+    let mut pairing = playtest::Pairing::new(&names);
+    let mut first = 0;
+    let block = playtest::compare_block(threads);
+    while first < games {
+        let end = games.min(first.saturating_add(block));
+        let binding = match bind_a.take() {
+            Some(b) => b,
+            None => data::bind_again(&cards_a, &rows_a)?,
+        };
+        let ra = playtest::play_records_until(
+            &kc.kingdom,
+            &lineup,
+            card,
+            first..end,
+            seed,
+            threads,
+            &STOP,
+        )?;
+        drop(binding);
+        if STOP.load(Ordering::SeqCst) {
+            return interrupted(pairing.games());
+        }
+        let (binding, kingdom_b) = match b_setup.take() {
+            Some((rows, k)) => (data::bind_again(&cards_b, &rows)?, k),
+            None => {
+                let binding = data::bind(&cards_b)?;
+                // The kingdom was set up under A: B's pile sizes, pile
+                // rules and hooks (on_trash) are derived again from B's
+                // cards. (The strategies are compiled again for each
+                // variant and block by play_records_until.)
+                let k = kc
+                    .kingdom
+                    .rederived()
+                    .map_err(|e| anyhow!("variant B: {e}"))?;
+                (binding, k)
+            }
+        };
+        let rb = playtest::play_records_until(
+            &kingdom_b,
+            &lineup,
+            card,
+            first..end,
+            seed,
+            threads,
+            &STOP,
+        )?;
+        b_setup = Some((binding.rows().to_vec(), kingdom_b));
+        drop(binding);
+        if STOP.load(Ordering::SeqCst) {
+            return interrupted(pairing.games());
+        }
+        pairing.add(&ra, &rb)?;
+        first = end;
     }
-    drop(bind_b);
-    let rows = playtest::compare_records(&names, &ra, &rb);
+    let rows = pairing.rows();
     let mut meta = Meta::default();
     meta.push("domsim_version", version());
     meta.push("command", "compare");

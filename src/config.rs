@@ -1099,18 +1099,6 @@ impl CompareConfig {
             &ShardArgs::default(),
             a.out.as_ref(),
         );
-        // Each game of both variants is kept until they are paired: bound
-        // the memory that takes (it grew to the machine's limit and the
-        // process was killed, leaving its temporary files).
-        if a.games > crate::playtest::MAX_COMPARE_GAMES {
-            let bytes = 2 * std::mem::size_of::<crate::playtest::CardGame>() as u64;
-            bail!(
-                "-n {}: compare keeps a record of every game of both variants to pair them ({bytes} bytes a game, {:.1} GB here); at most {} games per run (for more, run it with several seeds and pool the results)",
-                a.games,
-                a.games as f64 * bytes as f64 / 1e9,
-                crate::playtest::MAX_COMPARE_GAMES
-            );
-        }
         let specs = a.strategies.all();
         if !(2..=6).contains(&specs.len()) {
             bail!(
