@@ -2926,9 +2926,10 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
     let mut pairing = playtest::Pairing::new(&names);
     let mut first = 0;
-    let block = playtest::compare_block(threads);
+    // Both variants' games, counted a block at a time.
+    let bar = crate::sim::runner::progress_bar(progress_wanted(), games.saturating_mul(2));
     while first < games {
-        let end = games.min(first.saturating_add(block));
+        let end = games.min(first.saturating_add(playtest::COMPARE_BLOCK));
         let binding = match bind_a.take() {
             Some(b) => b,
             None => data::bind_again(&cards_a, &rows_a)?,
@@ -2944,8 +2945,10 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         )?;
         drop(binding);
         if STOP.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
             return interrupted(pairing.games());
         }
+        bar.set_position(2 * first + (end - first));
         let (binding, kingdom_b) = match b_setup.take() {
             Some((rows, k)) => (data::bind_again(&cards_b, &rows)?, k),
             None => {
@@ -2973,11 +2976,14 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         b_setup = Some((binding.rows().to_vec(), kingdom_b));
         drop(binding);
         if STOP.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
             return interrupted(pairing.games());
         }
         pairing.add(&ra, &rb)?;
         first = end;
+        bar.set_position(2 * first);
     }
+    bar.finish_and_clear();
     let rows = pairing.rows();
     let mut meta = Meta::default();
     meta.push("domsim_version", version());

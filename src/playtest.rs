@@ -29,12 +29,10 @@ pub const EXAMPLES: (&str, &str) = (
 // Per-game records
 
 /// Games per variant that `domsim compare` plays before it pairs them and
-/// lets their records go: 2^18 (memory about 130 MB whatever `-n` is),
-/// or four of the runner's blocks of games per thread on machines with
-/// more than four threads, so that every thread has games to play.
-pub fn compare_block(threads: usize) -> u64 {
-    (1u64 << 18).max(threads as u64 * 4 * crate::sim::runner::BLOCK)
-}
+/// lets their records go: its memory (about 130 MB) does not grow with
+/// `-n`. (The runner shares each of its own smaller blocks among the
+/// threads, so this does not depend on their number.)
+pub const COMPARE_BLOCK: u64 = 1 << 18;
 
 /// What one game says about one card: per seat, copies bought and gained,
 /// plays, copies owned at the end; and the outcome.
