@@ -282,6 +282,22 @@ fn clean_stale(dir: &Path, name: &str) {
     }
 }
 
+/// Why the temporary file beside `path` (in `dir`) could not be created:
+/// for a folder that refuses new files, say that the folder is the cause
+/// (the file itself may well be writable) and why domsim needs it.
+fn folder_error(path: &Path, dir: &Path, e: std::io::Error) -> anyhow::Error {
+    use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    if matches!(e.kind(), PermissionDenied | ReadOnlyFilesystem) {
+        anyhow!(
+            "cannot write '{}': folder '{}' does not let new files be made in it ({e}); domsim writes a temporary file there and renames it over the result, so that a run that fails or is interrupted never leaves half a file",
+            path.display(),
+            dir.display()
+        )
+    } else {
+        anyhow!("cannot write '{}': {e}", path.display())
+    }
+}
+
 impl Output {
     /// Check the destination and prepare the write now, so that an unusable
     /// destination is reported before any work is done.
@@ -359,8 +375,7 @@ impl Output {
         // Created and registered under the registry lock (see
         // `remove_pending_files_and_exit`).
         let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        let file =
-            File::create(&tmp).with_context(|| format!("cannot write '{}'", path.display()))?;
+        let file = File::create(&tmp).map_err(|e| folder_error(path, &dir, e))?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = std::fs::set_permissions(&tmp, m.permissions());
         }
