@@ -1972,14 +1972,22 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
             c.games
         ),
     ];
-    let out_dir = bot.as_deref().and_then(|p| p.parent()).map(|p| {
-        if p.as_os_str().is_empty() {
-            std::path::Path::new(".")
-        } else {
-            p
+    // Its `extends:` must resolve from the folder the path names (strategy
+    // files resolve it from there) and from the folder the file lands in
+    // (a link's target folder: the output follows links, and the file may
+    // be read there): relative when one path serves both, else absolute.
+    let folder = |p: &std::path::Path| -> std::path::PathBuf {
+        match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
         }
-    });
-    let text = optimize::best_bot_text(t, &values, &header, out_dir);
+    };
+    let out_dirs: Vec<std::path::PathBuf> = bot
+        .as_deref()
+        .map(|b| vec![folder(b), folder(&crate::output::written_path(b))])
+        .unwrap_or_default();
+    let out_dirs: Vec<&std::path::Path> = out_dirs.iter().map(|p| p.as_path()).collect();
+    let text = optimize::best_bot_text(t, &values, &header, &out_dirs);
     outln!(
         "\nbest: {} ({}) — {played} games in {secs:.1} s",
         t.file,

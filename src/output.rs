@@ -203,6 +203,13 @@ fn is_own_stderr(path: &Path) -> bool {
 /// (the final target, which may not exist yet). Fails on a loop. Stops at
 /// `/dev/` and `/proc/`: their links (`/dev/stdout`, `/proc/self/fd/1`)
 /// name open descriptors, whose files must not be replaced.
+/// Where the bytes written to `path` land: `path` with its links followed
+/// (so a file written there that names other files by relative paths
+/// names them from this folder, not the link's).
+pub fn written_path(path: &Path) -> PathBuf {
+    resolve_links(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 fn resolve_links(path: &Path) -> Result<PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
