@@ -2810,7 +2810,13 @@ fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
     )
 }
 
-fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: u64) {
+/// What a checkpointed run says on standard error: where it resumed, and
+/// (when it stopped short) how many games its checkpoint holds.
+pub(crate) fn checkpoint_note<R>(
+    path: &std::path::Path,
+    r: &sim::checkpoint::Resumed<R>,
+    games: u64,
+) {
     if r.resumed_from > 0 {
         crate::errln!(
             "resumed from checkpoint '{}' at {} games",
