@@ -694,10 +694,15 @@ pub struct CompareArgs {
     /// The card whose use is measured (default: the only data card).
     #[arg(long, value_name = "NAME")]
     pub card: Option<String>,
-    /// Games per variant (played and paired in blocks of 262,144 games, so
-    /// memory does not grow with the count).
+    /// Games per variant (played and paired in blocks of 65,536 games, so
+    /// memory does not grow with the count); the maximum with --precision.
     #[arg(long, short = 'n', default_value_t = 20000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
+    /// Sequential mode: stop once every bot's 95% interval of the change in
+    /// win rate (B − A) is narrower than ± this (e.g. 0.002); -n is then the
+    /// maximum. Checked after every block of 65,536 games per variant.
+    #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
+    pub precision: Option<f64>,
     /// Run seed (both variants play the same games).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
@@ -2914,6 +2919,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         lineup: LineupConfig { lineup, .. },
         card,
         html,
+        precision,
     } = c;
     let (threads, seed, games) = (run.threads, run.seed, run.games);
     let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
@@ -2996,8 +3002,12 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         pairing.add(&ra, &rb)?;
         first = end;
         bar.set_position(2 * first);
+        if precision.is_some_and(|p| pairing.widest_win_rate_half_width() < p) {
+            break;
+        }
     }
     bar.finish_and_clear();
+    let completed = pairing.games();
     let rows = pairing.rows();
     let mut meta = Meta::default();
     meta.push("domsim_version", version());
@@ -3025,11 +3035,18 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(" ; "),
     );
-    meta.push("games_per_variant", games);
+    meta.push("games_per_variant", completed);
+    if let Some(p) = precision {
+        let w = pairing.widest_win_rate_half_width();
+        meta.push("games_requested", games);
+        meta.push("precision_target", p);
+        meta.push("precision_widest_half_width", format!("{w:.6}"));
+        meta.push("precision_reached", if w < p { "yes" } else { "no" });
+    }
     outln!(
         "{card_name}: variant A ({}) vs variant B ({b_how}), {} games each on the same seeds, kingdom {kingdom_desc}\n",
         a_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-        games
+        completed
     );
     outln!(
         "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
@@ -3058,6 +3075,16 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         );
     }
     outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
+    if let Some(p) = precision {
+        let w = pairing.widest_win_rate_half_width();
+        outln!();
+        precision_outcome(
+            &p.to_string(),
+            &format!("{w:.4}"),
+            &format!("{completed} games per variant"),
+            w < p,
+        )?;
+    }
     let mut outs = Commit::new();
     if let Some(f) = csv_file {
         outs.add(f, playtest::compare_csv(&meta, &rows)?)?;

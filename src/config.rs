@@ -628,9 +628,7 @@ impl SimConfig {
             crate::sim::checkpoint::check_path(&c.path)?;
         }
         if let Some(p) = pt.precision {
-            if !(p > 0.0 && p < 0.5) {
-                bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
-            }
+            check_precision(p)?;
         }
         for path in [&pt.report, &pt.stats, &pt.save_stats]
             .into_iter()
@@ -1063,6 +1061,16 @@ impl OptimizeConfig {
     }
 }
 
+/// A `--precision` half-width (of a win rate or of its change): in (0, 0.5).
+fn check_precision(p: f64) -> Result<()> {
+    if !(p > 0.0 && p < 0.5) {
+        bail!(
+            "--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)"
+        );
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------
 // compare
 
@@ -1087,6 +1095,8 @@ pub struct CompareConfig {
     /// The card whose use is measured.
     pub card: crate::Card,
     pub html: Option<PathBuf>,
+    /// `--precision`: a half-width in (0, 0.5) of the win-rate changes.
+    pub precision: Option<f64>,
 }
 
 impl CompareConfig {
@@ -1099,6 +1109,9 @@ impl CompareConfig {
             &ShardArgs::default(),
             a.out.as_ref(),
         );
+        if let Some(p) = a.precision {
+            check_precision(p)?;
+        }
         let specs = a.strategies.all();
         if !(2..=6).contains(&specs.len()) {
             bail!(
@@ -1213,6 +1226,7 @@ impl CompareConfig {
             lineup,
             card,
             html: a.html.clone(),
+            precision: a.precision,
         })
     }
 }

@@ -28,11 +28,12 @@ pub const EXAMPLES: (&str, &str) = (
 // -------------------------------------------------------------------------
 // Per-game records
 
-/// Games per variant that `domsim compare` plays before it pairs them and
-/// lets their records go: its memory (about 130 MB) does not grow with
-/// `-n`. (The runner shares each of its own smaller blocks among the
-/// threads, so this does not depend on their number.)
-pub const COMPARE_BLOCK: u64 = 1 << 18;
+/// Games per variant that `domsim compare` plays before it pairs them,
+/// lets their records go and checks `--precision`: its memory (about
+/// 40 MB) does not grow with `-n`. (The runner shares each of its own
+/// smaller blocks among the threads, so this does not depend on their
+/// number.)
+pub const COMPARE_BLOCK: u64 = 1 << 16;
 
 /// What one game says about one card: per seat, copies bought and gained,
 /// plays, copies owned at the end; and the outcome.
@@ -601,6 +602,21 @@ impl Pairing {
     /// Games paired so far.
     pub fn games(&self) -> u64 {
         self.length.n
+    }
+
+    /// The widest 95% half-width of the bots' win-rate changes (what
+    /// `--precision` stops on; infinite before two games).
+    pub fn widest_win_rate_half_width(&self) -> f64 {
+        if self.games() < 2 {
+            return f64::INFINITY;
+        }
+        self.seat[0][..self.names.len()]
+            .iter()
+            .map(|r| {
+                let c = r.finish("win_rate", "");
+                (c.ci_high - c.ci_low) / 2.0
+            })
+            .fold(0.0, f64::max)
     }
 
     /// The compared measures, in the order of [`MEASURES`]: each seat
