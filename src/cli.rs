@@ -243,9 +243,9 @@ pub(crate) fn parse_salem_log_players(s: &str) -> std::result::Result<u8, String
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArgs {
     /// Play only shard I of N (1-based) of the run, and save its exact
-    /// counts with --save-partial: a slice of the game indices (sim), of
-    /// every pair's or table's games (matrix, rank), or of the kingdoms
-    /// (sweep). `domsim merge` joins the parts into the outputs a
+    /// counts with --save-partial: a slice of the game indices (sim, and
+    /// compare with both variants), of every pair's or table's games
+    /// (matrix, rank), or of the kingdoms (sweep). `domsim merge` joins the parts into the outputs a
     /// one-machine run writes, byte for byte.
     #[arg(long, value_name = "I/N", value_parser = sim::shard::ShardSpec::parse, requires = "save_partial")]
     pub shard: Option<sim::shard::ShardSpec>,
@@ -405,7 +405,8 @@ pub enum Command {
         summary: Option<PathBuf>,
         /// The run's HTML page, as the one-machine run writes it: parts of a
         /// `rank` give its leaderboard (`rank --html`), parts of a `matrix`
-        /// its heat map (`matrix --report`).
+        /// its heat map (`matrix --report`), parts of a `compare` its page
+        /// (`compare --html`).
         #[arg(long, value_name = "FILE.html")]
         html: Option<PathBuf>,
         /// Parts of a 2-player `rank` in one kingdom: also write its
@@ -708,6 +709,8 @@ pub struct CompareArgs {
     pub seed: u64,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub shard: ShardArgs,
     /// The comparison as CSV (`-` for standard output).
     #[arg(long, short = 'o', value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
@@ -2124,6 +2127,25 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
             }
             rank_csv(&key.meta, key.games, &run, &key.entrants)?
         }
+        sim::shard::Counts::Compare(pairing) => {
+            outln!(
+                "merged {} shard(s): {} games per variant of `domsim compare`\n",
+                parts,
+                pairing.games()
+            );
+            let mut outs = Commit::new();
+            compare_outputs(
+                &key.meta,
+                &pairing,
+                key.games,
+                None,
+                Some(file),
+                html_file,
+                &mut outs,
+            )?;
+            outs.commit()?;
+            return Ok(ExitCode::SUCCESS);
+        }
         sim::shard::Counts::Matrix(cells) => {
             outln!(
                 "merged {} shard(s): {} games per pair of `domsim matrix`",
@@ -2922,21 +2944,54 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         precision,
     } = c;
     let (threads, seed, games) = (run.threads, run.seed, run.games);
-    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
-    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
-    let card_name = card.name().to_string();
-    let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
-    let kingdom_desc = kc.kingdom.describe();
     // Ctrl-C stops the games (those in progress finish) and says so, as in
     // every verb that plays games, instead of ending the process at once.
+    // Installed before the temporary files exist, so that a signal can
+    // never leave them behind.
     install_stop_handler();
+    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = run
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let infos = lineup.infos().to_vec();
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    // This process's games: all of them, or a shard's slice.
+    let (first_game, count) = run.slice();
+    let last_game = first_game + count;
     let interrupted = |done: u64| {
         crate::errln!(
-            "interrupted: {done} of {games} games compared (each played with variant A and with variant B); no file written"
+            "interrupted: {done} of {count} games compared (each played with variant A and with variant B); no file written"
         );
         Ok(ExitCode::from(EXIT_INTERRUPTED))
     };
-    let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "compare");
+    base.push("seed", seed);
+    base.push("kingdom", kc.kingdom.describe());
+    base.push("kingdom_source", &kc.how);
+    base.push("players", players);
+    base.push("card", card.name());
+    base.push(
+        "variant_a",
+        a_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    base.push("variant_b", &b_how);
+    let signatures = |v: &[data::DataCard]| {
+        v.iter()
+            .map(|c| c.signature())
+            .collect::<Vec<_>>()
+            .join(" ; ")
+    };
+    base.push("variant_a_cards", signatures(&cards_a));
+    base.push("variant_b_cards", signatures(&cards_b));
     // The games are played a block at a time, A then B on the same
     // indices, and paired at once: memory stays two blocks of records
     // whatever -n is. The variants take turns binding their cards to the
@@ -2945,11 +3000,11 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let mut bind_a = Some(bind_a);
     let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
     let mut pairing = playtest::Pairing::new(&names);
-    let mut first = 0;
+    let mut first = first_game;
     // Both variants' games, counted a block at a time.
-    let bar = crate::sim::runner::progress_bar(progress_wanted(), games.saturating_mul(2));
-    while first < games {
-        let end = games.min(first.saturating_add(playtest::COMPARE_BLOCK));
+    let bar = crate::sim::runner::progress_bar(progress_wanted(), count.saturating_mul(2));
+    while first < last_game {
+        let end = last_game.min(first.saturating_add(playtest::COMPARE_BLOCK));
         let binding = match bind_a.take() {
             Some(b) => b,
             None => data::bind_again(&cards_a, &rows_a)?,
@@ -2968,7 +3023,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
             bar.finish_and_clear();
             return interrupted(pairing.games());
         }
-        bar.set_position(2 * first + (end - first));
+        bar.set_position(2 * (first - first_game) + (end - first));
         let (binding, kingdom_b) = match b_setup.take() {
             Some((rows, k)) => (data::bind_again(&cards_b, &rows)?, k),
             None => {
@@ -3001,52 +3056,63 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         }
         pairing.add(&ra, &rb)?;
         first = end;
-        bar.set_position(2 * first);
+        bar.set_position(2 * (first - first_game));
         if precision.is_some_and(|p| pairing.widest_win_rate_half_width() < p) {
             break;
         }
     }
     bar.finish_and_clear();
+    let mut outs = Commit::new();
+    compare_outputs(
+        &base, &pairing, games, precision, csv_file, html_file, &mut outs,
+    )?;
+    if let (Some(file), Some(spec)) = (partial_file, run.shard) {
+        let key = sim::shard::RunKey {
+            verb: "compare".into(),
+            meta: base,
+            entrants: infos,
+            games,
+        };
+        let part =
+            sim::shard::Partial::new(key, spec, sim::shard::Counts::Compare(Box::new(pairing)));
+        outs.add(file, part.to_json()?)?;
+    }
+    outs.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A comparison's console table, CSV and HTML page from its run's metadata
+/// (`base`: up to the variants' cards) and its paired games: the one
+/// function `compare` and `merge` both call, so a merged run writes the
+/// bytes of a one-machine run.
+fn compare_outputs(
+    base: &Meta,
+    pairing: &crate::playtest::Pairing,
+    requested: u64,
+    precision: Option<f64>,
+    csv_file: Option<AtomicFile>,
+    html_file: Option<AtomicFile>,
+    outs: &mut Commit,
+) -> Result<()> {
+    use crate::playtest;
     let completed = pairing.games();
     let rows = pairing.rows();
-    let mut meta = Meta::default();
-    meta.push("domsim_version", version());
-    meta.push("command", "compare");
-    meta.push("seed", seed);
-    meta.push("kingdom", &kingdom_desc);
-    meta.push("kingdom_source", &kc.how);
-    meta.push("players", players);
-    meta.push("card", &card_name);
-    meta.push(
-        "variant_a",
-        a_files
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    meta.push("variant_b", &b_how);
-    meta.push("variant_a_cards", src_a.join(" ; "));
-    meta.push(
-        "variant_b_cards",
-        cards_b
-            .iter()
-            .map(|c| c.signature())
-            .collect::<Vec<_>>()
-            .join(" ; "),
-    );
+    let field = |k: &str| base.get(k).unwrap_or_default().to_string();
+    let mut meta = base.clone();
     meta.push("games_per_variant", completed);
     if let Some(p) = precision {
         let w = pairing.widest_win_rate_half_width();
-        meta.push("games_requested", games);
+        meta.push("games_requested", requested);
         meta.push("precision_target", p);
         meta.push("precision_widest_half_width", format!("{w:.6}"));
         meta.push("precision_reached", if w < p { "yes" } else { "no" });
     }
     outln!(
-        "{card_name}: variant A ({}) vs variant B ({b_how}), {} games each on the same seeds, kingdom {kingdom_desc}\n",
-        a_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-        completed
+        "{}: variant A ({}) vs variant B ({}), {completed} games each on the same seeds, kingdom {}\n",
+        field("card"),
+        field("variant_a"),
+        field("variant_b"),
+        field("kingdom"),
     );
     outln!(
         "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
@@ -3085,14 +3151,12 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
             w < p,
         )?;
     }
-    let mut outs = Commit::new();
     if let Some(f) = csv_file {
         outs.add(f, playtest::compare_csv(&meta, &rows)?)?;
     }
     if let Some(f) = html_file {
-        let title = format!("{card_name}: variant A vs variant B");
+        let title = format!("{}: variant A vs variant B", field("card"));
         outs.add(f, playtest::compare_html(&title, &meta, &rows))?;
     }
-    outs.commit()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

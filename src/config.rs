@@ -1102,16 +1102,16 @@ pub struct CompareConfig {
 impl CompareConfig {
     pub fn from_args(a: &CompareArgs) -> Result<CompareConfig> {
         use crate::cards::data;
-        let run = RunConfig::new(
-            a.games,
-            a.seed,
-            &a.threads,
-            &ShardArgs::default(),
-            a.out.as_ref(),
-        );
+        let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
         if let Some(p) = a.precision {
             check_precision(p)?;
         }
+        run.refuse_with_shard(
+            "-o and --html",
+            run.out.is_some() || a.html.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html)",
+        )?;
+        run.refuse_sequential_shard(a.precision.is_some())?;
         let specs = a.strategies.all();
         if !(2..=6).contains(&specs.len()) {
             bail!(
@@ -1119,7 +1119,11 @@ impl CompareConfig {
                 specs.len()
             );
         }
-        let outs = [("-o", run.out.as_deref()), ("--html", a.html.as_deref())];
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--html", a.html.as_deref()),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
         let mut inputs: Vec<(&str, &Path)> = a.a.iter().map(|p| ("--a", p.as_path())).collect();
         inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
         inputs.extend(specs.iter().map(|s| ("STRATEGY", Path::new(s))));
@@ -1375,11 +1379,13 @@ impl MergeConfig {
         if html.is_some()
             && !matches!(
                 counts,
-                sim::shard::Counts::Tables(_) | sim::shard::Counts::Matrix(_)
+                sim::shard::Counts::Tables(_)
+                    | sim::shard::Counts::Matrix(_)
+                    | sim::shard::Counts::Compare(_)
             )
         {
             bail!(
-                "--html: only the parts of a `domsim rank` (its --html) or a `domsim matrix` (its --report) have an HTML page (these are of `domsim {}`)",
+                "--html: only the parts of a `domsim rank` (its --html), a `domsim matrix` (its --report) or a `domsim compare` (its --html) have an HTML page (these are of `domsim {}`)",
                 key.verb
             );
         }

@@ -461,7 +461,7 @@ const SCALE: i64 = 3600;
 
 /// Exact sums over games of one measure under A and B (scaled by
 /// [`SCALE`]) and of the paired difference and its square.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct PairSums {
     n: u64,
     a: i128,
@@ -471,6 +471,43 @@ struct PairSums {
 }
 
 impl PairSums {
+    /// These sums and `o`'s (the games of another shard); None on overflow.
+    fn checked_merge(&self, o: &PairSums) -> Option<PairSums> {
+        Some(PairSums {
+            n: self.n.checked_add(o.n)?,
+            a: self.a.checked_add(o.a)?,
+            b: self.b.checked_add(o.b)?,
+            d: self.d.checked_add(o.d)?,
+            dd: self.dd.checked_add(o.dd)?,
+        })
+    }
+
+    /// Sums that `games` games with values in `0..=most` (scaled) can
+    /// give: each within its range, d = b − a, and Σd² between (Σd)²/n
+    /// and n·most² (a damaged or edited file is refused).
+    fn check(&self, games: u64, most: i128) -> Result<(), String> {
+        let n = self.n as i128;
+        if self.n != games {
+            return Err(format!(
+                "n is {}, not the {games} games of the part",
+                self.n
+            ));
+        }
+        let bound = n.saturating_mul(most);
+        if !(0..=bound).contains(&self.a) || !(0..=bound).contains(&self.b) {
+            return Err("a or b outside what its games can sum to".into());
+        }
+        if self.d != self.b - self.a {
+            return Err("d is not b − a".into());
+        }
+        let upper = bound.saturating_mul(most);
+        let lower = n.checked_mul(self.dd).map(|x| x >= self.d * self.d);
+        if !(0..=upper).contains(&self.dd) || lower == Some(false) {
+            return Err("dd is not a sum of squares of these differences".into());
+        }
+        Ok(())
+    }
+
     fn add(&mut self, a: i64, b: i64) {
         let d = (b - a) as i128;
         self.n += 1;
@@ -554,7 +591,7 @@ fn per_entrant(r: &CardGame, m: usize) -> [i64; MAX_PLAYERS] {
 /// A comparison being accumulated: the games of both variants are added a
 /// block at a time ([`Pairing::add`]) and forgotten, so memory does not
 /// grow with the number of games.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pairing {
     names: Vec<String>,
     /// Per seat measure, per entrant, then the "all" row.
@@ -602,6 +639,72 @@ impl Pairing {
     /// Games paired so far.
     pub fn games(&self) -> u64 {
         self.length.n
+    }
+
+    /// The pairing of these games and `o`'s (another shard of the same
+    /// run); None on overflow.
+    pub fn checked_merge(&self, o: &Pairing) -> Option<Pairing> {
+        if self.names != o.names {
+            return None;
+        }
+        let mut out = self.clone();
+        for (ra, rb) in out.seat.iter_mut().zip(&o.seat) {
+            for (x, y) in ra.iter_mut().zip(rb) {
+                *x = x.checked_merge(y)?;
+            }
+        }
+        out.winner_has = out.winner_has.checked_merge(&o.winner_has)?;
+        out.length = out.length.checked_merge(&o.length)?;
+        Some(out)
+    }
+
+    /// Check a loaded pairing (a shard's partial file) against the bots of
+    /// its run: every sum counts the same games and could come from them.
+    pub fn check(&self, names: &[String]) -> Result<(), String> {
+        if self.names != names {
+            return Err(format!(
+                "names {:?} are not the run's bots {names:?}",
+                self.names
+            ));
+        }
+        let games = self.games();
+        let s = SCALE as i128;
+        // The largest value of each measure in one game: a bot's win share
+        // 1; its mean buys, plays, copies (u8, u16, u8 a seat); their sum
+        // over up to MAX_PLAYERS bots; winner_has 1; rounds u16.
+        let most = [s, 255 * s, 65_535 * s, 255 * s];
+        for (m, rows) in self.seat.iter().enumerate() {
+            for (i, r) in rows.iter().enumerate() {
+                let all = i == MAX_PLAYERS;
+                if !all && i >= names.len() {
+                    if *r != PairSums::default() {
+                        return Err(format!(
+                            "{}: a row for bot {i}, beyond the run's",
+                            SEAT_MEASURES[m]
+                        ));
+                    }
+                    continue;
+                }
+                let most = if all {
+                    most[m] * MAX_PLAYERS as i128
+                } else {
+                    most[m]
+                };
+                r.check(games, most).map_err(|e| {
+                    format!(
+                        "{} of {}: {e}",
+                        SEAT_MEASURES[m],
+                        if all { "all" } else { &names[i] }
+                    )
+                })?;
+            }
+        }
+        self.winner_has
+            .check(games, s)
+            .map_err(|e| format!("winner_has_card: {e}"))?;
+        self.length
+            .check(games, 65_535 * s)
+            .map_err(|e| format!("game_length: {e}"))
     }
 
     /// The widest 95% half-width of the bots' win-rate changes (what
@@ -903,6 +1006,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Shards add exactly, and a part's sums survive its JSON file even
+    /// beyond 64 bits (squares of many games).
+    #[test]
+    fn pairings_of_shards_add_up_and_round_trip_through_json() {
+        let names = vec!["x".to_string(), "y".to_string(), "z".to_string()];
+        let (a, b) = records(3_000, 3, 9);
+        let whole = {
+            let mut p = Pairing::new(&names);
+            p.add(&a, &b).unwrap();
+            p
+        };
+        let mut parts = Vec::new();
+        for (ca, cb) in a.chunks(1_000).zip(b.chunks(1_000)) {
+            let mut p = Pairing::new(&names);
+            p.add(ca, cb).unwrap();
+            parts.push(p);
+        }
+        let merged = parts[1..]
+            .iter()
+            .fold(parts[0].clone(), |t, p| t.checked_merge(p).unwrap());
+        assert_eq!(merged, whole);
+        assert!(whole.check(&names).is_ok());
+        let mut big = whole.clone();
+        big.length.dd = i128::from(u64::MAX) * 1_000;
+        let text = serde_json::to_string(&big).unwrap();
+        let back: Pairing = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, big);
+        assert!(Pairing::new(&names[..2]).checked_merge(&whole).is_none());
+        assert!(whole.check(&names[..2]).is_err());
     }
 
     #[test]
