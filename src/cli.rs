@@ -243,9 +243,9 @@ pub(crate) fn parse_salem_log_players(s: &str) -> std::result::Result<u8, String
 #[derive(Args, Debug, Clone, Default)]
 pub struct ShardArgs {
     /// Play only shard I of N (1-based) of the run, and save its exact
-    /// counts with --save-partial: a slice of the game indices (sim), of
-    /// every pair's or table's games (matrix, rank), or of the kingdoms
-    /// (sweep). `domsim merge` joins the parts into the outputs a
+    /// counts with --save-partial: a slice of the game indices (sim, and
+    /// compare with both variants), of every pair's or table's games
+    /// (matrix, rank), or of the kingdoms (sweep). `domsim merge` joins the parts into the outputs a
     /// one-machine run writes, byte for byte.
     #[arg(long, value_name = "I/N", value_parser = sim::shard::ShardSpec::parse, requires = "save_partial")]
     pub shard: Option<sim::shard::ShardSpec>,
@@ -405,7 +405,8 @@ pub enum Command {
         summary: Option<PathBuf>,
         /// The run's HTML page, as the one-machine run writes it: parts of a
         /// `rank` give its leaderboard (`rank --html`), parts of a `matrix`
-        /// its heat map (`matrix --report`).
+        /// its heat map (`matrix --report`), parts of a `compare` its page
+        /// (`compare --html`).
         #[arg(long, value_name = "FILE.html")]
         html: Option<PathBuf>,
         /// Parts of a 2-player `rank` in one kingdom: also write its
@@ -694,15 +695,22 @@ pub struct CompareArgs {
     /// The card whose use is measured (default: the only data card).
     #[arg(long, value_name = "NAME")]
     pub card: Option<String>,
-    /// Games per variant (at most 10,000,000: the pairing keeps a record
-    /// of every game of both variants, 160 bytes a game).
+    /// Games per variant (played and paired in blocks of 65,536 games, so
+    /// memory does not grow with the count); the maximum with --precision.
     #[arg(long, short = 'n', default_value_t = 20000, value_parser = parse_count, allow_negative_numbers = true)]
     pub games: u64,
+    /// Sequential mode: stop once every bot's 95% interval of the change in
+    /// win rate (B − A) is narrower than ± this (e.g. 0.002); -n is then the
+    /// maximum. Checked after every block of 65,536 games per variant.
+    #[arg(long, value_name = "HALF_WIDTH", allow_negative_numbers = true)]
+    pub precision: Option<f64>,
     /// Run seed (both variants play the same games).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub shard: ShardArgs,
     /// The comparison as CSV (`-` for standard output).
     #[arg(long, short = 'o', value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
@@ -1972,14 +1980,22 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
             c.games
         ),
     ];
-    let out_dir = bot.as_deref().and_then(|p| p.parent()).map(|p| {
-        if p.as_os_str().is_empty() {
-            std::path::Path::new(".")
-        } else {
-            p
+    // Its `extends:` must resolve from the folder the path names (strategy
+    // files resolve it from there) and from the folder the file lands in
+    // (a link's target folder: the output follows links, and the file may
+    // be read there): relative when one path serves both, else absolute.
+    let folder = |p: &std::path::Path| -> std::path::PathBuf {
+        match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
         }
-    });
-    let text = optimize::best_bot_text(t, &values, &header, out_dir);
+    };
+    let out_dirs: Vec<std::path::PathBuf> = bot
+        .as_deref()
+        .map(|b| vec![folder(b), folder(&crate::output::written_path(b))])
+        .unwrap_or_default();
+    let out_dirs: Vec<&std::path::Path> = out_dirs.iter().map(|p| p.as_path()).collect();
+    let text = optimize::best_bot_text(t, &values, &header, &out_dirs);
     outln!(
         "\nbest: {} ({}) — {played} games in {secs:.1} s",
         t.file,
@@ -2110,6 +2126,25 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 )?);
             }
             rank_csv(&key.meta, key.games, &run, &key.entrants)?
+        }
+        sim::shard::Counts::Compare(pairing) => {
+            outln!(
+                "merged {} shard(s): {} games per variant of `domsim compare`\n",
+                parts,
+                pairing.games()
+            );
+            let mut outs = Commit::new();
+            compare_outputs(
+                &key.meta,
+                &pairing,
+                key.games,
+                None,
+                Some(file),
+                html_file,
+                &mut outs,
+            )?;
+            outs.commit()?;
+            return Ok(ExitCode::SUCCESS);
         }
         sim::shard::Counts::Matrix(cells) => {
             outln!(
@@ -2802,7 +2837,13 @@ fn checkpoint_key(seed: u64, k: &Kingdom, infos: &[EntrantInfo]) -> String {
     )
 }
 
-fn checkpoint_note(path: &std::path::Path, r: &sim::checkpoint::Resumed, games: u64) {
+/// What a checkpointed run says on standard error: where it resumed, and
+/// (when it stopped short) how many games its checkpoint holds.
+pub(crate) fn checkpoint_note<R>(
+    path: &std::path::Path,
+    r: &sim::checkpoint::Resumed<R>,
+    games: u64,
+) {
     if r.resumed_from > 0 {
         crate::errln!(
             "resumed from checkpoint '{}' at {} games",
@@ -2900,61 +2941,41 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         lineup: LineupConfig { lineup, .. },
         card,
         html,
+        precision,
     } = c;
     let (threads, seed, games) = (run.threads, run.seed, run.games);
-    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
-    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
-    let card_name = card.name().to_string();
-    let names: Vec<String> = lineup.infos().iter().map(|i| i.name.clone()).collect();
-    let kingdom_desc = kc.kingdom.describe();
     // Ctrl-C stops the games (those in progress finish) and says so, as in
     // every verb that plays games, instead of ending the process at once.
+    // Installed before the temporary files exist, so that a signal can
+    // never leave them behind.
     install_stop_handler();
-    let interrupted = |variant: &str, done: usize| {
+    let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
+    let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
+    let partial_file = run
+        .save_partial
+        .as_deref()
+        .map(AtomicFile::create)
+        .transpose()?;
+    let infos = lineup.infos().to_vec();
+    let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
+    // This process's games: all of them, or a shard's slice.
+    let (first_game, count) = run.slice();
+    let last_game = first_game + count;
+    let interrupted = |done: u64| {
         crate::errln!(
-            "interrupted: {done} of {games} games of variant {variant} completed; the variants are compared on the same games only once both have played them all; no file written"
+            "interrupted: {done} of {count} games compared (each played with variant A and with variant B); no file written"
         );
         Ok(ExitCode::from(EXIT_INTERRUPTED))
     };
-    let ra = crate::playtest::play_records_until(
-        &kc.kingdom,
-        &lineup,
-        card,
-        games,
-        seed,
-        threads,
-        &STOP,
-    )?;
-    if STOP.load(Ordering::SeqCst) {
-        return interrupted("A", ra.len());
-    }
-    let src_a: Vec<String> = cards_a.iter().map(|c| c.signature()).collect();
-    drop(bind_a);
-    let bind_b = data::bind(&cards_b)?;
-    // The kingdom was set up under A: B's pile sizes, pile rules and hooks
-    // (on_trash) are derived again from B's cards. (The strategies are
-    // compiled again for each variant by play_records.)
-    let kingdom_b = kc
-        .kingdom
-        .rederived()
-        .map_err(|e| anyhow!("variant B: {e}"))?;
-    let rb = crate::playtest::play_records_until(
-        &kingdom_b, &lineup, card, games, seed, threads, &STOP,
-    )?;
-    if STOP.load(Ordering::SeqCst) {
-        return interrupted("B", rb.len());
-    }
-    drop(bind_b);
-    let rows = playtest::compare_records(&names, &ra, &rb);
-    let mut meta = Meta::default();
-    meta.push("domsim_version", version());
-    meta.push("command", "compare");
-    meta.push("seed", seed);
-    meta.push("kingdom", &kingdom_desc);
-    meta.push("kingdom_source", &kc.how);
-    meta.push("players", players);
-    meta.push("card", &card_name);
-    meta.push(
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "compare");
+    base.push("seed", seed);
+    base.push("kingdom", kc.kingdom.describe());
+    base.push("kingdom_source", &kc.how);
+    base.push("players", players);
+    base.push("card", card.name());
+    base.push(
         "variant_a",
         a_files
             .iter()
@@ -2962,21 +2983,136 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", "),
     );
-    meta.push("variant_b", &b_how);
-    meta.push("variant_a_cards", src_a.join(" ; "));
-    meta.push(
-        "variant_b_cards",
-        cards_b
-            .iter()
+    base.push("variant_b", &b_how);
+    let signatures = |v: &[data::DataCard]| {
+        v.iter()
             .map(|c| c.signature())
             .collect::<Vec<_>>()
-            .join(" ; "),
-    );
-    meta.push("games_per_variant", games);
+            .join(" ; ")
+    };
+    base.push("variant_a_cards", signatures(&cards_a));
+    base.push("variant_b_cards", signatures(&cards_b));
+    // The games are played a block at a time, A then B on the same
+    // indices, and paired at once: memory stays two blocks of records
+    // whatever -n is. The variants take turns binding their cards to the
+    // same slots (bind_again reuses the arena rows of the first binding).
+    let rows_a = bind_a.rows().to_vec();
+    let mut bind_a = Some(bind_a);
+    let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
+    let mut pairing = playtest::Pairing::new(&names);
+    let mut first = first_game;
+    // Both variants' games, counted a block at a time.
+    let bar = crate::sim::runner::progress_bar(progress_wanted(), count.saturating_mul(2));
+    while first < last_game {
+        let end = last_game.min(first.saturating_add(playtest::COMPARE_BLOCK));
+        let binding = match bind_a.take() {
+            Some(b) => b,
+            None => data::bind_again(&cards_a, &rows_a)?,
+        };
+        let ra = playtest::play_records_until(
+            &kc.kingdom,
+            &lineup,
+            card,
+            first..end,
+            seed,
+            threads,
+            &STOP,
+        )?;
+        drop(binding);
+        if STOP.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
+            return interrupted(pairing.games());
+        }
+        bar.set_position(2 * (first - first_game) + (end - first));
+        let (binding, kingdom_b) = match b_setup.take() {
+            Some((rows, k)) => (data::bind_again(&cards_b, &rows)?, k),
+            None => {
+                let binding = data::bind(&cards_b)?;
+                // The kingdom was set up under A: B's pile sizes, pile
+                // rules and hooks (on_trash) are derived again from B's
+                // cards. (The strategies are compiled again for each
+                // variant and block by play_records_until.)
+                let k = kc
+                    .kingdom
+                    .rederived()
+                    .map_err(|e| anyhow!("variant B: {e}"))?;
+                (binding, k)
+            }
+        };
+        let rb = playtest::play_records_until(
+            &kingdom_b,
+            &lineup,
+            card,
+            first..end,
+            seed,
+            threads,
+            &STOP,
+        )?;
+        b_setup = Some((binding.rows().to_vec(), kingdom_b));
+        drop(binding);
+        if STOP.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
+            return interrupted(pairing.games());
+        }
+        pairing.add(&ra, &rb)?;
+        first = end;
+        bar.set_position(2 * (first - first_game));
+        if precision.is_some_and(|p| pairing.widest_win_rate_half_width() < p) {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let mut outs = Commit::new();
+    compare_outputs(
+        &base, &pairing, games, precision, csv_file, html_file, &mut outs,
+    )?;
+    if let (Some(file), Some(spec)) = (partial_file, run.shard) {
+        let key = sim::shard::RunKey {
+            verb: "compare".into(),
+            meta: base,
+            entrants: infos,
+            games,
+        };
+        let part =
+            sim::shard::Partial::new(key, spec, sim::shard::Counts::Compare(Box::new(pairing)));
+        outs.add(file, part.to_json()?)?;
+    }
+    outs.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A comparison's console table, CSV and HTML page from its run's metadata
+/// (`base`: up to the variants' cards) and its paired games: the one
+/// function `compare` and `merge` both call, so a merged run writes the
+/// bytes of a one-machine run.
+fn compare_outputs(
+    base: &Meta,
+    pairing: &crate::playtest::Pairing,
+    requested: u64,
+    precision: Option<f64>,
+    csv_file: Option<AtomicFile>,
+    html_file: Option<AtomicFile>,
+    outs: &mut Commit,
+) -> Result<()> {
+    use crate::playtest;
+    let completed = pairing.games();
+    let rows = pairing.rows();
+    let field = |k: &str| base.get(k).unwrap_or_default().to_string();
+    let mut meta = base.clone();
+    meta.push("games_per_variant", completed);
+    if let Some(p) = precision {
+        let w = pairing.widest_win_rate_half_width();
+        meta.push("games_requested", requested);
+        meta.push("precision_target", p);
+        meta.push("precision_widest_half_width", format!("{w:.6}"));
+        meta.push("precision_reached", if w < p { "yes" } else { "no" });
+    }
     outln!(
-        "{card_name}: variant A ({}) vs variant B ({b_how}), {} games each on the same seeds, kingdom {kingdom_desc}\n",
-        a_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
-        games
+        "{}: variant A ({}) vs variant B ({}), {completed} games each on the same seeds, kingdom {}\n",
+        field("card"),
+        field("variant_a"),
+        field("variant_b"),
+        field("kingdom"),
     );
     outln!(
         "{:<16} {:<28} {:>10} {:>10} {:>10}  {:<22}",
@@ -3005,14 +3141,22 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         );
     }
     outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
-    let mut outs = Commit::new();
+    if let Some(p) = precision {
+        let w = pairing.widest_win_rate_half_width();
+        outln!();
+        precision_outcome(
+            &p.to_string(),
+            &format!("{w:.4}"),
+            &format!("{completed} games per variant"),
+            w < p,
+        )?;
+    }
     if let Some(f) = csv_file {
         outs.add(f, playtest::compare_csv(&meta, &rows)?)?;
     }
     if let Some(f) = html_file {
-        let title = format!("{card_name}: variant A vs variant B");
+        let title = format!("{}: variant A vs variant B", field("card"));
         outs.add(f, playtest::compare_html(&title, &meta, &rows))?;
     }
-    outs.commit()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

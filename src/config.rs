@@ -628,9 +628,7 @@ impl SimConfig {
             crate::sim::checkpoint::check_path(&c.path)?;
         }
         if let Some(p) = pt.precision {
-            if !(p > 0.0 && p < 0.5) {
-                bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
-            }
+            check_precision(p)?;
         }
         for path in [&pt.report, &pt.stats, &pt.save_stats]
             .into_iter()
@@ -1063,6 +1061,16 @@ impl OptimizeConfig {
     }
 }
 
+/// A `--precision` half-width (of a win rate or of its change): in (0, 0.5).
+fn check_precision(p: f64) -> Result<()> {
+    if !(p > 0.0 && p < 0.5) {
+        bail!(
+            "--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)"
+        );
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------
 // compare
 
@@ -1087,30 +1095,23 @@ pub struct CompareConfig {
     /// The card whose use is measured.
     pub card: crate::Card,
     pub html: Option<PathBuf>,
+    /// `--precision`: a half-width in (0, 0.5) of the win-rate changes.
+    pub precision: Option<f64>,
 }
 
 impl CompareConfig {
     pub fn from_args(a: &CompareArgs) -> Result<CompareConfig> {
         use crate::cards::data;
-        let run = RunConfig::new(
-            a.games,
-            a.seed,
-            &a.threads,
-            &ShardArgs::default(),
-            a.out.as_ref(),
-        );
-        // Each game of both variants is kept until they are paired: bound
-        // the memory that takes (it grew to the machine's limit and the
-        // process was killed, leaving its temporary files).
-        if a.games > crate::playtest::MAX_COMPARE_GAMES {
-            let bytes = 2 * std::mem::size_of::<crate::playtest::CardGame>() as u64;
-            bail!(
-                "-n {}: compare keeps a record of every game of both variants to pair them ({bytes} bytes a game, {:.1} GB here); at most {} games per run (for more, run it with several seeds and pool the results)",
-                a.games,
-                a.games as f64 * bytes as f64 / 1e9,
-                crate::playtest::MAX_COMPARE_GAMES
-            );
+        let run = RunConfig::new(a.games, a.seed, &a.threads, &a.shard, a.out.as_ref());
+        if let Some(p) = a.precision {
+            check_precision(p)?;
         }
+        run.refuse_with_shard(
+            "-o and --html",
+            run.out.is_some() || a.html.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html)",
+        )?;
+        run.refuse_sequential_shard(a.precision.is_some())?;
         let specs = a.strategies.all();
         if !(2..=6).contains(&specs.len()) {
             bail!(
@@ -1118,7 +1119,11 @@ impl CompareConfig {
                 specs.len()
             );
         }
-        let outs = [("-o", run.out.as_deref()), ("--html", a.html.as_deref())];
+        let outs = [
+            ("-o", run.out.as_deref()),
+            ("--html", a.html.as_deref()),
+            ("--save-partial", run.save_partial.as_deref()),
+        ];
         let mut inputs: Vec<(&str, &Path)> = a.a.iter().map(|p| ("--a", p.as_path())).collect();
         inputs.extend(a.b.iter().map(|p| ("--b", p.as_path())));
         inputs.extend(specs.iter().map(|s| ("STRATEGY", Path::new(s))));
@@ -1225,6 +1230,7 @@ impl CompareConfig {
             lineup,
             card,
             html: a.html.clone(),
+            precision: a.precision,
         })
     }
 }
@@ -1373,11 +1379,13 @@ impl MergeConfig {
         if html.is_some()
             && !matches!(
                 counts,
-                sim::shard::Counts::Tables(_) | sim::shard::Counts::Matrix(_)
+                sim::shard::Counts::Tables(_)
+                    | sim::shard::Counts::Matrix(_)
+                    | sim::shard::Counts::Compare(_)
             )
         {
             bail!(
-                "--html: only the parts of a `domsim rank` (its --html) or a `domsim matrix` (its --report) have an HTML page (these are of `domsim {}`)",
+                "--html: only the parts of a `domsim rank` (its --html), a `domsim matrix` (its --report) or a `domsim compare` (its --html) have an HTML page (these are of `domsim {}`)",
                 key.verb
             );
         }

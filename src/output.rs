@@ -203,6 +203,13 @@ fn is_own_stderr(path: &Path) -> bool {
 /// (the final target, which may not exist yet). Fails on a loop. Stops at
 /// `/dev/` and `/proc/`: their links (`/dev/stdout`, `/proc/self/fd/1`)
 /// name open descriptors, whose files must not be replaced.
+/// Where the bytes written to `path` land: `path` with its links followed
+/// (so a file written there that names other files by relative paths
+/// names them from this folder, not the link's).
+pub fn written_path(path: &Path) -> PathBuf {
+    resolve_links(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
 fn resolve_links(path: &Path) -> Result<PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
@@ -279,6 +286,22 @@ fn clean_stale(dir: &Path, name: &str) {
                 let _ = std::fs::remove_file(e.path());
             }
         }
+    }
+}
+
+/// Why the temporary file beside `path` (in `dir`) could not be created:
+/// for a folder that refuses new files, say that the folder is the cause
+/// (the file itself may well be writable) and why domsim needs it.
+fn folder_error(path: &Path, dir: &Path, e: std::io::Error) -> anyhow::Error {
+    use std::io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    if matches!(e.kind(), PermissionDenied | ReadOnlyFilesystem) {
+        anyhow!(
+            "cannot write '{}': folder '{}' does not let new files be made in it ({e}); domsim writes a temporary file there and renames it over the result, so that a run that fails or is interrupted never leaves half a file",
+            path.display(),
+            dir.display()
+        )
+    } else {
+        anyhow!("cannot write '{}': {e}", path.display())
     }
 }
 
@@ -359,8 +382,7 @@ impl Output {
         // Created and registered under the registry lock (see
         // `remove_pending_files_and_exit`).
         let mut reg = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-        let file =
-            File::create(&tmp).with_context(|| format!("cannot write '{}'", path.display()))?;
+        let file = File::create(&tmp).map_err(|e| folder_error(path, &dir, e))?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = std::fs::set_permissions(&tmp, m.permissions());
         }

@@ -28,9 +28,12 @@ pub const EXAMPLES: (&str, &str) = (
 // -------------------------------------------------------------------------
 // Per-game records
 
-/// Most games per variant of `domsim compare`: both variants' records are
-/// kept to be paired (2 × 10^7 × `size_of::<CardGame>()`, about 2 GB).
-pub const MAX_COMPARE_GAMES: u64 = 10_000_000;
+/// Games per variant that `domsim compare` plays before it pairs them,
+/// lets their records go and checks `--precision`: its memory (about
+/// 40 MB) does not grow with `-n`. (The runner shares each of its own
+/// smaller blocks among the threads, so this does not depend on their
+/// number.)
+pub const COMPARE_BLOCK: u64 = 1 << 16;
 
 /// What one game says about one card: per seat, copies bought and gained,
 /// plays, copies owned at the end; and the outcome.
@@ -157,16 +160,18 @@ pub fn play_records(
     threads: usize,
 ) -> Result<Vec<CardGame>> {
     let stop = AtomicBool::new(false);
-    play_records_until(kingdom, lineup, card, games, seed, threads, &stop)
+    play_records_until(kingdom, lineup, card, 0..games, seed, threads, &stop)
 }
 
-/// [`play_records`], stopping early once `stop` is set (the games in
-/// progress finish, none starts): then fewer than `games` records.
+/// [`play_records`] of the games whose indices are in `games` (each game
+/// is the one a whole run plays at its index), stopping early once `stop`
+/// is set (the games in progress finish, none starts): then fewer
+/// records.
 pub fn play_records_until(
     kingdom: &Kingdom,
     lineup: &Lineup,
     card: Card,
-    games: u64,
+    games: std::ops::Range<u64>,
     seed: u64,
     threads: usize,
     stop: &AtomicBool,
@@ -174,8 +179,8 @@ pub fn play_records_until(
     let k = lineup.kingdom_for(kingdom);
     let compiled = lineup.compile(&k)?;
     let cfg = RunConfig {
-        games,
-        first: 0,
+        games: games.end.saturating_sub(games.start),
+        first: games.start,
         seed,
         threads,
         progress: false,
@@ -447,101 +452,313 @@ pub const MEASURES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Mean and paired 95% interval of `b[i] − a[i]`.
-fn paired(measure: &'static str, bot: &str, a: &[f64], b: &[f64]) -> Compared {
-    let n = a.len().min(b.len());
-    let nf = n.max(1) as f64;
-    let ma = a.iter().take(n).sum::<f64>() / nf;
-    let mb = b.iter().take(n).sum::<f64>() / nf;
-    let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
-    let md = d.iter().sum::<f64>() / nf;
-    let var = if n > 1 {
-        d.iter().map(|x| (x - md) * (x - md)).sum::<f64>() / (nf - 1.0)
-    } else {
-        0.0
-    };
-    let half = 1.96 * (var / nf).sqrt();
-    Compared {
-        measure,
-        bot: bot.to_string(),
-        a: ma,
-        b: mb,
-        diff: md,
-        ci_low: md - half,
-        ci_high: md + half,
-        games: n as u64,
+/// Every value a compared measure takes in one game, times this, is an
+/// integer: a bot's value is a mean over the seats it holds (1 to 6) of a
+/// count or of a tie's share of a win (1/1 to 1/6), and 3600 is a multiple
+/// of every product of two numbers up to 6. The sums are kept exactly, so
+/// the result does not depend on how the games were split into blocks.
+const SCALE: i64 = 3600;
+
+/// Exact sums over games of one measure under A and B (scaled by
+/// [`SCALE`]) and of the paired difference and its square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct PairSums {
+    n: u64,
+    a: i128,
+    b: i128,
+    d: i128,
+    dd: i128,
+}
+
+impl PairSums {
+    /// These sums and `o`'s (the games of another shard); None on overflow.
+    fn checked_merge(&self, o: &PairSums) -> Option<PairSums> {
+        Some(PairSums {
+            n: self.n.checked_add(o.n)?,
+            a: self.a.checked_add(o.a)?,
+            b: self.b.checked_add(o.b)?,
+            d: self.d.checked_add(o.d)?,
+            dd: self.dd.checked_add(o.dd)?,
+        })
+    }
+
+    /// Sums that `games` games with values in `0..=most` (scaled) can
+    /// give: each within its range, d = b − a, and Σd² between (Σd)²/n
+    /// and n·most² (a damaged or edited file is refused).
+    fn check(&self, games: u64, most: i128) -> Result<(), String> {
+        let n = self.n as i128;
+        if self.n != games {
+            return Err(format!(
+                "n is {}, not the {games} games of the part",
+                self.n
+            ));
+        }
+        let bound = n.saturating_mul(most);
+        if !(0..=bound).contains(&self.a) || !(0..=bound).contains(&self.b) {
+            return Err("a or b outside what its games can sum to".into());
+        }
+        if self.d != self.b - self.a {
+            return Err("d is not b − a".into());
+        }
+        let upper = bound.saturating_mul(most);
+        let lower = n.checked_mul(self.dd).map(|x| x >= self.d * self.d);
+        if !(0..=upper).contains(&self.dd) || lower == Some(false) {
+            return Err("dd is not a sum of squares of these differences".into());
+        }
+        Ok(())
+    }
+
+    fn add(&mut self, a: i64, b: i64) {
+        let d = (b - a) as i128;
+        self.n += 1;
+        self.a += a as i128;
+        self.b += b as i128;
+        self.d += d;
+        self.dd += d * d;
+    }
+
+    /// Means and the paired 95% interval of B − A.
+    fn finish(&self, measure: &'static str, bot: &str) -> Compared {
+        let nf = self.n.max(1) as f64;
+        let s = SCALE as f64;
+        let md = self.d as f64 / nf / s;
+        // Σ(d − mean)² = (n·Σd² − (Σd)²) / n, exact while it fits in i128
+        // (beyond some 10^10 games of the largest measures: then in f64).
+        let var = if self.n > 1 {
+            let n = self.n as i128;
+            let spread = n
+                .checked_mul(self.dd)
+                .and_then(|x| x.checked_sub(self.d.checked_mul(self.d)?))
+                .map_or_else(
+                    || self.dd as f64 - (self.d as f64) * (self.d as f64) / nf,
+                    |x| x as f64 / nf,
+                );
+            spread / (nf - 1.0) / (s * s)
+        } else {
+            0.0
+        };
+        let half = 1.96 * (var.max(0.0) / nf).sqrt();
+        Compared {
+            measure,
+            bot: bot.to_string(),
+            a: self.a as f64 / nf / s,
+            b: self.b as f64 / nf / s,
+            diff: md,
+            ci_low: md - half,
+            ci_high: md + half,
+            games: self.n,
+        }
     }
 }
 
-/// Per-entrant values of one game: the mean over the seats it holds.
-fn per_entrant(r: &CardGame, entrants: usize, f: impl Fn(&CardGame, usize) -> f64) -> Vec<f64> {
-    let n = r.outcome.players as usize;
-    let mut sum = vec![0.0; entrants];
-    let mut seats = vec![0u32; entrants];
+/// The seat measures, in the order of the output; all but the first also
+/// get an "all" row (the sum over the bots).
+const SEAT_MEASURES: [&str; 4] = ["win_rate", "bought", "played", "owned_at_end"];
+
+/// Measure `m` of [`SEAT_MEASURES`] at seat `s` of game `r`, scaled.
+fn seat_value(m: usize, r: &CardGame, s: usize) -> i64 {
+    match m {
+        0 if r.outcome.won(s) => SCALE / r.outcome.winner_count().max(1) as i64,
+        0 => 0,
+        1 => r.bought[s] as i64 * SCALE,
+        2 => r.plays[s] as i64 * SCALE,
+        _ => r.owned[s] as i64 * SCALE,
+    }
+}
+
+/// Per-entrant values of measure `m` in one game, scaled: the mean over
+/// the seats each entrant holds (exact, see [`SCALE`]).
+fn per_entrant(r: &CardGame, m: usize) -> [i64; MAX_PLAYERS] {
+    let n = (r.outcome.players as usize).min(MAX_PLAYERS);
+    let mut sum = [0i64; MAX_PLAYERS];
+    let mut seats = [0i64; MAX_PLAYERS];
     for s in 0..n {
         let e = r.order[s] as usize;
-        if e < entrants {
-            sum[e] += f(r, s);
+        if e < MAX_PLAYERS {
+            sum[e] += seat_value(m, r, s);
             seats[e] += 1;
         }
     }
-    sum.iter()
-        .zip(&seats)
-        .map(|(x, &k)| if k == 0 { 0.0 } else { x / k as f64 })
-        .collect()
+    for (x, &k) in sum.iter_mut().zip(&seats) {
+        if k > 0 {
+            debug_assert_eq!(*x % k, 0, "SCALE makes every mean exact");
+            *x /= k;
+        }
+    }
+    sum
+}
+
+/// A comparison being accumulated: the games of both variants are added a
+/// block at a time ([`Pairing::add`]) and forgotten, so memory does not
+/// grow with the number of games.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Pairing {
+    names: Vec<String>,
+    /// Per seat measure, per entrant, then the "all" row.
+    seat: [[PairSums; MAX_PLAYERS + 1]; 4],
+    winner_has: PairSums,
+    length: PairSums,
+}
+
+impl Pairing {
+    /// A comparison of a field of `names` (at most [`MAX_PLAYERS`]).
+    pub fn new(names: &[String]) -> Pairing {
+        Pairing {
+            names: names.iter().take(MAX_PLAYERS).cloned().collect(),
+            seat: [[PairSums::default(); MAX_PLAYERS + 1]; 4],
+            winner_has: PairSums::default(),
+            length: PairSums::default(),
+        }
+    }
+
+    /// Add the records of the same games under A and under B (the same
+    /// indices, in the same order).
+    pub fn add(&mut self, a: &[CardGame], b: &[CardGame]) -> Result<()> {
+        if a.len() != b.len() {
+            bail!("{} games of variant A against {} of B", a.len(), b.len());
+        }
+        let e = self.names.len();
+        for (ra, rb) in a.iter().zip(b) {
+            if ra.index != rb.index {
+                bail!("game {} of A paired with game {} of B", ra.index, rb.index);
+            }
+            for (m, rows) in self.seat.iter_mut().enumerate() {
+                let (va, vb) = (per_entrant(ra, m), per_entrant(rb, m));
+                for i in 0..e {
+                    rows[i].add(va[i], vb[i]);
+                }
+                rows[MAX_PLAYERS].add(va[..e].iter().sum(), vb[..e].iter().sum());
+            }
+            self.winner_has
+                .add(winner_has(ra) * SCALE, winner_has(rb) * SCALE);
+            self.length.add(length(ra) * SCALE, length(rb) * SCALE);
+        }
+        Ok(())
+    }
+
+    /// Games paired so far.
+    pub fn games(&self) -> u64 {
+        self.length.n
+    }
+
+    /// The pairing of these games and `o`'s (another shard of the same
+    /// run); None on overflow.
+    pub fn checked_merge(&self, o: &Pairing) -> Option<Pairing> {
+        if self.names != o.names {
+            return None;
+        }
+        let mut out = self.clone();
+        for (ra, rb) in out.seat.iter_mut().zip(&o.seat) {
+            for (x, y) in ra.iter_mut().zip(rb) {
+                *x = x.checked_merge(y)?;
+            }
+        }
+        out.winner_has = out.winner_has.checked_merge(&o.winner_has)?;
+        out.length = out.length.checked_merge(&o.length)?;
+        Some(out)
+    }
+
+    /// Check a loaded pairing (a shard's partial file) against the bots of
+    /// its run: every sum counts the same games and could come from them.
+    pub fn check(&self, names: &[String]) -> Result<(), String> {
+        if self.names != names {
+            return Err(format!(
+                "names {:?} are not the run's bots {names:?}",
+                self.names
+            ));
+        }
+        let games = self.games();
+        let s = SCALE as i128;
+        // The largest value of each measure in one game: a bot's win share
+        // 1; its mean buys, plays, copies (u8, u16, u8 a seat); their sum
+        // over up to MAX_PLAYERS bots; winner_has 1; rounds u16.
+        let most = [s, 255 * s, 65_535 * s, 255 * s];
+        for (m, rows) in self.seat.iter().enumerate() {
+            for (i, r) in rows.iter().enumerate() {
+                let all = i == MAX_PLAYERS;
+                if !all && i >= names.len() {
+                    if *r != PairSums::default() {
+                        return Err(format!(
+                            "{}: a row for bot {i}, beyond the run's",
+                            SEAT_MEASURES[m]
+                        ));
+                    }
+                    continue;
+                }
+                let most = if all {
+                    most[m] * MAX_PLAYERS as i128
+                } else {
+                    most[m]
+                };
+                r.check(games, most).map_err(|e| {
+                    format!(
+                        "{} of {}: {e}",
+                        SEAT_MEASURES[m],
+                        if all { "all" } else { &names[i] }
+                    )
+                })?;
+            }
+        }
+        self.winner_has
+            .check(games, s)
+            .map_err(|e| format!("winner_has_card: {e}"))?;
+        self.length
+            .check(games, 65_535 * s)
+            .map_err(|e| format!("game_length: {e}"))
+    }
+
+    /// The widest 95% half-width of the bots' win-rate changes (what
+    /// `--precision` stops on; infinite before two games).
+    pub fn widest_win_rate_half_width(&self) -> f64 {
+        if self.games() < 2 {
+            return f64::INFINITY;
+        }
+        self.seat[0][..self.names.len()]
+            .iter()
+            .map(|r| {
+                let c = r.finish("win_rate", "");
+                (c.ci_high - c.ci_low) / 2.0
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// The compared measures, in the order of [`MEASURES`]: each seat
+    /// measure per bot (and for "all" but the win rate), then the game
+    /// measures.
+    pub fn rows(&self) -> Vec<Compared> {
+        let mut out = Vec::new();
+        for (m, rows) in SEAT_MEASURES.iter().zip(&self.seat) {
+            for (i, name) in self.names.iter().enumerate() {
+                out.push(rows[i].finish(m, name));
+            }
+            if *m != "win_rate" {
+                out.push(rows[MAX_PLAYERS].finish(m, "all"));
+            }
+        }
+        out.push(self.winner_has.finish("winner_has_card", "all"));
+        out.push(self.length.finish("game_length", "all"));
+        out
+    }
+}
+
+/// 1 when a winner (one of them) owns the card at the end.
+fn winner_has(r: &CardGame) -> i64 {
+    let n = r.outcome.players as usize;
+    i64::from((0..n).any(|s| r.outcome.won(s) && r.owned[s] > 0))
+}
+
+/// Rounds: the most turns any player took.
+fn length(r: &CardGame) -> i64 {
+    let n = r.outcome.players as usize;
+    r.outcome.turns[..n].iter().copied().max().unwrap_or(0) as i64
 }
 
 /// Compare the runs of variant A and variant B (records of the same games,
 /// by index) for a field of `names`.
-pub fn compare_records(names: &[String], a: &[CardGame], b: &[CardGame]) -> Vec<Compared> {
-    let e = names.len();
-    let win = |r: &CardGame, s: usize| {
-        if r.outcome.won(s) {
-            1.0 / r.outcome.winner_count().max(1) as f64
-        } else {
-            0.0
-        }
-    };
-    let bought = |r: &CardGame, s: usize| r.bought[s] as f64;
-    let played = |r: &CardGame, s: usize| r.plays[s] as f64;
-    let owned = |r: &CardGame, s: usize| r.owned[s] as f64;
-    let mut out = Vec::new();
-    type SeatFn = fn(&CardGame, usize) -> f64;
-    let seat_measures: [(&'static str, SeatFn); 4] = [
-        ("win_rate", win),
-        ("bought", bought),
-        ("played", played),
-        ("owned_at_end", owned),
-    ];
-    for (m, f) in seat_measures {
-        let va: Vec<Vec<f64>> = a.iter().map(|r| per_entrant(r, e, f)).collect();
-        let vb: Vec<Vec<f64>> = b.iter().map(|r| per_entrant(r, e, f)).collect();
-        for (i, name) in names.iter().enumerate() {
-            let xa: Vec<f64> = va.iter().map(|v| v[i]).collect();
-            let xb: Vec<f64> = vb.iter().map(|v| v[i]).collect();
-            out.push(paired(m, name, &xa, &xb));
-        }
-        if m != "win_rate" {
-            let sa: Vec<f64> = va.iter().map(|v| v.iter().sum()).collect();
-            let sb: Vec<f64> = vb.iter().map(|v| v.iter().sum()).collect();
-            out.push(paired(m, "all", &sa, &sb));
-        }
-    }
-    let winner_has = |r: &CardGame| {
-        let n = r.outcome.players as usize;
-        f64::from((0..n).any(|s| r.outcome.won(s) && r.owned[s] > 0))
-    };
-    let length = |r: &CardGame| {
-        let n = r.outcome.players as usize;
-        r.outcome.turns[..n].iter().copied().max().unwrap_or(0) as f64
-    };
-    let wa: Vec<f64> = a.iter().map(winner_has).collect();
-    let wb: Vec<f64> = b.iter().map(winner_has).collect();
-    out.push(paired("winner_has_card", "all", &wa, &wb));
-    let la: Vec<f64> = a.iter().map(length).collect();
-    let lb: Vec<f64> = b.iter().map(length).collect();
-    out.push(paired("game_length", "all", &la, &lb));
-    out
+pub fn compare_records(names: &[String], a: &[CardGame], b: &[CardGame]) -> Result<Vec<Compared>> {
+    let mut p = Pairing::new(names);
+    p.add(a, b)?;
+    Ok(p.rows())
 }
 
 /// The comparison as CSV (long format: one row per measure and bot).
@@ -652,4 +869,183 @@ pub fn modified(cards: &[DataCard], card: &str, field: &str, value: &str) -> Res
     let mut out = cards.to_vec();
     out[i] = out[i].with_field(field, v)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Random records of the same games under two variants: 2 to 6 seats,
+    /// entrants holding several seats, ties of up to every seat.
+    fn records(n: u64, entrants: usize, seed: u64) -> (Vec<CardGame>, Vec<CardGame>) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut one = |index: u64, players: usize, order: [u8; MAX_PLAYERS]| {
+            let mut r = CardGame {
+                index,
+                order,
+                outcome: Outcome {
+                    players: players as u8,
+                    vp: [0; MAX_PLAYERS],
+                    turns: [0; MAX_PLAYERS],
+                    winners: 0,
+                    capped: false,
+                },
+                bought: [0; MAX_PLAYERS],
+                plays: [0; MAX_PLAYERS],
+                owned: [0; MAX_PLAYERS],
+            };
+            while r.outcome.winners == 0 {
+                r.outcome.winners = rng.random_range(0..1u8 << players);
+            }
+            for s in 0..players {
+                r.outcome.turns[s] = rng.random_range(10..40);
+                r.bought[s] = rng.random_range(0..6);
+                r.plays[s] = rng.random_range(0..20);
+                r.owned[s] = rng.random_range(0..6);
+            }
+            r
+        };
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for i in 0..n {
+            let players = 2 + (i as usize % 5);
+            let mut order = [0u8; MAX_PLAYERS];
+            for (s, o) in order.iter_mut().enumerate().take(players) {
+                *o = ((s + i as usize) % entrants) as u8;
+            }
+            a.push(one(i, players, order));
+            b.push(one(i, players, order));
+        }
+        (a, b)
+    }
+
+    /// The old computation: per-game values in f64, two-pass variance.
+    fn reference(names: &[String], a: &[CardGame], b: &[CardGame]) -> Vec<(f64, f64, f64, f64)> {
+        let e = names.len();
+        let per = |r: &CardGame, m: usize| -> Vec<f64> {
+            let mut sum = vec![0.0; e];
+            let mut k = vec![0.0; e];
+            for s in 0..r.outcome.players as usize {
+                let v = match m {
+                    0 if r.outcome.won(s) => 1.0 / r.outcome.winner_count() as f64,
+                    0 => 0.0,
+                    1 => r.bought[s] as f64,
+                    2 => r.plays[s] as f64,
+                    _ => r.owned[s] as f64,
+                };
+                sum[r.order[s] as usize] += v;
+                k[r.order[s] as usize] += 1.0;
+            }
+            sum.iter()
+                .zip(&k)
+                .map(|(x, k)| if *k > 0.0 { x / k } else { 0.0 })
+                .collect()
+        };
+        let stats = |xa: Vec<f64>, xb: Vec<f64>| {
+            let n = xa.len() as f64;
+            let d: Vec<f64> = xa.iter().zip(&xb).map(|(x, y)| y - x).collect();
+            let md = d.iter().sum::<f64>() / n;
+            let var = d.iter().map(|x| (x - md) * (x - md)).sum::<f64>() / (n - 1.0);
+            (
+                xa.iter().sum::<f64>() / n,
+                xb.iter().sum::<f64>() / n,
+                md,
+                1.96 * (var / n).sqrt(),
+            )
+        };
+        let mut out = Vec::new();
+        for m in 0..4 {
+            let va: Vec<Vec<f64>> = a.iter().map(|r| per(r, m)).collect();
+            let vb: Vec<Vec<f64>> = b.iter().map(|r| per(r, m)).collect();
+            for i in 0..e {
+                out.push(stats(
+                    va.iter().map(|v| v[i]).collect(),
+                    vb.iter().map(|v| v[i]).collect(),
+                ));
+            }
+            if m > 0 {
+                out.push(stats(
+                    va.iter().map(|v| v.iter().sum()).collect(),
+                    vb.iter().map(|v| v.iter().sum()).collect(),
+                ));
+            }
+        }
+        let f = |g: fn(&CardGame) -> i64, x: &[CardGame]| x.iter().map(|r| g(r) as f64).collect();
+        out.push(stats(f(winner_has, a), f(winner_has, b)));
+        out.push(stats(f(length, a), f(length, b)));
+        out
+    }
+
+    #[test]
+    fn pairing_in_blocks_is_exact_and_matches_the_per_game_computation() {
+        for entrants in [2, 3, 6] {
+            let names: Vec<String> = (0..entrants).map(|i| format!("bot {i}")).collect();
+            let (a, b) = records(5_000, entrants, entrants as u64);
+            let whole = compare_records(&names, &a, &b).unwrap();
+            let mut blocks = Pairing::new(&names);
+            for (ca, cb) in a.chunks(777).zip(b.chunks(777)) {
+                blocks.add(ca, cb).unwrap();
+            }
+            // Exact sums: the split into blocks changes no bit.
+            assert_eq!(blocks.rows(), whole);
+            assert_eq!(blocks.games(), 5_000);
+            let want = reference(&names, &a, &b);
+            assert_eq!(whole.len(), want.len());
+            for (r, (ma, mb, md, half)) in whole.iter().zip(want) {
+                let close = |x: f64, y: f64| (x - y).abs() < 1e-9;
+                assert!(
+                    close(r.a, ma) && close(r.b, mb) && close(r.diff, md),
+                    "{r:?}"
+                );
+                assert!(close(r.ci_high - r.diff, half), "{r:?} {half}");
+                assert!(
+                    half > 0.0,
+                    "random values differ between the variants: {r:?}"
+                );
+            }
+        }
+    }
+
+    /// Shards add exactly, and a part's sums survive its JSON file even
+    /// beyond 64 bits (squares of many games).
+    #[test]
+    fn pairings_of_shards_add_up_and_round_trip_through_json() {
+        let names = vec!["x".to_string(), "y".to_string(), "z".to_string()];
+        let (a, b) = records(3_000, 3, 9);
+        let whole = {
+            let mut p = Pairing::new(&names);
+            p.add(&a, &b).unwrap();
+            p
+        };
+        let mut parts = Vec::new();
+        for (ca, cb) in a.chunks(1_000).zip(b.chunks(1_000)) {
+            let mut p = Pairing::new(&names);
+            p.add(ca, cb).unwrap();
+            parts.push(p);
+        }
+        let merged = parts[1..]
+            .iter()
+            .fold(parts[0].clone(), |t, p| t.checked_merge(p).unwrap());
+        assert_eq!(merged, whole);
+        assert!(whole.check(&names).is_ok());
+        let mut big = whole.clone();
+        big.length.dd = i128::from(u64::MAX) * 1_000;
+        let text = serde_json::to_string(&big).unwrap();
+        let back: Pairing = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, big);
+        assert!(Pairing::new(&names[..2]).checked_merge(&whole).is_none());
+        assert!(whole.check(&names[..2]).is_err());
+    }
+
+    #[test]
+    fn pairing_refuses_records_of_different_games() {
+        let names = vec!["x".to_string(), "y".to_string()];
+        let (a, mut b) = records(10, 2, 1);
+        assert!(Pairing::new(&names).add(&a, &b[..9]).is_err());
+        b[3].index = 99;
+        let e = Pairing::new(&names).add(&a, &b).unwrap_err().to_string();
+        assert!(e.contains("game 3 of A paired with game 99 of B"), "{e}");
+    }
 }

@@ -313,13 +313,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
                         a.checkpoint_every,
                     )
                 })?;
-                if r.resumed_from > 0 {
-                    crate::errln!(
-                        "resumed from checkpoint '{}' at {} games",
-                        path.display(),
-                        r.resumed_from
-                    );
-                }
+                crate::cli::checkpoint_note(path, &r, a.games);
                 (r.result.tally, r.result.completed, r.result.interrupted)
             }
         };

@@ -533,12 +533,14 @@ impl Objective for TemplateObjective<'_> {
 
 /// The winner as a plain, commented strategy file: a header saying where it
 /// comes from and how it scored, then the template with its values.
-/// `extends:` paths are rewritten to stay valid from `out_dir`.
+/// `extends:` paths are rewritten to stay valid from every folder of
+/// `out_dirs` (relative when one relative path serves them all, else
+/// absolute; none given: absolute).
 pub fn best_bot_text(
     t: &Template,
     values: &[Value],
     header: &[String],
-    out_dir: Option<&std::path::Path>,
+    out_dirs: &[&std::path::Path],
 ) -> String {
     let mut s = String::new();
     for h in header {
@@ -556,9 +558,11 @@ pub fn best_bot_text(
             let target = rest.split('#').next().unwrap_or("").trim();
             if !target.is_empty() {
                 let full = tdir.join(target);
-                let path = out_dir
-                    .and_then(|o| relative_to(&full, o))
-                    .unwrap_or_else(|| std::fs::canonicalize(&full).unwrap_or(full));
+                let rel: Option<Vec<_>> = out_dirs.iter().map(|o| relative_to(&full, o)).collect();
+                let path = match rel {
+                    Some(r) if !r.is_empty() && r.iter().all(|p| *p == r[0]) => r[0].clone(),
+                    _ => std::fs::canonicalize(&full).unwrap_or(full),
+                };
                 s.push_str(&format!("extends: {}\n", path.display()));
                 continue;
             }

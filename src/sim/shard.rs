@@ -101,6 +101,10 @@ pub enum Counts {
     /// The tables of a `rank` run: every table of every kingdom, each with
     /// the games of the slice (`RunKey::games` counts games per table).
     Tables(Box<RankTables>),
+    /// A `compare` run's exact paired sums over the slice's games, each
+    /// played with variant A and with variant B (`RunKey::games` counts
+    /// games per variant).
+    Compare(Box<crate::playtest::Pairing>),
 }
 
 /// The games of a `rank` run, table by table.
@@ -299,12 +303,21 @@ impl Partial {
                     x.stats.check(p).map_err(|e| at(format!("stats: {e}")))?;
                 }
             }
+            (Counts::Compare(p), "compare") => {
+                if n != players {
+                    bail!("key.entrants has {n} strategies but the run has {players} players (one strategy per seat)");
+                }
+                let names: Vec<String> = self.key.entrants.iter().map(|e| e.name.clone()).collect();
+                p.check(&names)
+                    .map_err(|e| anyhow!("counts.Compare: {e}"))?;
+            }
             (c, _) => {
                 let kind = match c {
                     Counts::Sim(_) => "Sim",
                     Counts::Matrix(_) => "Matrix",
                     Counts::Sweep(_) => "Sweep",
                     Counts::Tables(_) => "Tables",
+                    Counts::Compare(_) => "Compare",
                 };
                 bail!("key.verb '{verb}' does not go with counts of kind {kind}");
             }
@@ -323,6 +336,7 @@ impl Partial {
     fn counted(&self) -> Result<u64> {
         match &self.counts {
             Counts::Sim(s) => Ok(s.games),
+            Counts::Compare(p) => Ok(p.games()),
             Counts::Matrix(cells) => {
                 // Every pair must have played the slice.
                 let n = self.key.entrants.len();
@@ -569,6 +583,21 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
                 total = total.checked_merge(s).ok_or_else(|| overflow(name))?;
             }
             Counts::Sim(Box::new(total))
+        }
+        Counts::Compare(_) => {
+            let mut total: Option<crate::playtest::Pairing> = None;
+            for (name, p) in parts {
+                let Counts::Compare(c) = &p.counts else {
+                    bail!("{name}: not a compare partial");
+                };
+                total = Some(match total {
+                    None => (**c).clone(),
+                    Some(t) => t.checked_merge(c).ok_or_else(|| overflow(name))?,
+                });
+            }
+            Counts::Compare(Box::new(
+                total.ok_or_else(|| anyhow!("no partial file given"))?,
+            ))
         }
         Counts::Matrix(m) => {
             let mut total: Vec<Vec<Option<EntrantStats>>> = m

@@ -316,12 +316,15 @@ const COMPARE_POST_RIDER: [&str; 9] = [
 
 /// `compare` stops on the first signal and says how far it got, as every
 /// verb that plays games does (it used to end at once, without a word).
+/// A billion games per variant are accepted: the games are paired a block
+/// at a time (it used to keep a record of every game of both variants, so
+/// it refused more than 10,000,000).
 #[test]
 fn sigint_stops_compare_with_its_count() {
     interrupt_run(
         "INT",
-        &[&COMPARE_POST_RIDER[..], &["-n", "10000000", "-j", "1"]].concat(),
-        "games of variant A completed",
+        &[&COMPARE_POST_RIDER[..], &["-n", "1000000000", "-j", "1"]].concat(),
+        "of 1000000000 games compared (each played with variant A and with variant B)",
     );
 }
 
@@ -1011,29 +1014,4 @@ fn kingdom_options_that_would_be_ignored_are_refused() {
         let o = domsim(&a);
         assert!(o.status.success(), "{a:?}: {}", stderr(&o));
     }
-}
-
-/// `compare` keeps every game of both variants to pair them: a count
-/// whose records would not fit (it grew to 22 GB and was killed, leaving
-/// its temporary files) is refused before a game is played, with the
-/// limit (the limit itself plays: `sigint_stops_compare_with_its_count`).
-#[test]
-fn compare_refuses_a_game_count_its_pairing_cannot_hold() {
-    let d = scratch("compare-too-many");
-    let out = d.join("c.csv");
-    let o = domsim(
-        &[
-            &COMPARE_POST_RIDER[..],
-            &["-n", "10000001", "-o", out.to_str().unwrap()],
-        ]
-        .concat(),
-    );
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("-n 10000001: compare keeps a record of every game"),
-        "{err}"
-    );
-    assert!(err.contains("at most 10000000 games per run"), "{err}");
-    assert!(!out.exists());
 }

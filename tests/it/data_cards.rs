@@ -1248,3 +1248,69 @@ fn a_kingdom_rederived_under_another_binding_follows_its_cards() {
     assert_eq!(kb.kingdom, k.kingdom);
     assert_eq!(kb.supply_piles(), k.supply_piles());
 }
+
+/// `compare --precision`: it stops after the first block of 65,536 games
+/// whose win-rate changes are all narrower than the target, says so, and
+/// its rows are those of a run of exactly that many games (the pairing is
+/// exact, so stopping early changes nothing but the count); the target is
+/// recorded. Out of range it is refused like sim's.
+#[test]
+fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
+    let d = scratch("compare-precision");
+    let run = |extra: &[&str]| {
+        let out = d.join("c.csv");
+        let mut a = vec![
+            "compare",
+            "--a",
+            "cards/post_rider.toml",
+            "--b",
+            "cards/post_rider_b.toml",
+            "--kingdom",
+            "Post Rider",
+            "strategies/playtest/post_rider_big_money.dom",
+            "strategies/big_money_ultimate.dom",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        a.extend_from_slice(extra);
+        let o = domsim(&a);
+        let csv = std::fs::read_to_string(&out).unwrap_or_default();
+        let _ = std::fs::remove_file(&out);
+        (o, csv)
+    };
+    let rows = |csv: &str| -> Vec<String> {
+        csv.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    let (o, sequential) = run(&["-n", "10000000", "--precision", "0.02"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("precision ±0.02 reached after 65536 games per variant"),
+        "{}",
+        stdout(&o)
+    );
+    for meta in [
+        "# games_per_variant: 65536",
+        "# games_requested: 10000000",
+        "# precision_target: 0.02",
+        "# precision_reached: yes",
+    ] {
+        assert!(sequential.contains(meta), "{meta}: {sequential}");
+    }
+    let (o, fixed) = run(&["-n", "65536"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!fixed.contains("precision"), "{fixed}");
+    assert_eq!(rows(&sequential), rows(&fixed));
+    for bad in ["0", "0.5", "-0.01", "nan"] {
+        let (o, csv) = run(&["--precision", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&o).contains("out of range") || stderr(&o).contains("invalid"),
+            "{bad}: {}",
+            stderr(&o)
+        );
+        assert!(csv.is_empty());
+    }
+}

@@ -849,6 +849,52 @@ fn salem_checkpoint_resumes_to_the_same_result() {
     );
 }
 
+/// Interrupted, a checkpointed New Salem run says how many games its
+/// checkpoint holds and how to resume, as Dominion's `sim` does (it said
+/// only "interrupted: N of M games completed").
+#[test]
+fn salem_interrupted_checkpoint_says_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let child = domsim()
+        .args(["salem", "sim", "-p", "4", "-n", "1000000000", "-j", "1"])
+        .args(["--checkpoint-every", "1000", "--checkpoint"])
+        .arg(&ck)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Until a first batch is saved (a guard against a hang, not a measure).
+    let t = std::time::Instant::now();
+    while !ck.exists() && t.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let k = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(k.success());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let holds = format!("checkpoint '{}' holds ", ck.display());
+    let line = err
+        .lines()
+        .find(|l| l.starts_with(&holds))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        line.ends_with(" of 1000000000 games; run the same command again to resume"),
+        "{line}"
+    );
+    let held: u64 = line[holds.len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(held >= 1000 && held.is_multiple_of(1000), "{line}");
+}
+
 #[test]
 fn salem_log_shows_a_players_view_without_other_characters() {
     let o = domsim()

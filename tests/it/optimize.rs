@@ -183,3 +183,41 @@ fn auto_tries_the_shipped_templates_that_fit() {
         stderr(&o)
     );
 }
+
+/// `--bot LINK`: the bot lands in the link's target folder (outputs follow
+/// links), so its `extends:` must resolve from there as well as from the
+/// link's folder. It was written relative to the link's folder only, and
+/// the file itself did not load ("cannot read ... (extends is relative to
+/// this file)"); it is now absolute when no one relative path serves both.
+#[cfg(unix)]
+#[test]
+fn bot_written_through_a_link_extends_from_both_folders() {
+    let d = scratch("opt-link");
+    let deep = d.join("sub/deeper");
+    std::fs::create_dir_all(&deep).unwrap();
+    let real = deep.join("real.dom");
+    let link = d.join("link.dom");
+    std::os::unix::fs::symlink("sub/deeper/real.dom", &link).unwrap();
+    let mut args = vec![
+        "optimize",
+        "strategies/templates/smithy_big_money.domt",
+        "--preset",
+        "First Game",
+        "--bot",
+        link.to_str().unwrap(),
+    ];
+    args.extend(SMALL);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let bot = std::fs::read_to_string(&real).unwrap();
+    assert!(bot.contains("extends: /"), "absolute: {bot}");
+    for p in [&link, &real] {
+        let o = domsim(&["check", p.to_str().unwrap()]);
+        assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));
+    }
+    assert_eq!(entries(&d), ["link.dom", "sub"]);
+}

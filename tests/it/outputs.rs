@@ -1240,46 +1240,50 @@ fn two_outputs_on_standard_output_under_any_name_are_refused() {
     assert_eq!(entries(&d), ["out.txt", "r.html"]);
 }
 
-/// A read-only output file is refused (exit status 2, file intact), as
-/// `> FILE` refuses it: it was replaced, since the atomic rename needs only
-/// the folder's permission. As root (who may write any file) the check
-/// runs as `nobody` through `setpriv`, and is skipped without it.
+/// domsim run so that file permissions apply: as root (who may write any
+/// file) it runs as `nobody` through `setpriv`; None (skip) when root has
+/// no usable `setpriv`.
 #[cfg(target_os = "linux")]
-#[test]
-fn a_read_only_output_file_is_refused() {
-    use std::os::unix::fs::PermissionsExt;
+fn domsim_as_unprivileged() -> Option<Command> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let root = status
         .lines()
         .find_map(|l| l.strip_prefix("Uid:"))
         .and_then(|u| u.split_whitespace().nth(1))
         == Some("0");
-    let d = scratch("read-only");
-    std::fs::set_permissions(&*d, std::fs::Permissions::from_mode(0o777)).unwrap();
     let bin = env!("CARGO_BIN_EXE_domsim");
-    let mut cmd = if root {
+    if !root {
+        return Some(Command::new(bin));
+    }
+    let nobody = || {
         let mut c = Command::new("setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
         c
-    } else {
-        Command::new(bin)
     };
-    if root {
-        // Can `nobody` run domsim from here at all?
-        let probe = Command::new("setpriv")
-            .args([
-                "--reuid=65534",
-                "--regid=65534",
-                "--clear-groups",
-                bin,
-                "--version",
-            ])
-            .output();
-        if !probe.is_ok_and(|o| o.status.success()) {
-            eprintln!("running as root without a usable setpriv; skipping");
-            return;
-        }
+    // Can `nobody` run domsim from here at all?
+    if !nobody()
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("running as root without a usable setpriv; skipping");
+        return None;
     }
+    Some(nobody())
+}
+
+/// A read-only output file is refused (exit status 2, file intact), as
+/// `> FILE` refuses it: it was replaced, since the atomic rename needs only
+/// the folder's permission.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_read_only_output_file_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch("read-only");
+    std::fs::set_permissions(&*d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let Some(mut cmd) = domsim_as_unprivileged() else {
+        return;
+    };
     let ro = d.join("kept.csv");
     std::fs::write(&ro, "old\n").unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
@@ -1299,6 +1303,44 @@ fn a_read_only_output_file_is_refused() {
     no_panic(&o);
     assert_eq!(std::fs::read_to_string(&ro).unwrap(), "old\n");
     assert_eq!(entries(&d), ["kept.csv"], "nothing else written");
+}
+
+/// A writable file in a folder that takes no new file cannot be replaced
+/// atomically (the temporary file beside it cannot be made): the message
+/// says the folder is the cause and why it matters; it used to say only
+/// "cannot write 'out/t.csv': Permission denied" of a writable file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_that_takes_no_new_file_is_named_as_the_cause() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch("read-only-folder");
+    std::fs::set_permissions(&*d, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let Some(mut cmd) = domsim_as_unprivileged() else {
+        return;
+    };
+    let out = d.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let t = out.join("t.csv");
+    std::fs::write(&t, "old\n").unwrap();
+    std::fs::set_permissions(&t, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let o = cmd
+        .args(["sim", BM, BM, "-n", "20", "-o", "out/t.csv"])
+        .current_dir(&*d)
+        .output()
+        .unwrap();
+    // Writable again, so that the scratch folder can be removed.
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot write 'out/t.csv': folder 'out' does not let new files be made in it"),
+        "{err}"
+    );
+    assert!(err.contains("renames it over the result"), "{err}");
+    no_panic(&o);
+    assert_eq!(std::fs::read_to_string(&t).unwrap(), "old\n");
+    assert_eq!(entries(&out), ["t.csv"], "nothing else written");
 }
 
 /// An output whose name is long but valid (here 240 bytes; the limit is

@@ -1,6 +1,6 @@
 //! Deterministic shards (issue 16): `--shard I/N --save-partial` then
 //! `domsim merge` writes the very bytes a one-machine run writes, for
-//! `sim`, `matrix`, `sweep` and `rank` and N = 1, 2, 3, 7; parts of another run, a shard
+//! `sim`, `matrix`, `sweep`, `rank` (and `compare`) and N = 1, 2, 3, 7; parts of another run, a shard
 //! given twice and a missing shard are refused.
 
 use crate::bad_inputs::next_in;
@@ -1882,4 +1882,114 @@ fn merge_writes_the_html_pages_and_the_rank_matrix() {
         stderr(&o)
     );
     assert!(!d.join("z.csv").exists() && !d.join("z2.csv").exists() && !d.join("z.html").exists());
+}
+
+/// `compare` shards like the other verbs: each part holds the exact paired
+/// sums of its slice of game indices, and their merge writes the CSV and
+/// HTML page of the one-machine run byte for byte (N = 1, 3, 7). A shard
+/// writes only its part (-o, --html and --precision refused), and a
+/// damaged part is refused at the field.
+#[test]
+fn compare_shards_merge_byte_for_byte_and_damage_is_refused() {
+    let d = scratch("shards-compare");
+    let base = [
+        "compare",
+        "--a",
+        "cards/post_rider.toml",
+        "--b",
+        "cards/post_rider_b.toml",
+        "--kingdom",
+        "Post Rider",
+        "strategies/playtest/post_rider_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "3000",
+        "--seed",
+        "5",
+    ];
+    let (csv, html) = (d.join("whole.csv"), d.join("whole.html"));
+    let mut args = base.to_vec();
+    args.extend([
+        "-o",
+        csv.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    run_ok(&args);
+    let whole = (std::fs::read(&csv).unwrap(), std::fs::read(&html).unwrap());
+    let mut three = Vec::new();
+    for n in [1, 3, 7] {
+        let parts = sharded(&base, &d, "cmp", n);
+        let (mcsv, mhtml) = (d.join(format!("m{n}.csv")), d.join(format!("m{n}.html")));
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend([
+            "-o",
+            mcsv.to_str().unwrap(),
+            "--html",
+            mhtml.to_str().unwrap(),
+        ]);
+        let o = domsim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                "merged {n} shard(s): 3000 games per variant of `domsim compare`"
+            )),
+            "{}",
+            stdout(&o)
+        );
+        assert_eq!(std::fs::read(&mcsv).unwrap(), whole.0, "{n} shards: CSV");
+        assert_eq!(std::fs::read(&mhtml).unwrap(), whole.1, "{n} shards: HTML");
+        if n == 3 {
+            three = parts;
+        }
+    }
+    // A shard writes only its part.
+    for extra in [
+        &["-o", "x.csv"][..],
+        &["--html", "x.html"][..],
+        &["--precision", "0.01"][..],
+    ] {
+        let part = d.join("refused.json");
+        let mut args = base.to_vec();
+        args.extend(["--shard", "1/2", "--save-partial", part.to_str().unwrap()]);
+        args.extend(extra);
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--shard"), "{}", stderr(&o));
+        assert!(!part.exists());
+    }
+    // Damaged parts: counts that no games can give, a game count that is
+    // not the slice's, a bot name that is not the run's.
+    let bad_dir = d.join("damaged");
+    std::fs::create_dir(&bad_dir).unwrap();
+    let out = bad_dir.join("damaged.csv");
+    type Damage = fn(&mut serde_json::Value);
+    let cases: Vec<(&str, Damage, &str)> = vec![
+        (
+            "dd",
+            |v| v["counts"]["Compare"]["length"]["dd"] = (-1).into(),
+            "game_length: dd is not a sum of squares",
+        ),
+        (
+            "d",
+            |v| v["counts"]["Compare"]["winner_has"]["d"] = 7.into(),
+            "winner_has_card: d is not b − a",
+        ),
+        (
+            "n",
+            |v| v["counts"]["Compare"]["seat"][0][0]["n"] = 5.into(),
+            "win_rate of Post Rider Big Money: n is 5, not the 1000 games",
+        ),
+        (
+            "names",
+            |v| v["counts"]["Compare"]["names"][0] = "Someone".into(),
+            "names",
+        ),
+    ];
+    for (tag, f, needle) in cases {
+        let bad = damaged(&three[1], &bad_dir.join(format!("bad-{tag}.json")), f);
+        let parts = vec![three[0].clone(), bad, three[2].clone()];
+        merge_refused(&parts, &out, &["counts.Compare", needle]);
+    }
 }

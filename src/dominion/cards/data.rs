@@ -17,7 +17,9 @@
 //! place (no allocation, no `dyn`), and a kingdom without data cards never
 //! reaches this module.
 
-use super::table::{bind_data_slot, data_row_index, DATA_ARENA, DATA_SLOTS, FIRST_DATA};
+use super::table::{
+    bind_data_slot, data_row_index, point_data_slot, DATA_ARENA, DATA_SLOTS, FIRST_DATA,
+};
 use super::{Card, CardInfo, CardSet, Hooks, PileRule, Set, Types};
 use crate::engine::{Bots, Choose, Dest, Event, Game, PlayCtx, Why, YesNo};
 use anyhow::{anyhow, bail, Result};
@@ -341,6 +343,7 @@ static PROGRAMS: [OnceLock<Program>; DATA_ARENA] = [const { OnceLock::new() }; D
 /// lives. Dropping it unbinds them.
 pub struct Binding {
     cards: Vec<Card>,
+    rows: Vec<u16>,
     _lock: MutexGuard<'static, ()>,
 }
 
@@ -348,6 +351,12 @@ impl Binding {
     /// The slot each card was bound to, in the order given to [`bind`].
     pub fn cards(&self) -> &[Card] {
         &self.cards
+    }
+
+    /// The arena rows this binding filled: [`bind_again`] with the same
+    /// cards and these rows binds them once more without taking new rows.
+    pub fn rows(&self) -> &[u16] {
+        &self.rows
     }
 }
 
@@ -378,6 +387,7 @@ pub fn bind(cards: &[DataCard]) -> Result<Binding> {
     let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mut bound = Binding {
         cards: Vec::new(),
+        rows: Vec::new(),
         _lock: lock,
     };
     for (s, dc) in cards.iter().enumerate() {
@@ -388,6 +398,42 @@ pub fn bind(cards: &[DataCard]) -> Result<Binding> {
         bound.cards.push(c);
         let row = data_row_index(c).ok_or_else(|| anyhow!("data slot {s} did not bind"))?;
         let _ = PROGRAMS[row].set(dc.program.clone());
+        bound.rows.push(row as u16);
+    }
+    *BOUND.lock().unwrap_or_else(|e| e.into_inner()) = cards.to_vec();
+    Ok(bound)
+}
+
+/// Bind `cards` once more to the arena `rows` an earlier [`bind`] of the
+/// very same cards filled ([`Binding::rows`]): the same slots, facts and
+/// programs, without taking new rows (a process has [`DATA_ARENA`] of
+/// them), so two bindings can take turns without limit.
+pub fn bind_again(cards: &[DataCard], rows: &[u16]) -> Result<Binding> {
+    if cards.len() != rows.len() {
+        bail!(
+            "{} data cards to bind again to {} rows",
+            cards.len(),
+            rows.len()
+        );
+    }
+    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut bound = Binding {
+        cards: Vec::new(),
+        rows: Vec::new(),
+        _lock: lock,
+    };
+    for (s, (dc, &row)) in cards.iter().zip(rows).enumerate() {
+        point_data_slot(s, Some(row)).map_err(|e| anyhow!("{e}"))?;
+        let c = Card::ALL[FIRST_DATA + s];
+        bound.cards.push(c);
+        if c.name() != dc.name {
+            bail!(
+                "data slot {s}: row {row} holds {}, not {}",
+                c.name(),
+                dc.name
+            );
+        }
+        bound.rows.push(row);
     }
     *BOUND.lock().unwrap_or_else(|e| e.into_inner()) = cards.to_vec();
     Ok(bound)

@@ -571,7 +571,7 @@ pub fn bind_data_slot(slot: usize, info: Option<CardInfo>) -> Result<(), &'stati
         return Err("more data cards than data slots");
     }
     let row = match info {
-        None => UNBOUND,
+        None => None,
         Some(info) => {
             let r = DATA_NEXT_ROW.fetch_add(1, Ordering::Relaxed);
             if r as usize >= DATA_ARENA {
@@ -579,8 +579,26 @@ pub fn bind_data_slot(slot: usize, info: Option<CardInfo>) -> Result<(), &'stati
             }
             // A fresh row: nobody else can have set it.
             let _ = DATA_ROWS[r as usize].set(info);
-            r
+            Some(r)
         }
+    };
+    point_data_slot(slot, row)
+}
+
+/// Point data slot `slot` at arena row `row` (one an earlier
+/// [`bind_data_slot`] filled; `None` unbinds the slot) and recompute the
+/// derived masks. Binding the same card again this way takes no new row,
+/// so a process can switch between two bindings as often as it needs
+/// (`domsim compare` alternates its variants block by block). Same
+/// conditions as [`bind_data_slot`].
+pub fn point_data_slot(slot: usize, row: Option<u16>) -> Result<(), &'static str> {
+    if slot >= DATA_SLOTS {
+        return Err("more data cards than data slots");
+    }
+    let row = match row {
+        None => UNBOUND,
+        Some(r) if DATA_ROWS.get(r as usize).is_some_and(|c| c.get().is_some()) => r,
+        Some(_) => return Err("a data slot pointed at an arena row no binding filled"),
     };
     DATA_SLOT_ROW[slot].store(row, Ordering::Release);
     let id = FIRST_DATA + slot;
