@@ -474,4 +474,11 @@ scenarios! {
     audit_intrigue_throne_room_throne_room_coppersmith => "intrigue_throne_room_throne_room_coppersmith.txt",
     audit_intrigue_throne_room_tribute => "intrigue_throne_room_tribute.txt",
     audit_intrigue_tribute_one_card_in_all => "intrigue_tribute_one_card_in_all.txt",
+    audit_base_mine_silver_pile_empty => "base_mine_silver_pile_empty.txt",
+    audit_base_thief_one_card_in_all => "base_thief_one_card_in_all.txt",
+    audit_base_throne_room_feast_pile_runs_out => "base_throne_room_feast_pile_runs_out.txt",
+    audit_intrigue_saboteur_no_cards_then_next_victim => "intrigue_saboteur_no_cards_then_next_victim.txt",
+    audit_intrigue_secret_chamber_alone => "intrigue_secret_chamber_alone.txt",
+    audit_intrigue_tribute_left_player_no_cards => "intrigue_tribute_left_player_no_cards.txt",
+    audit_intrigue_wishing_well_no_cards => "intrigue_wishing_well_no_cards.txt",
 }
