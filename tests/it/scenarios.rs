@@ -481,4 +481,5 @@ scenarios! {
     audit_intrigue_secret_chamber_alone => "intrigue_secret_chamber_alone.txt",
     audit_intrigue_tribute_left_player_no_cards => "intrigue_tribute_left_player_no_cards.txt",
     audit_intrigue_wishing_well_no_cards => "intrigue_wishing_well_no_cards.txt",
+    audit_intrigue_coppersmith_not_after_treasures => "intrigue_coppersmith_not_after_treasures.txt",
 }
