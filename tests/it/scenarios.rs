@@ -482,4 +482,6 @@ scenarios! {
     audit_intrigue_tribute_left_player_no_cards => "intrigue_tribute_left_player_no_cards.txt",
     audit_intrigue_wishing_well_no_cards => "intrigue_wishing_well_no_cards.txt",
     audit_intrigue_coppersmith_not_after_treasures => "intrigue_coppersmith_not_after_treasures.txt",
+    audit_base_bureaucrat_after_secret_chamber => "base_bureaucrat_after_secret_chamber.txt",
+    audit_intrigue_secret_chamber_before_swindler => "intrigue_secret_chamber_before_swindler.txt",
 }
