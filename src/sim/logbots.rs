@@ -274,6 +274,13 @@ impl<B: Bots> Bots for LoggingBots<B> {
             Event::Reveal { player, card } => self.add(player, "reveals", card),
             Event::Topdeck { player, card } => self.add(player, "puts on deck", card),
             Event::React { player, card } => self.add(player, "reacts with", card),
+            Event::Pass { player, to, card } => {
+                self.line(format!(
+                    "{} passes {card} to {}",
+                    self.name(player),
+                    self.name(to)
+                ));
+            }
             Event::Shuffle { player } => {
                 self.line(format!("{} shuffles", self.name(player)));
             }
@@ -312,5 +319,24 @@ mod tests {
             let log = b.finish(&g2);
             assert!(log.contains("Game over") && log.contains("Turn 1 — A"));
         }
+    }
+
+    /// Masquerade's passes are shown (they are neither gains nor trashes,
+    /// so no other line would tell where the cards went).
+    #[test]
+    fn masquerade_passes_are_logged() {
+        use crate::engine::{GameRng, Kingdom};
+        let k = Kingdom::with_piles(2, &[Card::Masquerade]).unwrap();
+        let mut g = Game::empty(&k, GameRng::for_game(1, 0));
+        g.players[0].hand.push(Card::Masquerade);
+        g.players[0].deck.push(Card::Estate);
+        g.players[0].deck.push(Card::Estate);
+        g.players[1].hand.push(Card::Curse);
+        g.recount_totals();
+        let mut b = LoggingBots::new(BigMoney, vec!["A".into(), "B".into()]);
+        g.try_play_action(&mut b, Card::Masquerade).unwrap();
+        let log = b.finish(&g);
+        assert!(log.contains("A passes Estate to B"), "{log}");
+        assert!(log.contains("B passes Curse to A"), "{log}");
     }
 }

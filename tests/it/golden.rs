@@ -45,6 +45,7 @@ impl<B: Bots> Bots for Logged<B> {
             Event::Reveal { player, card } => writeln!(l, "p{player} reveals {card}"),
             Event::Topdeck { player, card } => writeln!(l, "p{player} topdecks {card}"),
             Event::React { player, card } => writeln!(l, "p{player} reacts with {card}"),
+            Event::Pass { player, to, card } => writeln!(l, "p{player} passes {card} to p{to}"),
             Event::Shuffle { player } => writeln!(l, "p{player} shuffles"),
             Event::Draw { player, card } => writeln!(l, "p{player} draws {card}"),
         };

@@ -865,8 +865,14 @@ fn salem_interrupted_checkpoint_says_what_it_holds() {
         .spawn()
         .unwrap();
     // Until a first batch is saved (a guard against a hang, not a measure).
+    // The run saves an empty checkpoint before its first game ("next 0"):
+    // the file existing is not enough (killed then, it holds 0 games).
+    let saved_a_batch = || {
+        std::fs::read_to_string(&ck)
+            .is_ok_and(|t| t.lines().any(|l| l.starts_with("next ") && l != "next 0"))
+    };
     let t = std::time::Instant::now();
-    while !ck.exists() && t.elapsed() < std::time::Duration::from_secs(60) {
+    while !saved_a_batch() && t.elapsed() < std::time::Duration::from_secs(60) {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let k = Command::new("kill")

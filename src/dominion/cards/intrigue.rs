@@ -145,9 +145,18 @@ pub fn masquerade<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     }
     for (v, slot) in passed.iter().enumerate().take(n) {
         if let Some(c) = *slot {
-            let pl = &mut g.players[(v + 1) % n];
+            let to = (v + 1) % n;
+            let pl = &mut g.players[to];
             pl.hand.push(c);
             pl.add_owned(c);
+            b.event(
+                g,
+                Event::Pass {
+                    player: v as u8,
+                    to: to as u8,
+                    card: c,
+                },
+            );
         }
     }
     let legal = g.hand_kinds(p, CardSet::all());

@@ -412,17 +412,56 @@ impl Choose {
 /// do not care keep the default no-op `event`, which compiles to nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    TurnStart { player: u8, turn: u16 },
-    Play { player: u8, card: Card },
-    Buy { player: u8, card: Card },
-    Gain { player: u8, card: Card },
-    Trash { player: u8, card: Card },
-    Discard { player: u8, card: Card },
-    Reveal { player: u8, card: Card },
-    Topdeck { player: u8, card: Card },
-    React { player: u8, card: Card },
-    Shuffle { player: u8 },
-    Draw { player: u8, card: Card },
+    TurnStart {
+        player: u8,
+        turn: u16,
+    },
+    Play {
+        player: u8,
+        card: Card,
+    },
+    Buy {
+        player: u8,
+        card: Card,
+    },
+    Gain {
+        player: u8,
+        card: Card,
+    },
+    Trash {
+        player: u8,
+        card: Card,
+    },
+    Discard {
+        player: u8,
+        card: Card,
+    },
+    Reveal {
+        player: u8,
+        card: Card,
+    },
+    Topdeck {
+        player: u8,
+        card: Card,
+    },
+    React {
+        player: u8,
+        card: Card,
+    },
+    /// `player` passed `card` from his hand to `to`'s hand (Masquerade):
+    /// neither a gain nor a trash nor a discard, but ownership moves.
+    Pass {
+        player: u8,
+        to: u8,
+        card: Card,
+    },
+    Shuffle {
+        player: u8,
+    },
+    Draw {
+        player: u8,
+        card: Card,
+    },
 }
 
 /// The players of one game, as seen by the engine. One implementation answers
