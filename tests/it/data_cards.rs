@@ -1314,3 +1314,32 @@ fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
         assert!(csv.is_empty());
     }
 }
+
+/// `cards list` prints what domsim read, the pile size included (it
+/// changes the game: compare's B may differ only by it); a card file with
+/// a byte-order mark reads like one without, positions included (line 1
+/// was a column off).
+#[test]
+fn cards_list_shows_the_pile_and_positions_ignore_a_byte_order_mark() {
+    let d = scratch("list pile bom");
+    let f = d.join("pile.toml");
+    let card = "[[card]]\nname = \"Piled\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\npile = 5\n";
+    std::fs::write(&f, format!("\u{feff}{card}")).unwrap();
+    let o = domsim(&["cards", "list", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Piled — $3 Action: +1 Card, pile 5\n"),
+        "{out}"
+    );
+    assert!(out.contains("pile.toml:1:1)"), "{out}");
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "\u{feff}name = \"Loose\"\n").unwrap();
+    let o = domsim(&["cards", "list", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.toml:1:1: unknown field `name`"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -880,6 +880,9 @@ impl Cx<'_> {
 
 /// Parse one card file's text (`file` names it in messages).
 pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
+    // A leading byte-order mark is skipped (the TOML reader skips it too,
+    // but counts it in its positions: line 1 would be a column off).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut cx = Cx {
         file,
         text,
@@ -1950,6 +1953,9 @@ pub fn describe(dc: &DataCard) -> String {
     }
     if dc.program.blocks_attacks {
         bonus.push("Reaction: blocks an Attack".into());
+    }
+    if let PileRule::Fixed(n) = i.pile {
+        bonus.push(format!("pile {n}"));
     }
     if !bonus.is_empty() {
         s.push_str(&format!(": {}", bonus.join(", ")));
