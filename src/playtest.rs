@@ -659,15 +659,15 @@ impl Pairing {
     }
 
     /// Check a loaded pairing (a shard's partial file) against the bots of
-    /// its run: every sum counts the same games and could come from them.
-    pub fn check(&self, names: &[String]) -> Result<(), String> {
+    /// its run and the `games` of its part: every sum counts those games
+    /// and could come from them (the sum at fault is named).
+    pub fn check(&self, names: &[String], games: u64) -> Result<(), String> {
         if self.names != names {
             return Err(format!(
                 "names {:?} are not the run's bots {names:?}",
                 self.names
             ));
         }
-        let games = self.games();
         let s = SCALE as i128;
         // The largest value of each measure in one game: a bot's win share
         // 1; its mean buys, plays, copies (u8, u16, u8 a seat); their sum
@@ -1029,14 +1029,35 @@ mod tests {
             .iter()
             .fold(parts[0].clone(), |t, p| t.checked_merge(p).unwrap());
         assert_eq!(merged, whole);
-        assert!(whole.check(&names).is_ok());
+        assert!(whole.check(&names, 3_000).is_ok());
         let mut big = whole.clone();
         big.length.dd = i128::from(u64::MAX) * 1_000;
         let text = serde_json::to_string(&big).unwrap();
         let back: Pairing = serde_json::from_str(&text).unwrap();
         assert_eq!(back, big);
         assert!(Pairing::new(&names[..2]).checked_merge(&whole).is_none());
-        assert!(whole.check(&names[..2]).is_err());
+        assert!(whole.check(&names[..2], 3_000).is_err());
+    }
+
+    /// A sum whose game count is not the part's is named: the game length's
+    /// own count, not the first bot's win rate.
+    #[test]
+    fn pairing_check_names_the_sum_at_fault() {
+        let names = vec!["x".to_string(), "y".to_string()];
+        let (a, b) = records(50, 2, 4);
+        let mut p = Pairing::new(&names);
+        p.add(&a, &b).unwrap();
+        assert_eq!(p.check(&names, 50), Ok(()));
+        let e = p.check(&names, 49).unwrap_err();
+        assert!(e.starts_with("win_rate of x: n is 50, not the 49"), "{e}");
+        let mut bad = p.clone();
+        bad.length.n = 1;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert!(e.starts_with("game_length: n is 1, not the 50"), "{e}");
+        let mut bad = p.clone();
+        bad.winner_has.n = 7;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert!(e.starts_with("winner_has_card: n is 7"), "{e}");
     }
 
     #[test]
