@@ -537,7 +537,13 @@ impl PairSums {
         } else {
             0.0
         };
-        let half = 1.96 * (var.max(0.0) / nf).sqrt();
+        // One game says nothing about the spread of the differences: no
+        // interval (not a zero-width one that "excludes 0").
+        let half = if self.n > 1 {
+            1.96 * (var.max(0.0) / nf).sqrt()
+        } else {
+            f64::INFINITY
+        };
         Compared {
             measure,
             bot: bot.to_string(),
@@ -814,7 +820,8 @@ pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) 
         }
         let scale = rs
             .iter()
-            .map(|r| r.ci_low.abs().max(r.ci_high.abs()))
+            .flat_map(|r| [r.ci_low.abs(), r.ci_high.abs()])
+            .filter(|v| v.is_finite())
             .fold(1e-9, f64::max);
         h.push_str(&format!(
             "<h2>{}</h2><p>{}</p><table><tr><th>bot</th><th>A</th><th>B</th><th>diff (B − A)</th><th>95% interval</th><th></th></tr>",
@@ -822,7 +829,8 @@ pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) 
             esc(what)
         ));
         for r in rs {
-            let x = |v: f64| 150.0 + 140.0 * v / scale;
+            // An unbounded interval (fewer than 2 games) reaches the edge.
+            let x = |v: f64| (150.0 + 140.0 * v / scale).clamp(10.0, 290.0);
             let cls = if r.ci_low > 0.0 {
                 "pos"
             } else if r.ci_high < 0.0 {

@@ -1343,3 +1343,54 @@ fn cards_list_shows_the_pile_and_positions_ignore_a_byte_order_mark() {
         stderr(&o)
     );
 }
+
+/// One game gives no interval: the CSV says `-inf`/`inf`, the table marks
+/// nothing `*` (it printed a zero-width interval [d, d] as excluding 0),
+/// and the HTML page draws no NaN.
+#[test]
+fn compare_of_one_game_claims_no_interval() {
+    let d = scratch("compare one game");
+    let (csv, html) = (d.join("c.csv"), d.join("c.html"));
+    let o = domsim(&[
+        "compare",
+        "--a",
+        root().join("cards/post_rider.toml").to_str().unwrap(),
+        "--b",
+        root().join("cards/post_rider_b.toml").to_str().unwrap(),
+        "--kingdom",
+        "Post Rider",
+        root()
+            .join("strategies/playtest/post_rider_big_money.dom")
+            .to_str()
+            .unwrap(),
+        root()
+            .join("strategies/big_money_ultimate.dom")
+            .to_str()
+            .unwrap(),
+        "-n",
+        "1",
+        "-o",
+        csv.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains(" [")).collect();
+    assert_eq!(rows.len(), 13, "{table}");
+    for r in rows {
+        assert!(r.ends_with("[-inf, +inf]"), "{r}");
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let body: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .collect();
+    assert_eq!(body.len(), 13, "{text}");
+    for l in body {
+        assert!(l.ends_with(",-inf,inf,1"), "{l}");
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("NaN") && !page.contains("inf\""), "{page}");
+}
