@@ -1394,3 +1394,47 @@ fn compare_of_one_game_claims_no_interval() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("NaN") && !page.contains("inf\""), "{page}");
 }
+
+/// `compare --random` (or `--preset`) never holds the data card, and
+/// `--kingdom` does not combine with them: the message points to the way
+/// that works (it said "add it with --kingdom", which clap then refuses),
+/// and that way runs.
+#[test]
+fn compare_random_kingdom_without_the_card_points_to_fill() {
+    let a = root().join("cards/post_rider.toml");
+    let bot = root().join("strategies/playtest/post_rider_big_money.dom");
+    let run = |kingdom: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--a",
+            a.to_str().unwrap(),
+            "--b-set",
+            "Post Rider:cost=5",
+            bot.to_str().unwrap(),
+            "builtin:big-money",
+            "-n",
+            "20",
+        ];
+        args.extend_from_slice(kingdom);
+        domsim(&args)
+    };
+    for k in [&["--random"][..], &["--preset", "First Game"]] {
+        let o = run(k);
+        assert_eq!(o.status.code(), Some(2), "{k:?}");
+        let e = stderr(&o);
+        assert!(
+            e.contains("give it with --kingdom \"Post Rider\" --fill"),
+            "{e}"
+        );
+        assert!(!e.contains("add it with --kingdom"), "{e}");
+    }
+    let o = run(&["--kingdom", "Post Rider", "--fill"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["--kingdom", "Village"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("add it with --kingdom"),
+        "{}",
+        stderr(&o)
+    );
+}
