@@ -1438,3 +1438,27 @@ fn compare_random_kingdom_without_the_card_points_to_fill() {
         stderr(&o)
     );
 }
+
+/// The same card file given twice (by any path) is called that, not "card
+/// 'X' is defined twice (first at F:6:1)" pointing at the card's own place.
+#[test]
+fn a_card_file_given_twice_is_named() {
+    let d = scratch("cards twice");
+    let f = d.join("one.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Twice\"\ncost = 2\ntypes = [\"Action\"]\ncards = 1\n",
+    )
+    .unwrap();
+    let other = d.join(".").join("one.toml");
+    let o = domsim(&[
+        "cards",
+        "list",
+        f.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("is given twice (also as"), "{e}");
+    assert!(!e.contains("defined twice"), "{e}");
+}

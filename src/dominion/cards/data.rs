@@ -831,9 +831,18 @@ struct FileDe {
 /// line, column and field.
 pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
     let mut out: Vec<DataCard> = Vec::new();
+    let mut seen: Vec<(std::path::PathBuf, String)> = Vec::new();
     for path in paths {
         let path = path.as_ref();
         let file = path.display().to_string();
+        // The same file twice would read as each of its cards "defined
+        // twice (first at)" its own position: say what happened.
+        if let Ok(real) = std::fs::canonicalize(path) {
+            if let Some((_, first)) = seen.iter().find(|(p, _)| *p == real) {
+                bail!("card file '{file}' is given twice (also as '{first}')");
+            }
+            seen.push((real, file.clone()));
+        }
         let text = crate::output::read_input(path, "card file")?;
         for c in parse_cards(&file, &text)? {
             if let Some(prev) = out
