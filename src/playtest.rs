@@ -501,8 +501,14 @@ impl PairSums {
             return Err("d is not b − a".into());
         }
         let upper = bound.saturating_mul(most);
-        let lower = n.checked_mul(self.dd).map(|x| x >= self.d * self.d);
-        if !(0..=upper).contains(&self.dd) || lower == Some(false) {
+        // n·Σd² ≥ (Σd)² (Cauchy–Schwarz), exactly while both products fit
+        // in i128; beyond (some 10^14 games of the longest measures, only
+        // in an edited file) in f64 with room for its rounding.
+        let lower = match (n.checked_mul(self.dd), self.d.checked_mul(self.d)) {
+            (Some(x), Some(y)) => x >= y,
+            _ => n as f64 * self.dd as f64 >= (self.d as f64).powi(2) * (1.0 - 1e-9),
+        };
+        if !(0..=upper).contains(&self.dd) || !lower {
             return Err("dd is not a sum of squares of these differences".into());
         }
         Ok(())
@@ -1066,6 +1072,35 @@ mod tests {
         bad.winner_has.n = 7;
         let e = bad.check(&names, 50).unwrap_err();
         assert!(e.starts_with("winner_has_card: n is 7"), "{e}");
+    }
+
+    /// A part claiming as many games as a run can play (2^48 per part
+    /// at most), each at the largest value, is checked without overflow
+    /// (Σd squared overflowed i128: a panic in a debug build, a wrapped
+    /// and meaningless comparison in a release build).
+    #[test]
+    fn pair_sums_check_of_huge_counts_does_not_overflow() {
+        let most: i128 = 65_535 * SCALE as i128;
+        let games: u64 = 1 << 47;
+        let n = games as i128;
+        let full = PairSums {
+            n: games,
+            a: 0,
+            b: n * most,
+            d: n * most,
+            dd: n * most * most,
+        };
+        assert_eq!(full.check(games, most), Ok(()));
+        let short = PairSums { dd: 0, ..full };
+        assert!(short
+            .check(games, most)
+            .unwrap_err()
+            .starts_with("dd is not"));
+        let under = PairSums {
+            dd: n * most * most / 2,
+            ..full
+        };
+        assert!(under.check(games, most).is_err());
     }
 
     #[test]
