@@ -711,6 +711,20 @@ impl Pairing {
                 })?;
             }
         }
+        // Each game's "all" value is the sum of the bots' values: so are
+        // the sums (an edit of one row alone is caught).
+        for (m, rows) in self.seat.iter().enumerate() {
+            let bots = &rows[..names.len()];
+            let all = &rows[MAX_PLAYERS];
+            if all.a != bots.iter().map(|r| r.a).sum::<i128>()
+                || all.b != bots.iter().map(|r| r.b).sum::<i128>()
+            {
+                return Err(format!(
+                    "{} of all: a or b is not the sum of the bots' rows",
+                    SEAT_MEASURES[m]
+                ));
+            }
+        }
         self.winner_has
             .check(games, s)
             .map_err(|e| format!("winner_has_card: {e}"))?;
@@ -1068,6 +1082,11 @@ mod tests {
         bad.length.n = 1;
         let e = bad.check(&names, 50).unwrap_err();
         assert!(e.starts_with("game_length: n is 1, not the 50"), "{e}");
+        let mut bad = p.clone();
+        bad.seat[1][MAX_PLAYERS].a += SCALE as i128;
+        bad.seat[1][MAX_PLAYERS].d -= SCALE as i128;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert_eq!(e, "bought of all: a or b is not the sum of the bots' rows");
         let mut bad = p.clone();
         bad.winner_has.n = 7;
         let e = bad.check(&names, 50).unwrap_err();
