@@ -1211,8 +1211,18 @@ impl CompareConfig {
             },
         };
         if !kingdom.kingdom.in_game.contains(card) {
+            // --random and --preset draw printed cards only (and do not
+            // combine with --kingdom): the way in is a partial --kingdom
+            // that --fill completes at random.
+            let how = if a.kingdom.random || a.kingdom.preset.is_some() {
+                format!(
+                    "--random and --preset hold printed cards only: give it with --kingdom \"{card}\" --fill (the rest drawn at random from --sets)"
+                )
+            } else {
+                "add it with --kingdom".to_string()
+            };
             bail!(
-                "{card} is not in the kingdom ({}): add it with --kingdom",
+                "{card} is not in the kingdom ({}): {how}",
                 kingdom.kingdom.describe()
             );
         }

@@ -501,8 +501,14 @@ impl PairSums {
             return Err("d is not b − a".into());
         }
         let upper = bound.saturating_mul(most);
-        let lower = n.checked_mul(self.dd).map(|x| x >= self.d * self.d);
-        if !(0..=upper).contains(&self.dd) || lower == Some(false) {
+        // n·Σd² ≥ (Σd)² (Cauchy–Schwarz), exactly while both products fit
+        // in i128; beyond (some 10^14 games of the longest measures, only
+        // in an edited file) in f64 with room for its rounding.
+        let lower = match (n.checked_mul(self.dd), self.d.checked_mul(self.d)) {
+            (Some(x), Some(y)) => x >= y,
+            _ => n as f64 * self.dd as f64 >= (self.d as f64).powi(2) * (1.0 - 1e-9),
+        };
+        if !(0..=upper).contains(&self.dd) || !lower {
             return Err("dd is not a sum of squares of these differences".into());
         }
         Ok(())
@@ -537,7 +543,13 @@ impl PairSums {
         } else {
             0.0
         };
-        let half = 1.96 * (var.max(0.0) / nf).sqrt();
+        // One game says nothing about the spread of the differences: no
+        // interval (not a zero-width one that "excludes 0").
+        let half = if self.n > 1 {
+            1.96 * (var.max(0.0) / nf).sqrt()
+        } else {
+            f64::INFINITY
+        };
         Compared {
             measure,
             bot: bot.to_string(),
@@ -659,15 +671,15 @@ impl Pairing {
     }
 
     /// Check a loaded pairing (a shard's partial file) against the bots of
-    /// its run: every sum counts the same games and could come from them.
-    pub fn check(&self, names: &[String]) -> Result<(), String> {
+    /// its run and the `games` of its part: every sum counts those games
+    /// and could come from them (the sum at fault is named).
+    pub fn check(&self, names: &[String], games: u64) -> Result<(), String> {
         if self.names != names {
             return Err(format!(
                 "names {:?} are not the run's bots {names:?}",
                 self.names
             ));
         }
-        let games = self.games();
         let s = SCALE as i128;
         // The largest value of each measure in one game: a bot's win share
         // 1; its mean buys, plays, copies (u8, u16, u8 a seat); their sum
@@ -697,6 +709,20 @@ impl Pairing {
                         if all { "all" } else { &names[i] }
                     )
                 })?;
+            }
+        }
+        // Each game's "all" value is the sum of the bots' values: so are
+        // the sums (an edit of one row alone is caught).
+        for (m, rows) in self.seat.iter().enumerate() {
+            let bots = &rows[..names.len()];
+            let all = &rows[MAX_PLAYERS];
+            if all.a != bots.iter().map(|r| r.a).sum::<i128>()
+                || all.b != bots.iter().map(|r| r.b).sum::<i128>()
+            {
+                return Err(format!(
+                    "{} of all: a or b is not the sum of the bots' rows",
+                    SEAT_MEASURES[m]
+                ));
             }
         }
         self.winner_has
@@ -814,7 +840,8 @@ pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) 
         }
         let scale = rs
             .iter()
-            .map(|r| r.ci_low.abs().max(r.ci_high.abs()))
+            .flat_map(|r| [r.ci_low.abs(), r.ci_high.abs()])
+            .filter(|v| v.is_finite())
             .fold(1e-9, f64::max);
         h.push_str(&format!(
             "<h2>{}</h2><p>{}</p><table><tr><th>bot</th><th>A</th><th>B</th><th>diff (B − A)</th><th>95% interval</th><th></th></tr>",
@@ -822,7 +849,8 @@ pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) 
             esc(what)
         ));
         for r in rs {
-            let x = |v: f64| 150.0 + 140.0 * v / scale;
+            // An unbounded interval (fewer than 2 games) reaches the edge.
+            let x = |v: f64| (150.0 + 140.0 * v / scale).clamp(10.0, 290.0);
             let cls = if r.ci_low > 0.0 {
                 "pos"
             } else if r.ci_high < 0.0 {
@@ -1029,14 +1057,69 @@ mod tests {
             .iter()
             .fold(parts[0].clone(), |t, p| t.checked_merge(p).unwrap());
         assert_eq!(merged, whole);
-        assert!(whole.check(&names).is_ok());
+        assert!(whole.check(&names, 3_000).is_ok());
         let mut big = whole.clone();
         big.length.dd = i128::from(u64::MAX) * 1_000;
         let text = serde_json::to_string(&big).unwrap();
         let back: Pairing = serde_json::from_str(&text).unwrap();
         assert_eq!(back, big);
         assert!(Pairing::new(&names[..2]).checked_merge(&whole).is_none());
-        assert!(whole.check(&names[..2]).is_err());
+        assert!(whole.check(&names[..2], 3_000).is_err());
+    }
+
+    /// A sum whose game count is not the part's is named: the game length's
+    /// own count, not the first bot's win rate.
+    #[test]
+    fn pairing_check_names_the_sum_at_fault() {
+        let names = vec!["x".to_string(), "y".to_string()];
+        let (a, b) = records(50, 2, 4);
+        let mut p = Pairing::new(&names);
+        p.add(&a, &b).unwrap();
+        assert_eq!(p.check(&names, 50), Ok(()));
+        let e = p.check(&names, 49).unwrap_err();
+        assert!(e.starts_with("win_rate of x: n is 50, not the 49"), "{e}");
+        let mut bad = p.clone();
+        bad.length.n = 1;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert!(e.starts_with("game_length: n is 1, not the 50"), "{e}");
+        let mut bad = p.clone();
+        bad.seat[1][MAX_PLAYERS].a += SCALE as i128;
+        bad.seat[1][MAX_PLAYERS].d -= SCALE as i128;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert_eq!(e, "bought of all: a or b is not the sum of the bots' rows");
+        let mut bad = p.clone();
+        bad.winner_has.n = 7;
+        let e = bad.check(&names, 50).unwrap_err();
+        assert!(e.starts_with("winner_has_card: n is 7"), "{e}");
+    }
+
+    /// A part claiming as many games as a run can play (2^48 per part
+    /// at most), each at the largest value, is checked without overflow
+    /// (Σd squared overflowed i128: a panic in a debug build, a wrapped
+    /// and meaningless comparison in a release build).
+    #[test]
+    fn pair_sums_check_of_huge_counts_does_not_overflow() {
+        let most: i128 = 65_535 * SCALE as i128;
+        let games: u64 = 1 << 47;
+        let n = games as i128;
+        let full = PairSums {
+            n: games,
+            a: 0,
+            b: n * most,
+            d: n * most,
+            dd: n * most * most,
+        };
+        assert_eq!(full.check(games, most), Ok(()));
+        let short = PairSums { dd: 0, ..full };
+        assert!(short
+            .check(games, most)
+            .unwrap_err()
+            .starts_with("dd is not"));
+        let under = PairSums {
+            dd: n * most * most / 2,
+            ..full
+        };
+        assert!(under.check(games, most).is_err());
     }
 
     #[test]

@@ -9,7 +9,8 @@
 # the domsim arguments mean what they mean here. Parts go to PARTS (default
 # ./parts-<pid>); domsim is taken from DOMSIM (default: this repository's
 # target/release/domsim, built if missing). For a sweep, SUMMARY=FILE.csv
-# also writes the merged run's --summary. Prints the job ids and the
+# also writes the merged run's --summary; for a rank, matrix or compare,
+# HTML=FILE.html its HTML page (merge --html). Prints the job ids and the
 # command that re-runs one failed task.
 set -euo pipefail
 usage="usage: submit.sh SHARDS OUT.csv VERB ARGS..."
@@ -42,6 +43,9 @@ done
 merge_args=("$out")
 if [ -n "${SUMMARY:-}" ]; then
     merge_args+=(--summary "$SUMMARY")
+fi
+if [ -n "${HTML:-}" ]; then
+    merge_args+=(--html "$HTML")
 fi
 env_list="ALL,SHARDS=$shards,PARTS=$parts,DOMSIM=$DOMSIM"
 # Job logs go beside the parts, not into the folder submitted from.

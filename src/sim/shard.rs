@@ -308,7 +308,7 @@ impl Partial {
                     bail!("key.entrants has {n} strategies but the run has {players} players (one strategy per seat)");
                 }
                 let names: Vec<String> = self.key.entrants.iter().map(|e| e.name.clone()).collect();
-                p.check(&names)
+                p.check(&names, self.games)
                     .map_err(|e| anyhow!("counts.Compare: {e}"))?;
             }
             (c, _) => {

@@ -1314,3 +1314,151 @@ fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
         assert!(csv.is_empty());
     }
 }
+
+/// `cards list` prints what domsim read, the pile size included (it
+/// changes the game: compare's B may differ only by it); a card file with
+/// a byte-order mark reads like one without, positions included (line 1
+/// was a column off).
+#[test]
+fn cards_list_shows_the_pile_and_positions_ignore_a_byte_order_mark() {
+    let d = scratch("list pile bom");
+    let f = d.join("pile.toml");
+    let card = "[[card]]\nname = \"Piled\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\npile = 5\n";
+    std::fs::write(&f, format!("\u{feff}{card}")).unwrap();
+    let o = domsim(&["cards", "list", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Piled — $3 Action: +1 Card, pile 5\n"),
+        "{out}"
+    );
+    assert!(out.contains("pile.toml:1:1)"), "{out}");
+    let bad = d.join("bad.toml");
+    std::fs::write(&bad, "\u{feff}name = \"Loose\"\n").unwrap();
+    let o = domsim(&["cards", "list", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.toml:1:1: unknown field `name`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// One game gives no interval: the CSV says `-inf`/`inf`, the table marks
+/// nothing `*` (it printed a zero-width interval [d, d] as excluding 0),
+/// and the HTML page draws no NaN.
+#[test]
+fn compare_of_one_game_claims_no_interval() {
+    let d = scratch("compare one game");
+    let (csv, html) = (d.join("c.csv"), d.join("c.html"));
+    let o = domsim(&[
+        "compare",
+        "--a",
+        root().join("cards/post_rider.toml").to_str().unwrap(),
+        "--b",
+        root().join("cards/post_rider_b.toml").to_str().unwrap(),
+        "--kingdom",
+        "Post Rider",
+        root()
+            .join("strategies/playtest/post_rider_big_money.dom")
+            .to_str()
+            .unwrap(),
+        root()
+            .join("strategies/big_money_ultimate.dom")
+            .to_str()
+            .unwrap(),
+        "-n",
+        "1",
+        "-o",
+        csv.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    let rows: Vec<&str> = table.lines().filter(|l| l.contains(" [")).collect();
+    assert_eq!(rows.len(), 13, "{table}");
+    for r in rows {
+        assert!(r.ends_with("[-inf, +inf]"), "{r}");
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let body: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .collect();
+    assert_eq!(body.len(), 13, "{text}");
+    for l in body {
+        assert!(l.ends_with(",-inf,inf,1"), "{l}");
+    }
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("NaN") && !page.contains("inf\""), "{page}");
+}
+
+/// `compare --random` (or `--preset`) never holds the data card, and
+/// `--kingdom` does not combine with them: the message points to the way
+/// that works (it said "add it with --kingdom", which clap then refuses),
+/// and that way runs.
+#[test]
+fn compare_random_kingdom_without_the_card_points_to_fill() {
+    let a = root().join("cards/post_rider.toml");
+    let bot = root().join("strategies/playtest/post_rider_big_money.dom");
+    let run = |kingdom: &[&str]| {
+        let mut args = vec![
+            "compare",
+            "--a",
+            a.to_str().unwrap(),
+            "--b-set",
+            "Post Rider:cost=5",
+            bot.to_str().unwrap(),
+            "builtin:big-money",
+            "-n",
+            "20",
+        ];
+        args.extend_from_slice(kingdom);
+        domsim(&args)
+    };
+    for k in [&["--random"][..], &["--preset", "First Game"]] {
+        let o = run(k);
+        assert_eq!(o.status.code(), Some(2), "{k:?}");
+        let e = stderr(&o);
+        assert!(
+            e.contains("give it with --kingdom \"Post Rider\" --fill"),
+            "{e}"
+        );
+        assert!(!e.contains("add it with --kingdom"), "{e}");
+    }
+    let o = run(&["--kingdom", "Post Rider", "--fill"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&["--kingdom", "Village"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("add it with --kingdom"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The same card file given twice (by any path) is called that, not "card
+/// 'X' is defined twice (first at F:6:1)" pointing at the card's own place.
+#[test]
+fn a_card_file_given_twice_is_named() {
+    let d = scratch("cards twice");
+    let f = d.join("one.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"Twice\"\ncost = 2\ntypes = [\"Action\"]\ncards = 1\n",
+    )
+    .unwrap();
+    let other = d.join(".").join("one.toml");
+    let o = domsim(&[
+        "cards",
+        "list",
+        f.to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("is given twice (also as"), "{e}");
+    assert!(!e.contains("defined twice"), "{e}");
+}

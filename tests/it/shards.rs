@@ -454,6 +454,36 @@ fn slurm_submit_runs_in_the_folder_it_is_called_from() {
             "{merged}"
         );
     }
+
+    // A compare, with its HTML page (HTML= was not passed to the merge,
+    // so a sharded compare or rank could not get its page from submit.sh).
+    std::fs::copy(root.join("cards/post_rider.toml"), user.join("a.toml")).unwrap();
+    std::fs::copy(root.join("cards/post_rider_b.toml"), user.join("b.toml")).unwrap();
+    let compare = [
+        "compare",
+        "--a",
+        "a.toml",
+        "--b",
+        "b.toml",
+        "--kingdom",
+        "Post Rider",
+        "mine.dom",
+        "builtin:big-money",
+        "-n",
+        "90",
+    ];
+    let mut args = vec!["3", "ab.csv"];
+    args.extend(compare);
+    here(&args, &[("PARTS", "abparts"), ("HTML", "ab.html")]);
+    let mut args = compare.to_vec();
+    args.extend(["-o", "ab-full.csv", "--html", "ab-full.html"]);
+    one(&args);
+    for (merged, full) in [("ab.csv", "ab-full.csv"), ("ab.html", "ab-full.html")] {
+        assert!(
+            std::fs::read(user.join(merged)).ok() == std::fs::read(user.join(full)).ok(),
+            "{merged}"
+        );
+    }
 }
 
 /// What a part or checkpoint is keyed by covers what changes the games:

@@ -831,9 +831,18 @@ struct FileDe {
 /// line, column and field.
 pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
     let mut out: Vec<DataCard> = Vec::new();
+    let mut seen: Vec<(std::path::PathBuf, String)> = Vec::new();
     for path in paths {
         let path = path.as_ref();
         let file = path.display().to_string();
+        // The same file twice would read as each of its cards "defined
+        // twice (first at)" its own position: say what happened.
+        if let Ok(real) = std::fs::canonicalize(path) {
+            if let Some((_, first)) = seen.iter().find(|(p, _)| *p == real) {
+                bail!("card file '{file}' is given twice (also as '{first}')");
+            }
+            seen.push((real, file.clone()));
+        }
         let text = crate::output::read_input(path, "card file")?;
         for c in parse_cards(&file, &text)? {
             if let Some(prev) = out
@@ -880,6 +889,9 @@ impl Cx<'_> {
 
 /// Parse one card file's text (`file` names it in messages).
 pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
+    // A leading byte-order mark is skipped (the TOML reader skips it too,
+    // but counts it in its positions: line 1 would be a column off).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut cx = Cx {
         file,
         text,
@@ -1950,6 +1962,9 @@ pub fn describe(dc: &DataCard) -> String {
     }
     if dc.program.blocks_attacks {
         bonus.push("Reaction: blocks an Attack".into());
+    }
+    if let PileRule::Fixed(n) = i.pile {
+        bonus.push(format!("pile {n}"));
     }
     if !bonus.is_empty() {
         s.push_str(&format!(": {}", bonus.join(", ")));
