@@ -1230,11 +1230,7 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
     install_stop_handler();
     let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
     let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let total = kingdoms.len() as u64;
     let (first, count) = run.shard.map_or((0, total), |s| s.range(total));
     let pool = sim::pool(run.threads)?;
@@ -1351,11 +1347,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     let file = rc.out.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
     let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = rc
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = rc.partial_file()?;
     let infos = lineup.infos();
     let n = infos.len();
     let members = crate::rank::design(n, p, rc.seed, tables);
@@ -2224,11 +2216,7 @@ fn prepare_run(
     // signal can never leave it behind.
     install_stop_handler();
     let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let pool = sim::pool(run.threads)?;
     let (kingdom, compiled) = lineup.compile_for(&kc.kingdom)?;
     Ok(PreparedRun {
@@ -2951,11 +2939,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     install_stop_handler();
     let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let infos = lineup.infos().to_vec();
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     // This process's games: all of them, or a shard's slice.

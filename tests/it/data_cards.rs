@@ -117,7 +117,7 @@ scenarios! {
 // -------------------------------------------------------------------------
 // The command line: bad card files, verify, compare, --cards.
 
-use super::cli::{domsim, entries, scratch, stderr, stdout};
+use super::cli::{domsim, entries, scratch, stderr, stdout, COMPARE_POST_RIDER};
 
 /// A card file with `text`, run with `sim --cards`: exit status 2, the
 /// message (with `needle`) on standard error, no output file.
@@ -1259,19 +1259,8 @@ fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
     let d = scratch("compare-precision");
     let run = |extra: &[&str]| {
         let out = d.join("c.csv");
-        let mut a = vec![
-            "compare",
-            "--a",
-            "cards/post_rider.toml",
-            "--b",
-            "cards/post_rider_b.toml",
-            "--kingdom",
-            "Post Rider",
-            "strategies/playtest/post_rider_big_money.dom",
-            "strategies/big_money_ultimate.dom",
-            "-o",
-            out.to_str().unwrap(),
-        ];
+        let mut a = COMPARE_POST_RIDER.to_vec();
+        a.extend(["-o", out.to_str().unwrap()]);
         a.extend_from_slice(extra);
         let o = domsim(&a);
         let csv = std::fs::read_to_string(&out).unwrap_or_default();
