@@ -2983,6 +2983,17 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let rows_a = bind_a.rows().to_vec();
     let mut bind_a = Some(bind_a);
     let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
+    // The strategies' warnings (an entry naming a card not in the game…),
+    // once: variant A's, then those only variant B's cards give.
+    let mut warned: Vec<String> = Vec::new();
+    let mut warn = |ws: Vec<String>, prefix: &str| {
+        for w in ws {
+            if !warned.contains(&w) {
+                crate::errln!("{prefix}{}", warning(&w));
+                warned.push(w);
+            }
+        }
+    };
     let mut pairing = playtest::Pairing::new(&names);
     let mut first = first_game;
     // Both variants' games, counted a block at a time.
@@ -2990,7 +3001,10 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     while first < last_game {
         let end = last_game.min(first.saturating_add(playtest::COMPARE_BLOCK));
         let binding = match bind_a.take() {
-            Some(b) => b,
+            Some(b) => {
+                warn(playtest::compile_warnings(&kc.kingdom, &lineup)?, "");
+                b
+            }
             None => data::bind_again(&cards_a, &rows_a)?,
         };
         let ra = playtest::play_records_until(
@@ -3020,6 +3034,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
                     .kingdom
                     .rederived()
                     .map_err(|e| anyhow!("variant B: {e}"))?;
+                warn(playtest::compile_warnings(&k, &lineup)?, "variant B: ");
                 (binding, k)
             }
         };

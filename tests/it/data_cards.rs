@@ -1303,3 +1303,28 @@ fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
         assert!(csv.is_empty());
     }
 }
+
+/// compare prints the strategies' warnings as sim does, once: an entry
+/// naming a card that is not in the game was ignored without a word (the
+/// per-variant, per-block compilations are silent).
+#[test]
+fn compare_warns_once_about_an_entry_for_a_card_not_in_the_game() {
+    let d = scratch("compare-warns");
+    let bot = d.join("pr.dom");
+    std::fs::write(
+        &bot,
+        "name: PR warn\nbuy:\n    Province if total_money >= 16\n    Witch\n    Post Rider if count(Post Rider) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let mut args = COMPARE_POST_RIDER.to_vec();
+    args[7] = bot.to_str().unwrap();
+    args.extend(["-n", "70000", "-o", "-"]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let want = format!(
+        "{}:4:5: warning: Witch is not in this game; entry ignored",
+        bot.display()
+    );
+    assert_eq!(err.matches(&want).count(), 1, "{err}");
+}
