@@ -1230,11 +1230,7 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
     install_stop_handler();
     let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
     let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let total = kingdoms.len() as u64;
     let (first, count) = run.shard.map_or((0, total), |s| s.range(total));
     let pool = sim::pool(run.threads)?;
@@ -1351,11 +1347,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     let file = rc.out.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
     let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = rc
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = rc.partial_file()?;
     let infos = lineup.infos();
     let n = infos.len();
     let members = crate::rank::design(n, p, rc.seed, tables);
@@ -2224,11 +2216,7 @@ fn prepare_run(
     // signal can never leave it behind.
     install_stop_handler();
     let file = run.out.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let pool = sim::pool(run.threads)?;
     let (kingdom, compiled) = lineup.compile_for(&kc.kingdom)?;
     Ok(PreparedRun {
@@ -2951,11 +2939,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     install_stop_handler();
     let csv_file = run.out.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
-    let partial_file = run
-        .save_partial
-        .as_deref()
-        .map(AtomicFile::create)
-        .transpose()?;
+    let partial_file = run.partial_file()?;
     let infos = lineup.infos().to_vec();
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
     // This process's games: all of them, or a shard's slice.
@@ -2999,6 +2983,17 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     let rows_a = bind_a.rows().to_vec();
     let mut bind_a = Some(bind_a);
     let mut b_setup: Option<(Vec<u16>, crate::engine::Kingdom)> = None;
+    // The strategies' warnings (an entry naming a card not in the game…),
+    // once: variant A's, then those only variant B's cards give.
+    let mut warned: Vec<String> = Vec::new();
+    let mut warn = |ws: Vec<String>, prefix: &str| {
+        for w in ws {
+            if !warned.contains(&w) {
+                crate::errln!("{prefix}{}", warning(&w));
+                warned.push(w);
+            }
+        }
+    };
     let mut pairing = playtest::Pairing::new(&names);
     let mut first = first_game;
     // Both variants' games, counted a block at a time.
@@ -3006,7 +3001,10 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     while first < last_game {
         let end = last_game.min(first.saturating_add(playtest::COMPARE_BLOCK));
         let binding = match bind_a.take() {
-            Some(b) => b,
+            Some(b) => {
+                warn(playtest::compile_warnings(&kc.kingdom, &lineup)?, "");
+                b
+            }
             None => data::bind_again(&cards_a, &rows_a)?,
         };
         let ra = playtest::play_records_until(
@@ -3036,6 +3034,7 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
                     .kingdom
                     .rederived()
                     .map_err(|e| anyhow!("variant B: {e}"))?;
+                warn(playtest::compile_warnings(&k, &lineup)?, "variant B: ");
                 (binding, k)
             }
         };

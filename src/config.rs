@@ -84,6 +84,15 @@ impl RunConfig {
         }
     }
 
+    /// The shard's `--save-partial` file, prepared now (so that an
+    /// unusable destination is refused before any game), or None.
+    pub fn partial_file(&self) -> Result<Option<crate::report::AtomicFile>> {
+        self.save_partial
+            .as_deref()
+            .map(crate::report::AtomicFile::create)
+            .transpose()
+    }
+
     /// The game indices this process plays: `(first, count)` (a shard's
     /// slice, else the whole run).
     pub fn slice(&self) -> (u64, u64) {

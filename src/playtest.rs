@@ -163,6 +163,14 @@ pub fn play_records(
     play_records_until(kingdom, lineup, card, 0..games, seed, threads, &stop)
 }
 
+/// The compiler's warnings for `lineup` in `kingdom` under the cards bound
+/// now (what `sim` prints before it plays; the record runs compile
+/// silently, once per variant and block).
+pub fn compile_warnings(kingdom: &Kingdom, lineup: &Lineup) -> Result<Vec<String>> {
+    let k = lineup.kingdom_for(kingdom);
+    Ok(lineup.compile(&k)?.warnings)
+}
+
 /// [`play_records`] of the games whose indices are in `games` (each game
 /// is the one a whole run plays at its index), stopping early once `stop`
 /// is set (the games in progress finish, none starts): then fewer

@@ -4,7 +4,7 @@
 //! `--threads 0`, output path that is a directory or in a missing directory)
 //! are not repeated here. Also: interrupted runs (SIGINT, SIGTERM).
 
-use super::cli::{domsim, entries, scratch, stderr, stdout};
+use super::cli::{domsim, entries, scratch, stderr, stdout, COMPARE_POST_RIDER};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -300,19 +300,6 @@ fn sigint_keeps_previous_results() {
 fn sigterm_keeps_previous_results() {
     interrupt("TERM");
 }
-
-/// A `compare` of the two shipped Post Rider variants, before `-n`.
-const COMPARE_POST_RIDER: [&str; 9] = [
-    "compare",
-    "--a",
-    "cards/post_rider.toml",
-    "--b",
-    "cards/post_rider_b.toml",
-    "--kingdom",
-    "Post Rider",
-    "strategies/playtest/post_rider_big_money.dom",
-    "strategies/big_money_ultimate.dom",
-];
 
 /// `compare` stops on the first signal and says how far it got, as every
 /// verb that plays games does (it used to end at once, without a word).

@@ -5,6 +5,20 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// A `compare` of the two shipped Post Rider variants against Big Money
+/// Ultimate, before `-n` and the outputs.
+pub const COMPARE_POST_RIDER: [&str; 9] = [
+    "compare",
+    "--a",
+    "cards/post_rider.toml",
+    "--b",
+    "cards/post_rider_b.toml",
+    "--kingdom",
+    "Post Rider",
+    "strategies/playtest/post_rider_big_money.dom",
+    "strategies/big_money_ultimate.dom",
+];
+
 pub fn domsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_domsim"))
         .args(args)

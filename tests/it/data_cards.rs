@@ -117,7 +117,7 @@ scenarios! {
 // -------------------------------------------------------------------------
 // The command line: bad card files, verify, compare, --cards.
 
-use super::cli::{domsim, entries, scratch, stderr, stdout};
+use super::cli::{domsim, entries, scratch, stderr, stdout, COMPARE_POST_RIDER};
 
 /// A card file with `text`, run with `sim --cards`: exit status 2, the
 /// message (with `needle`) on standard error, no output file.
@@ -1259,19 +1259,8 @@ fn compare_precision_stops_at_a_block_with_the_fixed_count_numbers() {
     let d = scratch("compare-precision");
     let run = |extra: &[&str]| {
         let out = d.join("c.csv");
-        let mut a = vec![
-            "compare",
-            "--a",
-            "cards/post_rider.toml",
-            "--b",
-            "cards/post_rider_b.toml",
-            "--kingdom",
-            "Post Rider",
-            "strategies/playtest/post_rider_big_money.dom",
-            "strategies/big_money_ultimate.dom",
-            "-o",
-            out.to_str().unwrap(),
-        ];
+        let mut a = COMPARE_POST_RIDER.to_vec();
+        a.extend(["-o", out.to_str().unwrap()]);
         a.extend_from_slice(extra);
         let o = domsim(&a);
         let csv = std::fs::read_to_string(&out).unwrap_or_default();
@@ -1461,4 +1450,29 @@ fn a_card_file_given_twice_is_named() {
     let e = stderr(&o);
     assert!(e.contains("is given twice (also as"), "{e}");
     assert!(!e.contains("defined twice"), "{e}");
+}
+
+/// compare prints the strategies' warnings as sim does, once: an entry
+/// naming a card that is not in the game was ignored without a word (the
+/// per-variant, per-block compilations are silent).
+#[test]
+fn compare_warns_once_about_an_entry_for_a_card_not_in_the_game() {
+    let d = scratch("compare-warns");
+    let bot = d.join("pr.dom");
+    std::fs::write(
+        &bot,
+        "name: PR warn\nbuy:\n    Province if total_money >= 16\n    Witch\n    Post Rider if count(Post Rider) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let mut args = COMPARE_POST_RIDER.to_vec();
+    args[7] = bot.to_str().unwrap();
+    args.extend(["-n", "70000", "-o", "-"]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let want = format!(
+        "{}:4:5: warning: Witch is not in this game; entry ignored",
+        bot.display()
+    );
+    assert_eq!(err.matches(&want).count(), 1, "{err}");
 }

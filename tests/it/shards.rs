@@ -4,7 +4,7 @@
 //! given twice and a missing shard are refused.
 
 use crate::bad_inputs::next_in;
-use crate::cli::{domsim, scratch, stderr, stdout};
+use crate::cli::{domsim, scratch, stderr, stdout, COMPARE_POST_RIDER};
 
 fn run_ok(args: &[&str]) {
     let o = domsim(args);
@@ -1922,21 +1922,7 @@ fn merge_writes_the_html_pages_and_the_rank_matrix() {
 #[test]
 fn compare_shards_merge_byte_for_byte_and_damage_is_refused() {
     let d = scratch("shards-compare");
-    let base = [
-        "compare",
-        "--a",
-        "cards/post_rider.toml",
-        "--b",
-        "cards/post_rider_b.toml",
-        "--kingdom",
-        "Post Rider",
-        "strategies/playtest/post_rider_big_money.dom",
-        "strategies/big_money_ultimate.dom",
-        "-n",
-        "3000",
-        "--seed",
-        "5",
-    ];
+    let base = [&COMPARE_POST_RIDER[..], &["-n", "3000", "--seed", "5"]].concat();
     let (csv, html) = (d.join("whole.csv"), d.join("whole.html"));
     let mut args = base.to_vec();
     args.extend([
