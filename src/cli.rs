@@ -3107,10 +3107,11 @@ fn compare_outputs(
         meta.push("precision_reached", if w < p { "yes" } else { "no" });
     }
     outln!(
-        "{}: variant A ({}) vs variant B ({}), {completed} games each on the same seeds, kingdom {}\n",
+        "{}: variant A ({}) vs variant B ({}), {completed} game{} each on the same seeds, kingdom {}\n",
         field("card"),
         field("variant_a"),
         field("variant_b"),
+        if completed == 1 { "" } else { "s" },
         field("kingdom"),
     );
     outln!(
@@ -3122,12 +3123,9 @@ fn compare_outputs(
         "B − A",
         "95% interval"
     );
+    let excludes_0 = |r: &playtest::Compared| r.ci_low > 0.0 || r.ci_high < 0.0;
     for r in &rows {
-        let mark = if r.ci_low > 0.0 || r.ci_high < 0.0 {
-            " *"
-        } else {
-            ""
-        };
+        let mark = if excludes_0(r) { " *" } else { "" };
         outln!(
             "{:<16} {:<28} {:>10.4} {:>10.4} {:>+10.4}  [{:+.4}, {:+.4}]{mark}",
             r.measure,
@@ -3139,7 +3137,11 @@ fn compare_outputs(
             r.ci_high
         );
     }
-    outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
+    if rows.iter().any(excludes_0) {
+        outln!("\n* the interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
+    } else {
+        outln!("\nno interval excludes 0 (paired design: each game is played with A and with B from the same seed)");
+    }
     if let Some(p) = precision {
         let w = pairing.widest_win_rate_half_width();
         outln!();

@@ -1365,6 +1365,13 @@ fn compare_of_one_game_claims_no_interval() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = stdout(&o);
+    // Said in the singular, and no footnote for a star that is not there.
+    assert!(table.contains(", 1 game each on the same seeds"), "{table}");
+    assert!(
+        table.contains("\nno interval excludes 0 (paired design"),
+        "{table}"
+    );
+    assert!(!table.contains("* the interval excludes 0"), "{table}");
     let rows: Vec<&str> = table.lines().filter(|l| l.contains(" [")).collect();
     assert_eq!(rows.len(), 13, "{table}");
     for r in rows {
