@@ -3007,20 +3007,18 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
             }
             None => data::bind_again(&cards_a, &rows_a)?,
         };
-        let ra = playtest::play_records_until(
-            &kc.kingdom,
-            &lineup,
-            card,
-            first..end,
-            seed,
-            threads,
-            &STOP,
-        )?;
+        // One variant's records of this block's games (None once stopped).
+        let play = |k: &crate::engine::Kingdom| -> Result<Option<Vec<playtest::CardGame>>> {
+            let r =
+                playtest::play_records_until(k, &lineup, card, first..end, seed, threads, &STOP)?;
+            Ok((!STOP.load(Ordering::SeqCst)).then_some(r))
+        };
+        let ra = play(&kc.kingdom)?;
         drop(binding);
-        if STOP.load(Ordering::SeqCst) {
+        let Some(ra) = ra else {
             bar.finish_and_clear();
             return interrupted(pairing.games());
-        }
+        };
         bar.set_position(2 * (first - first_game) + (end - first));
         let (binding, kingdom_b) = match b_setup.take() {
             Some((rows, k)) => (data::bind_again(&cards_b, &rows)?, k),
@@ -3038,21 +3036,13 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
                 (binding, k)
             }
         };
-        let rb = playtest::play_records_until(
-            &kingdom_b,
-            &lineup,
-            card,
-            first..end,
-            seed,
-            threads,
-            &STOP,
-        )?;
+        let rb = play(&kingdom_b)?;
         b_setup = Some((binding.rows().to_vec(), kingdom_b));
         drop(binding);
-        if STOP.load(Ordering::SeqCst) {
+        let Some(rb) = rb else {
             bar.finish_and_clear();
             return interrupted(pairing.games());
-        }
+        };
         pairing.add(&ra, &rb)?;
         first = end;
         bar.set_position(2 * (first - first_game));

@@ -787,14 +787,6 @@ fn length(r: &CardGame) -> i64 {
     r.outcome.turns[..n].iter().copied().max().unwrap_or(0) as i64
 }
 
-/// Compare the runs of variant A and variant B (records of the same games,
-/// by index) for a field of `names`.
-pub fn compare_records(names: &[String], a: &[CardGame], b: &[CardGame]) -> Result<Vec<Compared>> {
-    let mut p = Pairing::new(names);
-    p.add(a, b)?;
-    Ok(p.rows())
-}
-
 /// The comparison as CSV (long format: one row per measure and bot).
 pub fn compare_csv(meta: &crate::report::Meta, rows: &[Compared]) -> Result<Vec<u8>> {
     let mut out = meta.render().into_bytes();
@@ -1019,7 +1011,9 @@ mod tests {
         for entrants in [2, 3, 6] {
             let names: Vec<String> = (0..entrants).map(|i| format!("bot {i}")).collect();
             let (a, b) = records(5_000, entrants, entrants as u64);
-            let whole = compare_records(&names, &a, &b).unwrap();
+            let mut one = Pairing::new(&names);
+            one.add(&a, &b).unwrap();
+            let whole = one.rows();
             let mut blocks = Pairing::new(&names);
             for (ca, cb) in a.chunks(777).zip(b.chunks(777)) {
                 blocks.add(ca, cb).unwrap();
