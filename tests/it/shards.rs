@@ -410,6 +410,26 @@ fn slurm_submit_runs_in_the_folder_it_is_called_from() {
             .unwrap();
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     };
+    // submit.sh with `shards` shards merging into `out` (plus what `env`
+    // asks for), then the one-machine run with `outs`: each pair of files
+    // holds the same bytes (both must exist).
+    let against_one_machine = |verb: &[&str],
+                               shards: &str,
+                               out: &str,
+                               env: &[(&str, &str)],
+                               outs: &[&str],
+                               pairs: &[(&str, &str)]| {
+        let mut args = vec![shards, out];
+        args.extend(verb);
+        here(&args, env);
+        let mut args = verb.to_vec();
+        args.extend(outs);
+        one(&args);
+        for (merged, full) in pairs {
+            let read = |f: &str| std::fs::read(user.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+            assert!(read(merged) == read(full), "{merged} differs from {full}");
+        }
+    };
     let sim = [
         "sim",
         "mine.dom",
@@ -419,17 +439,15 @@ fn slurm_submit_runs_in_the_folder_it_is_called_from() {
         "--seed",
         "4",
     ];
-    let mut args = vec!["3", "table.csv"];
-    args.extend(sim);
-    here(&args, &[("PARTS", "myparts")]);
-    assert!(user.join("myparts/part-3.json").exists());
-    let mut args = sim.to_vec();
-    args.extend(["-o", "full.csv"]);
-    one(&args);
-    assert!(
-        std::fs::read(user.join("table.csv")).unwrap()
-            == std::fs::read(user.join("full.csv")).unwrap()
+    against_one_machine(
+        &sim,
+        "3",
+        "table.csv",
+        &[("PARTS", "myparts")],
+        &["-o", "full.csv"],
+        &[("table.csv", "full.csv")],
     );
+    assert!(user.join("myparts/part-3.json").exists());
 
     let sweep = [
         "sweep",
@@ -442,18 +460,14 @@ fn slurm_submit_runs_in_the_folder_it_is_called_from() {
         "--seed",
         "2",
     ];
-    let mut args = vec!["2", "sweep.csv"];
-    args.extend(sweep);
-    here(&args, &[("PARTS", "sweepparts"), ("SUMMARY", "sum.csv")]);
-    let mut args = sweep.to_vec();
-    args.extend(["-o", "sweep-full.csv", "--summary", "sum-full.csv"]);
-    one(&args);
-    for (merged, full) in [("sweep.csv", "sweep-full.csv"), ("sum.csv", "sum-full.csv")] {
-        assert!(
-            std::fs::read(user.join(merged)).unwrap() == std::fs::read(user.join(full)).unwrap(),
-            "{merged}"
-        );
-    }
+    against_one_machine(
+        &sweep,
+        "2",
+        "sweep.csv",
+        &[("PARTS", "sweepparts"), ("SUMMARY", "sum.csv")],
+        &["-o", "sweep-full.csv", "--summary", "sum-full.csv"],
+        &[("sweep.csv", "sweep-full.csv"), ("sum.csv", "sum-full.csv")],
+    );
 
     // A compare, with its HTML page (HTML= was not passed to the merge,
     // so a sharded compare or rank could not get its page from submit.sh).
@@ -472,18 +486,14 @@ fn slurm_submit_runs_in_the_folder_it_is_called_from() {
         "-n",
         "90",
     ];
-    let mut args = vec!["3", "ab.csv"];
-    args.extend(compare);
-    here(&args, &[("PARTS", "abparts"), ("HTML", "ab.html")]);
-    let mut args = compare.to_vec();
-    args.extend(["-o", "ab-full.csv", "--html", "ab-full.html"]);
-    one(&args);
-    for (merged, full) in [("ab.csv", "ab-full.csv"), ("ab.html", "ab-full.html")] {
-        assert!(
-            std::fs::read(user.join(merged)).ok() == std::fs::read(user.join(full)).ok(),
-            "{merged}"
-        );
-    }
+    against_one_machine(
+        &compare,
+        "3",
+        "ab.csv",
+        &[("PARTS", "abparts"), ("HTML", "ab.html")],
+        &["-o", "ab-full.csv", "--html", "ab-full.html"],
+        &[("ab.csv", "ab-full.csv"), ("ab.html", "ab-full.html")],
+    );
 }
 
 /// What a part or checkpoint is keyed by covers what changes the games:
