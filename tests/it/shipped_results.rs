@@ -144,7 +144,8 @@ fn run_and_compare(command: &str, how: &str) {
 /// Run a shipped script (`sh results/NAME.sh`) with DOMSIM and OUT pointing
 /// at this build and a temporary folder; every file it writes must equal the
 /// shipped one, and every shipped `results/PREFIX*.csv` must be among them.
-fn replay_script(script: &str, prefix: &str) {
+/// Returns what the script printed (the tables).
+fn replay_script(script: &str, prefix: &str) -> String {
     let tmp = scratch("shipped-sh");
     let o = Command::new("sh")
         .arg(script)
@@ -168,23 +169,45 @@ fn replay_script(script: &str, prefix: &str) {
             &format!("sh {script}"),
         );
     }
+    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// results/INTRIGUE.md and results/DARK_AGES.md: the two matrix scripts.
+/// results/INTRIGUE.md and results/DARK_AGES.md: the two matrix scripts,
+/// and the tables the pages quote from what they print.
 #[test]
 fn the_matrix_scripts_write_the_shipped_matrices() {
-    for (page, script) in [
-        ("results/INTRIGUE.md", "results/intrigue_matrix.sh"),
-        ("results/DARK_AGES.md", "results/dark_ages_matrix.sh"),
+    for (page, script, prefix) in [
+        (
+            "results/INTRIGUE.md",
+            "results/intrigue_matrix.sh",
+            "intrigue_matrix_",
+        ),
+        (
+            "results/DARK_AGES.md",
+            "results/dark_ages_matrix.sh",
+            "dark_ages_matrix_",
+        ),
     ] {
         let text = std::fs::read_to_string(root().join(page)).unwrap();
         assert!(
             text.contains(&format!("sh {script}")),
             "{page} runs {script}"
         );
+        let printed = replay_script(script, prefix);
+        let printed: Vec<String> = printed.lines().map(normalised).collect();
+        // The rows of the tables on the page ("#3 Nobles  78.4%  53.8% …").
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with('#') && l[1..].starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert!(rows.len() >= 20, "{page}: the tables' rows");
+        for row in rows {
+            assert!(
+                printed.contains(&normalised(row)),
+                "{page} quotes a row that sh {script} no longer prints:\n  {row}"
+            );
+        }
     }
-    replay_script("results/intrigue_matrix.sh", "intrigue_matrix_");
-    replay_script("results/dark_ages_matrix.sh", "dark_ages_matrix_");
 }
 
 const STATS_SAMPLE: &str = "./target/release/domsim sim --preset 'First Game' \
