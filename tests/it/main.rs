@@ -25,6 +25,7 @@ mod scenarios;
 mod serve;
 mod serve_browser;
 mod shards;
+mod shipped_results;
 mod sim;
 mod stats;
 mod strategy;
