@@ -200,7 +200,7 @@ impl Compiled {
         }
         v
     }
-    #[inline]
+    #[inline(always)]
     fn entries(&self, list: u16) -> &[CEntry] {
         let (s, n) = self.lists[list as usize];
         &self.entries[s as usize..(s + n) as usize]
