@@ -451,17 +451,6 @@ card_table! {
 const _: () = assert!(Card::COUNT == 128, "CardSet is a u128 bit mask");
 const _: () = assert!(Card::Data1 as usize == FIRST_DATA && Card::COUNT == FIRST_DATA + DATA_SLOTS);
 
-/// `IS_TREASURE[c]`: whether `c` is a Treasure, as a dense byte table.
-pub static IS_TREASURE: [bool; Card::COUNT] = {
-    let mut t = [false; Card::COUNT];
-    let mut i = 0;
-    while i < Card::COUNT {
-        t[i] = TABLE[i].types.0 & Types::TREASURE.0 != 0;
-        i += 1;
-    }
-    t
-};
-
 /// Cards whose VP depend on the owner's deck (scored by `vp_of_counts`;
 /// their table `vp` is 0). A test checks this list against `vp_of_counts`.
 const P_VARIABLE_VP: CardSet = CardSet(
@@ -475,14 +464,19 @@ pub fn variable_vp() -> CardSet {
     CardSet(P_VARIABLE_VP.0 | dyn_mask(D_VARIABLE_VP))
 }
 
-/// `VALUE[c]`: what Treasure `c` is worth when played, before modifiers —
-/// the table's `value` as a dense byte array (one cache line for the whole
-/// table, where `INFO` rows are 40 bytes apart).
-pub static VALUE: [u8; Card::COUNT] = {
+/// `PLAY_ALL[c]`: how the Treasure step's one-pass play
+/// ([`crate::engine::CardVec::partition_out`]) reads card `c`: `0x80 |
+/// value` for a Treasure, 0 for any other card (its coins must not count).
+/// One byte per card, so the loop loads one table, not two. Values are
+/// below 128 (checked here).
+pub static PLAY_ALL: [u8; Card::COUNT] = {
     let mut t = [0u8; Card::COUNT];
     let mut i = 0;
     while i < Card::COUNT {
-        t[i] = TABLE[i].value;
+        if TABLE[i].types.0 & Types::TREASURE.0 != 0 {
+            assert!(TABLE[i].value < 0x80);
+            t[i] = 0x80 | TABLE[i].value;
+        }
         i += 1;
     }
     t
@@ -631,7 +625,7 @@ pub fn point_data_slot(slot: usize, row: Option<u16>) -> Result<(), &'static str
         set(D_ATTACK_REACTIONS, i.hooks.has(Hooks::ATTACK_REACTION));
         set(D_TERMINAL, t.has(Types::ACTION) && i.actions == 0);
         // A data Treasure is always played one at a time (the batched
-        // Treasure pass reads the printed cards' value table only).
+        // Treasure pass reads the printed cards' `PLAY_ALL` table only).
         set(D_TREASURES_WITH_EFFECT, t.has(Types::TREASURE));
         set(D_VARIABLE_VP, i.hooks.has(Hooks::VP_RULE));
         set(D_ON_TRASH, i.hooks.has(Hooks::ON_TRASH));
@@ -1162,6 +1156,25 @@ impl Iterator for CardSetIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass Treasure play reads `PLAY_ALL`: the top bit for exactly
+    /// the printed Treasures, their value below it, nothing for the others
+    /// (a Victory card's coins must not count) nor for the data slots (a
+    /// data Treasure is played one at a time).
+    #[test]
+    fn play_all_is_the_treasure_flag_and_value_of_every_card() {
+        for &c in Card::ALL.iter() {
+            let i = c as usize;
+            let want = if c.info().types.has(Types::TREASURE) && i < FIRST_DATA {
+                0x80 | c.info().value
+            } else {
+                0
+            };
+            assert_eq!(PLAY_ALL[i], want, "{c:?}");
+        }
+        assert_eq!(PLAY_ALL[Card::Gold as usize], 0x83);
+        assert_eq!(PLAY_ALL[Card::Province as usize], 0);
+    }
 
     /// The table is a leaf: it imports nothing but the standard library, so
     /// no circle runs through it (the engine and the handlers import it).

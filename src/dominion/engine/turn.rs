@@ -273,8 +273,7 @@ impl Game {
             &mut pl.play,
             &mut pl.play_uid,
             &mut self.next_uid,
-            &crate::cards::IS_TREASURE,
-            &crate::cards::VALUE,
+            &crate::cards::PLAY_ALL,
         );
         let bonus = self.turn.copper_bonus as u16;
         if bonus != 0 {

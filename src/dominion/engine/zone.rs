@@ -142,17 +142,18 @@ impl CardVec {
             None => false,
         }
     }
-    /// Move the cards `c` of this zone with `moves[c]` to the end of `out`,
-    /// without a branch per card: the others stay here in order, the moved
-    /// ones are appended in order, each with the next id from `*uid`
-    /// written to `out_uid` at its position (ids beyond `out`'s length are
-    /// unspecified: nothing reads them). Returns the sum of `value[c]`
-    /// over the moved cards (how many of them are Copper, which only
-    /// Coppersmith needs, the caller counts in `out` when it must: that
-    /// test cost every card of every hand a compare and an add). Every card
-    /// is written to both places and the two ends advance by 0 or 1, so a
-    /// random hand costs no mispredicted branch (the stray writes land past
-    /// the ends, in unused capacity).
+    /// Move the cards `c` of this zone whose `info[c]` has its top bit set
+    /// (`0x80`: a Treasure without a play effect, [`crate::cards::PLAY_ALL`])
+    /// to the end of `out`, without a branch per card: the others stay here
+    /// in order, the moved ones are appended in order, each with the next
+    /// id from `*uid` written to `out_uid` at its position (ids beyond
+    /// `out`'s length are unspecified: nothing reads them). Returns the sum
+    /// of the low seven bits of `info[c]` over the moved cards (their
+    /// coins). Every card is written to both places and the two ends
+    /// advance by 0 or 1, so a random hand costs no mispredicted branch
+    /// (the stray writes land past the ends, in unused capacity). The card
+    /// kept at step `i` goes to `i - moved so far`, so one counter serves
+    /// both ends, and one table byte gives both the test and the coins.
     ///
     /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
     /// self.len() <= MAX_CARDS` (a broken invariant panics on the slice
@@ -163,32 +164,32 @@ impl CardVec {
         out: &mut CardVec,
         out_uid: &mut [u16; MAX_CARDS],
         uid: &mut u16,
-        moves: &[bool; Card::COUNT],
-        value: &[u8; Card::COUNT],
+        info: &[u8; Card::COUNT],
     ) -> u16 {
         let n = self.len as usize;
         let o0 = out.len as usize;
         let id = *uid;
         // Range checks once per zone rather than three per card: both ends
         // advance by at most one a card, so they stay inside these slices.
-        let (mut kept, mut o, mut coins) = (0usize, 0usize, 0u16);
+        let (mut o, mut sum) = (0usize, 0u32);
         let src = &mut self.cards[..n];
         let dst = &mut out.cards[o0..o0 + n];
         let ids = &mut out_uid[o0..o0 + n];
         for i in 0..n {
             let c = src[i];
-            let m = moves[c as usize] as usize;
+            let f = info[c as usize];
             dst[o] = c;
             ids[o] = id.wrapping_add(o as u16);
-            src[kept] = c;
-            o += m;
-            kept += 1 - m;
-            coins += value[c as usize] as u16 * m as u16;
+            src[i - o] = c;
+            sum += f as u32;
+            o += (f >> 7) as usize;
         }
-        self.len = kept as u16;
+        self.len = (n - o) as u16;
         out.len = (o0 + o) as u16;
         *uid = id.wrapping_add(o as u16);
-        coins
+        // Each moved card added its 0x80 flag to the sum; a kept card adds
+        // 0 (its low bits are 0 in the table).
+        (sum - 0x80 * o as u32) as u16
     }
 
     /// Append every card of `other`, in order (what `extend_from` does for a
@@ -263,7 +264,7 @@ impl Eq for CardVec {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{IS_TREASURE, VALUE};
+    use crate::cards::PLAY_ALL;
     use Card::*;
 
     #[test]
@@ -273,14 +274,14 @@ mod tests {
         let mut uids = [0u16; MAX_CARDS];
         uids[0] = 7;
         let mut next = 40u16;
-        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
         assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
         assert_eq!(play.as_slice(), &[Village, Copper, Gold, Copper, Silver]);
         assert_eq!(&uids[..5], &[7, 40, 41, 42, 43]);
         assert_eq!(next, 44);
         assert_eq!(coins, 1 + 3 + 1 + 2);
         // Nothing to move: both zones unchanged, no id used.
-        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &IS_TREASURE, &VALUE);
+        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
         assert_eq!((coins, next), (0, 44));
         assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
         assert_eq!(play.len(), 5);

@@ -142,11 +142,33 @@ impl Compiled {
         }
     }
 
-    /// The conditions `holds` does not decide inline.
+    /// The conditions `holds` does not decide inline. Both sides of an
+    /// `and`/`or` are decided here, in this one frame ([`Self::leaf`]):
+    /// only a nested `and`/`or` calls again (`count(X) < 1 + cards / 16 and
+    /// count(X) < 3` used to cost three calls).
     #[inline(never)]
     fn holds_slow(&self, cond: Cond, g: &Game, me: u8) -> bool {
         match cond {
-            Cond::Always | Cond::Range(..) => self.holds(cond, g, me),
+            Cond::And(i) => {
+                let [a, b] = self.pairs[i as usize];
+                self.leaf(a, g, me) && self.leaf(b, g, me)
+            }
+            Cond::Or(i) => {
+                let [a, b] = self.pairs[i as usize];
+                self.leaf(a, g, me) || self.leaf(b, g, me)
+            }
+            _ => self.leaf(cond, g, me),
+        }
+    }
+
+    /// Every condition but `and`/`or` decided inline (out of the list
+    /// scan, where the loads would be hoisted: see [`Self::holds`]); those
+    /// two go back to [`Self::holds_slow`].
+    #[inline(always)]
+    fn leaf(&self, cond: Cond, g: &Game, me: u8) -> bool {
+        match cond {
+            Cond::Always => true,
+            Cond::Range(s, lo, hi) => in_range(slot(s, g, me), lo, hi),
             Cond::VarCmp(Var::GainsToEnd, op, n) => match gains_bound(op, n, g) {
                 Some(b) => b,
                 None => bin(op, gains_to_end(g), n) != 0,
@@ -157,14 +179,7 @@ impl Compiled {
                 let c = self.cmps[i as usize];
                 bin(c.op, self.term(c.l, g, me), self.term(c.r, g, me)) != 0
             }
-            Cond::And(i) => {
-                let [a, b] = self.pairs[i as usize];
-                self.holds(a, g, me) && self.holds(b, g, me)
-            }
-            Cond::Or(i) => {
-                let [a, b] = self.pairs[i as usize];
-                self.holds(a, g, me) || self.holds(b, g, me)
-            }
+            Cond::And(_) | Cond::Or(_) => self.holds_slow(cond, g, me),
             Cond::Code(c) => self.eval(c, g, me) != 0,
         }
     }
@@ -185,7 +200,7 @@ impl Compiled {
         }
         v
     }
-    #[inline]
+    #[inline(always)]
     fn entries(&self, list: u16) -> &[CEntry] {
         let (s, n) = self.lists[list as usize];
         &self.entries[s as usize..(s + n) as usize]
