@@ -24,7 +24,12 @@ use crate::engine::decision::{Choose, Pick, QuestionDoc, YesNo};
 use crate::engine::{Bots, Game, PlayCtx, UsedReactions};
 
 /// Run the effect of one play of `ctx.card` (after its vanilla bonuses).
-#[inline]
+/// Always inlined into its callers (`Game::resolve`, `resolve_treasure`):
+/// the jump table then sits in the one function that plays a card, one call
+/// a play fewer, and the game loop compiles smaller around the calls to
+/// `resolve` (callgrind: −1.4% to −2.1% instructions a game on the four
+/// issue-18 workloads, Big Money included, which plays no Action).
+#[inline(always)]
 pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     use Card::*;
     match ctx.card {
