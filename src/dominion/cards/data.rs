@@ -384,24 +384,15 @@ pub fn bind(cards: &[DataCard]) -> Result<Binding> {
             cards.len()
         );
     }
-    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut bound = Binding {
-        cards: Vec::new(),
-        rows: Vec::new(),
-        _lock: lock,
-    };
-    for (s, dc) in cards.iter().enumerate() {
+    bind_each(cards, |s, dc| {
         let mut info = dc.info;
         info.name = leak_name(&dc.name);
         bind_data_slot(s, Some(info)).map_err(|e| anyhow!("{e}"))?;
         let c = Card::ALL[FIRST_DATA + s];
-        bound.cards.push(c);
         let row = data_row_index(c).ok_or_else(|| anyhow!("data slot {s} did not bind"))?;
         let _ = PROGRAMS[row].set(dc.program.clone());
-        bound.rows.push(row as u16);
-    }
-    *BOUND.lock().unwrap_or_else(|e| e.into_inner()) = cards.to_vec();
-    Ok(bound)
+        Ok(row as u16)
+    })
 }
 
 /// Bind `cards` once more to the arena `rows` an earlier [`bind`] of the
@@ -416,16 +407,10 @@ pub fn bind_again(cards: &[DataCard], rows: &[u16]) -> Result<Binding> {
             rows.len()
         );
     }
-    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut bound = Binding {
-        cards: Vec::new(),
-        rows: Vec::new(),
-        _lock: lock,
-    };
-    for (s, (dc, &row)) in cards.iter().zip(rows).enumerate() {
+    bind_each(cards, |s, dc| {
+        let row = rows[s];
         point_data_slot(s, Some(row)).map_err(|e| anyhow!("{e}"))?;
         let c = Card::ALL[FIRST_DATA + s];
-        bound.cards.push(c);
         if c.name() != dc.name {
             bail!(
                 "data slot {s}: row {row} holds {}, not {}",
@@ -433,6 +418,26 @@ pub fn bind_again(cards: &[DataCard], rows: &[u16]) -> Result<Binding> {
                 dc.name
             );
         }
+        Ok(row)
+    })
+}
+
+/// What [`bind`] and [`bind_again`] share: hold the binding lock, give card
+/// `s` data slot `s` through `one` (which returns the arena row the slot now
+/// reads), and record the cards as the process's binding.
+fn bind_each(
+    cards: &[DataCard],
+    mut one: impl FnMut(usize, &DataCard) -> Result<u16>,
+) -> Result<Binding> {
+    let lock = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut bound = Binding {
+        cards: Vec::new(),
+        rows: Vec::new(),
+        _lock: lock,
+    };
+    for (s, dc) in cards.iter().enumerate() {
+        let row = one(s, dc)?;
+        bound.cards.push(Card::ALL[FIRST_DATA + s]);
         bound.rows.push(row);
     }
     *BOUND.lock().unwrap_or_else(|e| e.into_inner()) = cards.to_vec();
