@@ -143,13 +143,15 @@ impl CardVec {
         }
     }
     /// Move the cards `c` of this zone whose `info[c]` has its top bit set
-    /// (`0x80`: a Treasure without a play effect, [`crate::cards::PLAY_ALL`])
-    /// to the end of `out`, without a branch per card: the others stay here
-    /// in order, the moved ones are appended in order, each with the next
-    /// id from `*uid` written to `out_uid` at its position (ids beyond
-    /// `out`'s length are unspecified: nothing reads them). Returns the sum
-    /// of the low seven bits of `info[c]` over the moved cards (their
-    /// coins). Every card is written to both places and the two ends
+    /// (`0x80`: a printed Treasure in [`crate::cards::PLAY_ALL`]; the
+    /// Treasure step uses this pass only when no Treasure in hand has a play
+    /// effect) to the end of `out`, without a branch per card: the others
+    /// stay here in order, the moved ones are appended in order, each with
+    /// the next id from `*uid` written to `out_uid` at its position (ids
+    /// beyond `out`'s length are unspecified: nothing reads them). Returns
+    /// the sum of the low seven bits of `info[c]` over the moved cards
+    /// (their coins); `info` must be 0 for every card it does not move, as
+    /// `PLAY_ALL` is (the sum adds every card's byte). Every card is written to both places and the two ends
     /// advance by 0 or 1, so a random hand costs no mispredicted branch
     /// (the stray writes land past the ends, in unused capacity). The card
     /// kept at step `i` goes to `i - moved so far`, so one counter serves
