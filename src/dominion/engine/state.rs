@@ -3,7 +3,7 @@
 use super::decision::Fault;
 use super::kingdom::{Kingdom, MAX_PLAYERS};
 use super::rng::GameRng;
-use super::zone::{CardVec, MAX_CARDS};
+use super::zone::{CardVec, CHUNK, MAX_CARDS};
 use crate::cards::{Card, CardSet};
 
 /// A player's zones. Deck and discard keep their top as the **last** element.
@@ -17,7 +17,7 @@ pub struct Player {
     /// Instance ids parallel to `play`: the "lose track" mechanism (RULES §12)
     /// finds a played card by id, so an instruction about "this" card only moves
     /// it if it is still where it was put.
-    pub play_uid: [u16; MAX_CARDS],
+    pub play_uid: [u16; MAX_CARDS + CHUNK],
     /// Cards revealed, looked at or set aside by the effect resolving now. They
     /// are not in the discard pile, so they never join a shuffle (RULES §6).
     pub aside: CardVec,
@@ -46,7 +46,7 @@ impl Player {
             hand: CardVec::new(),
             discard: CardVec::new(),
             play: CardVec::new(),
-            play_uid: [0; MAX_CARDS],
+            play_uid: [0; MAX_CARDS + CHUNK],
             aside: CardVec::new(),
             owned: [0; Card::COUNT],
             owned_total: 0,

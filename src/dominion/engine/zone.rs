@@ -12,7 +12,7 @@ pub const MAX_CARDS: usize = 600;
 
 /// Cards copied per step by [`CardVec::append`]; the backing array has this
 /// many spare slots past `MAX_CARDS` so a chunk never needs a range check.
-const CHUNK: usize = 16;
+pub(crate) const CHUNK: usize = 16;
 
 /// An ordered list of cards with a fixed capacity; plain data, `Copy`.
 ///
@@ -164,13 +164,16 @@ impl CardVec {
     pub fn partition_out(
         &mut self,
         out: &mut CardVec,
-        out_uid: &mut [u16; MAX_CARDS],
+        out_uid: &mut [u16; MAX_CARDS + CHUNK],
         uid: &mut u16,
         info: &[u8; Card::COUNT],
     ) -> u16 {
         let n = self.len as usize;
         let o0 = out.len as usize;
         let id = *uid;
+        if n <= CHUNK {
+            return self.partition_out_chunk(out, out_uid, uid, info);
+        }
         // Range checks once per zone rather than three per card: both ends
         // advance by at most one a card, so they stay inside these slices.
         let (mut o, mut sum) = (0usize, 0u32);
@@ -191,6 +194,49 @@ impl CardVec {
         *uid = id.wrapping_add(o as u16);
         // Each moved card added its 0x80 flag to the sum; a kept card adds
         // 0 (its low bits are 0 in the table).
+        (sum - 0x80 * o as u32) as u16
+    }
+
+    /// [`CardVec::partition_out`] for a zone of at most `CHUNK` cards (every
+    /// hand of a plain turn): the zone is copied into a local chunk, the
+    /// pass indexes local chunks by `& (CHUNK - 1)` (no range check, no
+    /// branch a card), and whole chunks are copied back, to the zone and to
+    /// the end of `out` (its spare slots absorb the over-long copy), with
+    /// the instance ids `uid..uid + CHUNK` written as one chunk too.
+    #[inline(always)]
+    fn partition_out_chunk(
+        &mut self,
+        out: &mut CardVec,
+        out_uid: &mut [u16; MAX_CARDS + CHUNK],
+        uid: &mut u16,
+        info: &[u8; Card::COUNT],
+    ) -> u16 {
+        let n = self.len as usize;
+        let o0 = out.len as usize;
+        let id = *uid;
+        let mut src = [Card::Copper; CHUNK];
+        src.copy_from_slice(&self.cards[..CHUNK]);
+        let mut moved = [Card::Copper; CHUNK];
+        let mut kept = [Card::Copper; CHUNK];
+        let (mut o, mut sum) = (0usize, 0u32);
+        for i in 0..n.min(CHUNK) {
+            let c = src[i];
+            let f = info[c as usize];
+            moved[o & (CHUNK - 1)] = c;
+            kept[(i - o) & (CHUNK - 1)] = c;
+            sum += f as u32;
+            o += (f >> 7) as usize;
+        }
+        self.cards[..CHUNK].copy_from_slice(&kept);
+        out.cards[o0..o0 + CHUNK].copy_from_slice(&moved);
+        let mut ids = [0u16; CHUNK];
+        for (k, x) in ids.iter_mut().enumerate() {
+            *x = id.wrapping_add(k as u16);
+        }
+        out_uid[o0..o0 + CHUNK].copy_from_slice(&ids);
+        self.len = (n - o) as u16;
+        out.len = (o0 + o) as u16;
+        *uid = id.wrapping_add(o as u16);
         (sum - 0x80 * o as u32) as u16
     }
 
@@ -273,7 +319,7 @@ mod tests {
     fn partition_out_moves_treasures_in_order_and_keeps_the_rest() {
         let mut hand = CardVec::from_slice(&[Estate, Copper, Smithy, Gold, Copper, Curse, Silver]);
         let mut play = CardVec::from_slice(&[Village]);
-        let mut uids = [0u16; MAX_CARDS];
+        let mut uids = [0u16; MAX_CARDS + CHUNK];
         uids[0] = 7;
         let mut next = 40u16;
         let coins = hand.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
@@ -287,6 +333,57 @@ mod tests {
         assert_eq!((coins, next), (0, 44));
         assert_eq!(hand.as_slice(), &[Estate, Smithy, Curse]);
         assert_eq!(play.len(), 5);
+    }
+
+    /// Both ways through `partition_out` (a hand of up to `CHUNK` cards
+    /// goes by local chunks, a longer one by the range-checked loop) against
+    /// the obvious reading: hands of 0 to 40 cards, mixed and all-Treasure,
+    /// onto a play area that already holds cards.
+    #[test]
+    fn partition_out_agrees_with_a_plain_filter_at_every_hand_size() {
+        let pattern = [Copper, Estate, Silver, Gold, Smithy, Harem, Curse, Copper, Province];
+        for n in 0..=40 {
+            for all_treasure in [false, true] {
+                let cards: Vec<Card> = (0..n)
+                    .map(|i| {
+                        let c = pattern[(i * 5 + n) % pattern.len()];
+                        if all_treasure && PLAY_ALL[c as usize] == 0 {
+                            Silver
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                let mut hand = CardVec::from_slice(&cards);
+                let mut play = CardVec::from_slice(&[Village, Smithy, Copper]);
+                let mut uids = [9u16; MAX_CARDS + CHUNK];
+                uids[..3].copy_from_slice(&[1, 2, 3]);
+                let mut next = 100u16;
+                let coins = hand.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
+                let moved: Vec<Card> = cards
+                    .iter()
+                    .copied()
+                    .filter(|&c| PLAY_ALL[c as usize] != 0)
+                    .collect();
+                let kept: Vec<Card> = cards
+                    .iter()
+                    .copied()
+                    .filter(|&c| PLAY_ALL[c as usize] == 0)
+                    .collect();
+                let value: u16 = moved
+                    .iter()
+                    .map(|&c| (PLAY_ALL[c as usize] & 0x7f) as u16)
+                    .sum();
+                assert_eq!(hand.as_slice(), &kept[..], "kept, {n} cards");
+                assert_eq!(&play.as_slice()[..3], &[Village, Smithy, Copper]);
+                assert_eq!(&play.as_slice()[3..], &moved[..], "moved, {n} cards");
+                let ids: Vec<u16> = (100..100 + moved.len() as u16).collect();
+                assert_eq!(&uids[..3], &[1, 2, 3]);
+                assert_eq!(&uids[3..3 + moved.len()], &ids[..], "ids, {n} cards");
+                assert_eq!(next, 100 + moved.len() as u16);
+                assert_eq!(coins, value, "coins, {n} cards");
+            }
+        }
     }
 
     #[test]
