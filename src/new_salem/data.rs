@@ -621,9 +621,10 @@ impl Data {
     pub fn parse(files: [(&str, &str); 4], source: &str) -> Result<Data> {
         let [(rf, rt), (bf, bt), (ef, et), (cf, ct)] = files;
         let rules = parse_rules(rf, rt)?;
-        let (categories, designs, sets) = parse_buildings(bf, bt)?;
+        let (categories, first_use, designs, sets) = parse_buildings(bf, bt)?;
         let events = parse_events(ef, et)?;
         let characters = parse_characters(cf, ct, &categories)?;
+        check_categories(bf, cf, &categories, &first_use, &designs, &characters)?;
         let mut digest = crate::digest::Digest::default();
         for text in [rt, bt, et, ct] {
             // Each text's length first, so no split point is ambiguous.
@@ -948,7 +949,11 @@ const BUILDING_COLUMNS: [&str; 11] = [
     "copies",
 ];
 
-type Buildings = (Vec<String>, Vec<Design>, Vec<SetInfo>);
+/// Where a category is first used: the line of its first row and the
+/// field as written there.
+type FirstUse = (usize, String);
+
+type Buildings = (Vec<String>, Vec<FirstUse>, Vec<Design>, Vec<SetInfo>);
 
 /// The line a CSV record is on. The reader gives the position where it
 /// started reading, before the comment and empty lines it skipped: count
@@ -996,6 +1001,7 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
         );
     }
     let mut categories: Vec<String> = Vec::new();
+    let mut first_use: Vec<FirstUse> = Vec::new();
     let mut set_names: Vec<String> = Vec::new();
     let mut designs: Vec<Design> = Vec::new();
     for rec in rdr.records() {
@@ -1030,16 +1036,22 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
         let category = match categories.iter().position(|c| *c == cat) {
             Some(i) => i,
             None => {
+                if categories.len() >= MAX_CATEGORIES {
+                    let names: Vec<&str> = categories.iter().map(|s| s.as_str()).collect();
+                    return Err(field_err(
+                        2,
+                        format!(
+                            "{:?}{}: more than {MAX_CATEGORIES} categories",
+                            f(2),
+                            super::hint(&cat, &names)
+                        ),
+                    ));
+                }
                 categories.push(cat);
+                first_use.push((line, f(2).to_string()));
                 categories.len() - 1
             }
         };
-        if category >= MAX_CATEGORIES {
-            return Err(field_err(
-                2,
-                format!("more than {MAX_CATEGORIES} categories"),
-            ));
-        }
         let set_name = f(3).to_string();
         if set_name.is_empty() {
             return Err(field_err(3, "empty set".into()));
@@ -1173,7 +1185,41 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
             endgame,
         });
     }
-    Ok((categories, designs, sets))
+    Ok((categories, first_use, designs, sets))
+}
+
+/// A category exists by being used in `buildings.csv`: nothing declares it.
+/// So a misspelt category on one row would silently make a new category
+/// that scores for nobody. A category that no character names must
+/// therefore be on at least 2 rows; one used by a single row and named by
+/// no character is refused, at that row, with the close name if any.
+fn check_categories(
+    bf: &str,
+    cf: &str,
+    categories: &[String],
+    first_use: &[FirstUse],
+    designs: &[Design],
+    characters: &[Character],
+) -> Result<()> {
+    let scored = characters.iter().fold(0u16, |m, c| m | c.categories);
+    for (i, (line, written)) in first_use.iter().enumerate() {
+        let rows = designs.iter().filter(|d| d.category as usize == i).count();
+        if rows > 1 || scored & (1 << i) != 0 {
+            continue;
+        }
+        let others: Vec<&str> = categories
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, s)| s.as_str())
+            .collect();
+        bail!(
+            "{bf}:{line}: field category: {written:?}{} is on this row only and no character in {cf} names it, so it scores for nobody; a category that no character names must be on 2 rows or more (the other categories: {})",
+            super::hint(&categories[i], &others),
+            others.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// The chain order of a set's three designs, if they form one: a left end

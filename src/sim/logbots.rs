@@ -284,6 +284,13 @@ impl<B: Bots> Bots for LoggingBots<B> {
             Event::Shuffle { player } => {
                 self.line(format!("{} shuffles", self.name(player)));
             }
+            Event::DeckToDiscard { player, cards } => {
+                self.line(format!(
+                    "{} puts their deck ({cards} card{}) into their discard pile",
+                    self.name(player),
+                    if cards == 1 { "" } else { "s" }
+                ));
+            }
             Event::Draw { player, card } => {
                 // Draws of the active player after the Action phase are the
                 // Cleanup draw (no card draws in the Buy phase): shown as the
@@ -338,5 +345,77 @@ mod tests {
         let log = b.finish(&g);
         assert!(log.contains("A passes Estate to B"), "{log}");
         assert!(log.contains("B passes Curse to A"), "{log}");
+    }
+
+    /// Chancellor's "put your deck into your discard pile" moves no card
+    /// one by one (no discard, no draw): a yes used to show only "answers
+    /// yes to Chancellor", and nothing of the deck. The move is now a line
+    /// of its own, with the deck's size (its cards are unseen); a no moves
+    /// nothing and shows nothing.
+    #[test]
+    fn chancellor_putting_the_deck_into_the_discard_pile_is_logged() {
+        use crate::engine::{GameRng, Kingdom};
+        struct No;
+        impl Bots for No {
+            fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+                BigMoney.pick(g, q)
+            }
+            fn yes_no(&mut self, _: &Game, _: &YesNo) -> bool {
+                false
+            }
+        }
+        let k = Kingdom::with_piles(2, &[Card::Chancellor]).unwrap();
+        let start = || {
+            let mut g = Game::empty(&k, GameRng::for_game(1, 0));
+            g.players[0].hand.push(Card::Chancellor);
+            for c in [Card::Estate, Card::Copper, Card::Gold] {
+                g.players[0].deck.push(c);
+            }
+            g.recount_totals();
+            g
+        };
+        // BigMoney says yes (the documented default).
+        let mut g = start();
+        let mut b = LoggingBots::new(BigMoney, vec!["A".into(), "B".into()]);
+        g.try_play_action(&mut b, Card::Chancellor).unwrap();
+        assert!(g.players[0].deck.is_empty());
+        let log = b.finish(&g);
+        assert!(
+            log.contains(
+                "    A answers yes to Chancellor\n    A puts their deck (3 cards) into their discard pile\n"
+            ),
+            "{log}"
+        );
+        let mut g = start();
+        let mut b = LoggingBots::new(No, vec!["A".into(), "B".into()]);
+        g.try_play_action(&mut b, Card::Chancellor).unwrap();
+        assert_eq!(g.players[0].deck.len(), 3);
+        let log = b.finish(&g);
+        assert!(log.contains("A answers no to Chancellor"), "{log}");
+        assert!(!log.contains("discard pile"), "{log}");
+    }
+
+    /// The new event changes no game: random bots on a Chancellor kingdom
+    /// play the same games logged or not, and the logs show the move.
+    #[test]
+    fn logging_chancellor_games_does_not_change_them() {
+        use crate::bots::RandomBots;
+        let k =
+            crate::engine::Kingdom::with_piles(3, &[Card::Chancellor, Card::Village, Card::Smithy])
+                .unwrap();
+        let mut shown = 0;
+        for i in 0..20 {
+            let mut g1 = Game::new(&k, 5, i);
+            let o1 = g1.play_game(&mut RandomBots::new(i, false));
+            let mut g2 = Game::new(&k, 5, i);
+            let mut b = LoggingBots::new(
+                RandomBots::new(i, false),
+                vec!["A".into(), "B".into(), "C".into()],
+            );
+            let o2 = g2.play_game(&mut b);
+            assert_eq!(o1, o2, "game {i}");
+            shown += b.finish(&g2).matches("into their discard pile").count();
+        }
+        assert!(shown > 0);
     }
 }

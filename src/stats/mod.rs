@@ -900,6 +900,8 @@ impl<B: Bots> Bots for Recorder<B> {
             | Event::Gain { .. }
             | Event::Trash { .. }
             | Event::TurnStart { .. } => self.state.record(g, e),
+            // Moves no money: the statistics are those before the event.
+            Event::DeckToDiscard { .. } => {}
             _ => self.state.observe(g),
         }
     }

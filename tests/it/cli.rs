@@ -256,6 +256,32 @@ fn log_prints_a_game() {
     assert_eq!(stdout(&domsim(&["log", "--seed", "3", "--game", "1"])), out);
 }
 
+/// `domsim log` shows Chancellor's "put your deck into your discard pile"
+/// when the bot says yes (the strategy's default), with the deck's size:
+/// the cards move as a block, unseen, so no other line showed it.
+#[test]
+fn log_shows_chancellor_putting_the_deck_into_the_discard_pile() {
+    let dir = scratch("chancellor-log");
+    let f = dir.join("chancellor.dom");
+    std::fs::write(
+        &f,
+        "name: Chancellor BM\nbuy:\n    Province\n    Gold\n    Chancellor if count(Chancellor) < 2\n    Silver\n",
+    )
+    .unwrap();
+    let f = f.to_str().unwrap();
+    let o = domsim(&["log", f, f, "--kingdom", "Chancellor"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let at = out
+        .find("answers yes to Chancellor\n")
+        .unwrap_or_else(|| panic!("no yes to Chancellor in\n{out}"));
+    let next = out[at..].lines().nth(1).unwrap();
+    assert!(
+        next.contains(" puts their deck (") && next.ends_with(" into their discard pile"),
+        "{next:?} in\n{out}"
+    );
+}
+
 #[test]
 fn check_and_presets() {
     let o = domsim(&["check", BM]);

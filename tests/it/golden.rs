@@ -48,6 +48,9 @@ impl<B: Bots> Bots for Logged<B> {
             Event::Pass { player, to, card } => writeln!(l, "p{player} passes {card} to p{to}"),
             Event::Shuffle { player } => writeln!(l, "p{player} shuffles"),
             Event::Draw { player, card } => writeln!(l, "p{player} draws {card}"),
+            Event::DeckToDiscard { player, cards } => {
+                writeln!(l, "p{player} puts deck ({cards} cards) into discard")
+            }
         };
     }
 }

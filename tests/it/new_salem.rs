@@ -1903,6 +1903,68 @@ fn csv_errors_count_comment_and_empty_lines() {
     );
 }
 
+/// A category exists by being used in buildings.csv, so a misspelt
+/// category on one row ("edducation") used to load as a new category that
+/// scores for no character. A category on one row only that no character
+/// names is now refused at that row, with the close name; one on two rows
+/// or more, or named by a character, is still a category.
+#[test]
+fn a_category_on_one_row_that_no_character_names_is_refused() {
+    use domsim::new_salem::data;
+    bad_data(
+        "buildings.csv",
+        "E2,Library,education,",
+        "E2,Library,edducation,",
+        &[
+            "buildings.csv:10: field category: \"edducation\"",
+            "did you mean \"education\"",
+            "no character in",
+            "characters.toml",
+        ],
+    );
+    // The field is quoted as written; a word unlike any category gets no hint.
+    bad_data(
+        "buildings.csv",
+        "J2,Jail,justice,",
+        "J2,Jail,Prison,",
+        &["buildings.csv:19: field category: \"Prison\" is on this row only"],
+    );
+    let parse = |b: &str, c: &str| {
+        Data::parse(
+            [
+                ("rules.toml", data::SAMPLE_RULES),
+                ("buildings.csv", b),
+                ("events.toml", data::SAMPLE_EVENTS),
+                ("characters.toml", c),
+            ],
+            "test",
+        )
+    };
+    let e = parse(
+        &data::SAMPLE_BUILDINGS.replace("J2,Jail,justice,", "J2,Jail,prison,"),
+        data::SAMPLE_CHARACTERS,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(!e.contains("did you mean"), "{e}");
+    // On two rows: a category, though no character scores it.
+    let two = data::SAMPLE_BUILDINGS
+        .replace("E1,Schoolhouse,education,", "E1,Schoolhouse,harbour,")
+        .replace("E2,Library,education,", "E2,Library,harbour,");
+    let d = parse(&two, data::SAMPLE_CHARACTERS).unwrap();
+    assert!(d.categories.iter().any(|c| c == "harbour"));
+    // On one row and named by a character: a category.
+    let one = data::SAMPLE_BUILDINGS.replace("E2,Library,education,", "E2,Library,harbour,");
+    let chars = data::SAMPLE_CHARACTERS.replace(
+        "[\"education\", \"death\"]",
+        "[\"education\", \"death\", \"harbour\"]",
+    );
+    assert_ne!(chars, data::SAMPLE_CHARACTERS);
+    let d = parse(&one, &chars).unwrap();
+    assert!(d.categories.iter().any(|c| c == "harbour"));
+    assert!(parse(&one, data::SAMPLE_CHARACTERS).is_err());
+}
+
 /// §3.1: each team's pile is cut *at random*. A characters file with more
 /// than 16 characters of a team loaded, but the setup copied only the
 /// first 16 of each team into its pile, so the 17th and later were never

@@ -104,9 +104,11 @@ pub fn may_discard_deck<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     };
     if g.ask_yes_no(b, q) {
         let pl = &mut g.players[p as usize];
+        let cards = pl.deck.len() as u16;
         let (deck, discard) = (&mut pl.deck, &mut pl.discard);
         discard.extend_from(deck.as_slice());
         deck.clear();
+        b.event(g, Event::DeckToDiscard { player: p, cards });
     }
 }
 

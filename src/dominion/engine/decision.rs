@@ -462,6 +462,13 @@ pub enum Event {
         player: u8,
         card: Card,
     },
+    /// `player` put his whole deck, `cards` cards, into his discard pile as
+    /// a block, unseen (Chancellor, data cards' `may_discard_deck`): no card
+    /// is discarded, so there is no [`Event::Discard`].
+    DeckToDiscard {
+        player: u8,
+        cards: u16,
+    },
 }
 
 /// The players of one game, as seen by the engine. One implementation answers
