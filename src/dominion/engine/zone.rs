@@ -155,7 +155,10 @@ impl CardVec {
     /// advance by 0 or 1, so a random hand costs no mispredicted branch
     /// (the stray writes land past the ends, in unused capacity). The card
     /// kept at step `i` goes to `i - moved so far`, so one counter serves
-    /// both ends, and one table byte gives both the test and the coins.
+    /// both ends, and one table byte gives both the test and the coins. A
+    /// zone of at most `CHUNK` cards (every hand of a plain turn) goes
+    /// through [`CardVec::partition_out_chunk`], which does the same on
+    /// local 16-card chunks without range checks.
     ///
     /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
     /// self.len() <= MAX_CARDS` (a broken invariant panics on the slice
@@ -198,11 +201,12 @@ impl CardVec {
     }
 
     /// [`CardVec::partition_out`] for a zone of at most `CHUNK` cards (every
-    /// hand of a plain turn): the zone is copied into a local chunk, the
-    /// pass indexes local chunks by `& (CHUNK - 1)` (no range check, no
-    /// branch a card), and whole chunks are copied back, to the zone and to
-    /// the end of `out` (its spare slots absorb the over-long copy), with
-    /// the instance ids `uid..uid + CHUNK` written as one chunk too.
+    /// hand of a plain turn): the zone is read once as a local chunk, and
+    /// the pass writes each card into the first `CHUNK` slots of this zone
+    /// and the `CHUNK` slots at the end of `out` (its spare slots make room)
+    /// through fixed-size chunks indexed by `& (CHUNK - 1)`: no range check
+    /// and no branch a card. The instance ids `uid..uid + CHUNK` are written
+    /// as one chunk too (those past the moved cards are unused).
     #[inline(always)]
     fn partition_out_chunk(
         &mut self,
@@ -216,8 +220,14 @@ impl CardVec {
         let id = *uid;
         let mut src = [Card::Copper; CHUNK];
         src.copy_from_slice(&self.cards[..CHUNK]);
-        let mut moved = [Card::Copper; CHUNK];
-        let mut kept = [Card::Copper; CHUNK];
+        // The cards are written one by one straight into both zones (not
+        // into local chunks copied afterwards: a 16-byte load of bytes just
+        // stored one by one waits for them, as store forwarding cannot
+        // serve it).
+        let kept = self.cards.first_chunk_mut::<CHUNK>().expect("CHUNK <= MAX_CARDS");
+        let moved = out.cards[o0..]
+            .first_chunk_mut::<CHUNK>()
+            .expect("a game never holds more than MAX_CARDS cards");
         let (mut o, mut sum) = (0usize, 0u32);
         for i in 0..n.min(CHUNK) {
             let c = src[i];
@@ -227,8 +237,6 @@ impl CardVec {
             sum += f as u32;
             o += (f >> 7) as usize;
         }
-        self.cards[..CHUNK].copy_from_slice(&kept);
-        out.cards[o0..o0 + CHUNK].copy_from_slice(&moved);
         let mut ids = [0u16; CHUNK];
         for (k, x) in ids.iter_mut().enumerate() {
             *x = id.wrapping_add(k as u16);
