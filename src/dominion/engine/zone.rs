@@ -224,7 +224,10 @@ impl CardVec {
         // into local chunks copied afterwards: a 16-byte load of bytes just
         // stored one by one waits for them, as store forwarding cannot
         // serve it).
-        let kept = self.cards.first_chunk_mut::<CHUNK>().expect("CHUNK <= MAX_CARDS");
+        let kept = self
+            .cards
+            .first_chunk_mut::<CHUNK>()
+            .expect("CHUNK <= MAX_CARDS");
         let moved = out.cards[o0..]
             .first_chunk_mut::<CHUNK>()
             .expect("a game never holds more than MAX_CARDS cards");
@@ -349,7 +352,9 @@ mod tests {
     /// onto a play area that already holds cards.
     #[test]
     fn partition_out_agrees_with_a_plain_filter_at_every_hand_size() {
-        let pattern = [Copper, Estate, Silver, Gold, Smithy, Harem, Curse, Copper, Province];
+        let pattern = [
+            Copper, Estate, Silver, Gold, Smithy, Harem, Curse, Copper, Province,
+        ];
         for n in 0..=40 {
             for all_treasure in [false, true] {
                 let cards: Vec<Card> = (0..n)
