@@ -291,6 +291,15 @@ impl<B: Bots> Bots for LoggingBots<B> {
                     if cards == 1 { "" } else { "s" }
                 ));
             }
+            Event::ReturnToPile { player, card } => {
+                self.line(format!("{} returns {card} to its pile", self.name(player)));
+            }
+            Event::TrashToHand { player, card } => {
+                self.line(format!(
+                    "{} puts {card} from the trash into their hand",
+                    self.name(player)
+                ));
+            }
             Event::Draw { player, card } => {
                 // Draws of the active player after the Action phase are the
                 // Cleanup draw (no card draws in the Buy phase): shown as the
@@ -417,5 +426,61 @@ mod tests {
             shown += b.finish(&g2).matches("into their discard pile").count();
         }
         assert!(shown > 0);
+    }
+
+    /// Madman returning to its pile, and Fortress going from the trash back
+    /// to the hand, change who owns what with no gain and no trash: each is
+    /// now a line of its own (they used to leave no trace, so the log's
+    /// final decks did not follow from its lines).
+    #[test]
+    fn madman_returning_and_fortress_coming_back_are_logged() {
+        use crate::engine::{GameRng, Kingdom};
+        let k = Kingdom::with_piles(2, &[Card::Hermit, Card::Fortress]).unwrap();
+        let mut g = Game::empty(&k, GameRng::for_game(1, 0));
+        g.players[0].hand.push(Card::Madman);
+        g.players[0].hand.push(Card::Fortress);
+        g.recount_totals();
+        let mut b = LoggingBots::new(BigMoney, vec!["A".into(), "B".into()]);
+        g.try_play_action(&mut b, Card::Madman).unwrap();
+        assert_eq!(g.players[0].owns(Card::Madman), 0);
+        assert!(g.trash_from_hand(&mut b, 0, Card::Fortress));
+        assert_eq!(g.players[0].owns(Card::Fortress), 1);
+        let log = b.finish(&g);
+        assert!(log.contains("    A returns Madman to its pile\n"), "{log}");
+        assert!(
+            log.contains(
+                "    A trashes Fortress\n    A puts Fortress from the trash into their hand\n"
+            ),
+            "{log}"
+        );
+    }
+
+    /// The new events change no game: random bots on a kingdom with Spoils,
+    /// Madman and Fortress play the same games logged or not, and the logs
+    /// show the moves.
+    #[test]
+    fn logging_spoils_madman_and_fortress_games_does_not_change_them() {
+        use crate::bots::RandomBots;
+        let k = crate::engine::Kingdom::with_piles(
+            3,
+            &[Card::BanditCamp, Card::Hermit, Card::Fortress, Card::Chapel],
+        )
+        .unwrap();
+        let (mut returned, mut back) = (0, 0);
+        for i in 0..20 {
+            let mut g1 = Game::new(&k, 5, i);
+            let o1 = g1.play_game(&mut RandomBots::new(i, false));
+            let mut g2 = Game::new(&k, 5, i);
+            let mut b = LoggingBots::new(
+                RandomBots::new(i, false),
+                vec!["A".into(), "B".into(), "C".into()],
+            );
+            let o2 = g2.play_game(&mut b);
+            assert_eq!(o1, o2, "game {i}");
+            let log = b.finish(&g2);
+            returned += log.matches(" to its pile\n").count();
+            back += log.matches(" from the trash into their hand\n").count();
+        }
+        assert!(returned > 0 && back > 0, "{returned} {back}");
     }
 }

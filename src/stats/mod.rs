@@ -901,7 +901,11 @@ impl<B: Bots> Bots for Recorder<B> {
             | Event::Trash { .. }
             | Event::TurnStart { .. } => self.state.record(g, e),
             // Moves no money: the statistics are those before the event.
-            Event::DeckToDiscard { .. } => {}
+            // (Returning Spoils to its pile, or Fortress from the trash to
+            // the hand, changes what is owned, not the turn's money.)
+            Event::DeckToDiscard { .. }
+            | Event::ReturnToPile { .. }
+            | Event::TrashToHand { .. } => {}
             _ => self.state.observe(g),
         }
     }

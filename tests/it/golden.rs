@@ -51,6 +51,10 @@ impl<B: Bots> Bots for Logged<B> {
             Event::DeckToDiscard { player, cards } => {
                 writeln!(l, "p{player} puts deck ({cards} cards) into discard")
             }
+            Event::ReturnToPile { player, card } => writeln!(l, "p{player} returns {card} to pile"),
+            Event::TrashToHand { player, card } => {
+                writeln!(l, "p{player} puts {card} from trash into hand")
+            }
         };
     }
 }

@@ -12,6 +12,7 @@ mod dark_ages_strategy;
 mod data_cards;
 mod determinism;
 mod docs;
+mod event_ledger;
 mod golden;
 mod hardening;
 mod intrigue_random;

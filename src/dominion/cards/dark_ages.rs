@@ -43,7 +43,7 @@ fn aside_to_hand(g: &mut Game, p: u8, i: usize) {
 
 /// Return the played instance `uid` to its pile (Spoils, Madman). False if it
 /// is no longer in play (lose-track, RULES §12).
-fn return_from_play(g: &mut Game, p: u8, uid: u16) -> bool {
+fn return_from_play<B: Bots>(g: &mut Game, b: &mut B, p: u8, uid: u16) -> bool {
     let pile = g.players[p as usize]
         .play_uid
         .iter()
@@ -60,6 +60,7 @@ fn return_from_play(g: &mut Game, p: u8, uid: u16) -> bool {
     };
     g.players[p as usize].remove_owned(c);
     g.return_to_pile(c);
+    b.event(g, Event::ReturnToPile { player: p, card: c });
     true
 }
 
@@ -711,15 +712,15 @@ pub fn knight<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 // Non-Supply cards, Ruins
 
 /// Spoils ($3 from the table): return it to the Spoils pile.
-pub fn spoils<B: Bots>(g: &mut Game, _b: &mut B, ctx: PlayCtx) {
-    return_from_play(g, ctx.player, ctx.uid);
+pub fn spoils<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
+    return_from_play(g, b, ctx.player, ctx.uid);
 }
 
 /// Madman (+2 Actions): return it to its pile; if you did, +1 Card per card
 /// in hand.
 pub fn madman<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    if return_from_play(g, p, ctx.uid) {
+    if return_from_play(g, b, p, ctx.uid) {
         let n = g.players[p as usize].hand.len() as u8;
         g.draw(b, p, n);
     }
@@ -796,7 +797,12 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
             }
         }
         Card::Fortress => {
-            g.trash_to_hand(o, card);
+            // Not a gain: the log is told it came back (false if it has
+            // already left the trash).
+            let back = g.trash_to_hand(o, card);
+            if back {
+                b.event(g, Event::TrashToHand { player: o, card });
+            }
         }
         Card::HuntingGrounds => {
             // Choose 0 = a Duchy, 1 = 3 Estates.

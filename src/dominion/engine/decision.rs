@@ -469,7 +469,24 @@ pub enum Event {
         player: u8,
         cards: u16,
     },
+    /// `player` returned `card` from play to its pile (Spoils, Madman): he
+    /// no longer owns it, but it was not trashed, so there is no
+    /// [`Event::Trash`].
+    ReturnToPile {
+        player: u8,
+        card: Card,
+    },
+    /// `player`'s `card`, just trashed (its [`Event::Trash`] came first),
+    /// went from the trash into his hand (Fortress): he owns it again, but
+    /// did not gain it, so there is no [`Event::Gain`].
+    TrashToHand {
+        player: u8,
+        card: Card,
+    },
 }
+
+// Events are copied to every bot on every draw: keep them small.
+const _: () = assert!(std::mem::size_of::<Event>() <= 4);
 
 /// The players of one game, as seen by the engine. One implementation answers
 /// for every seat (a table of strategies, a script, a random policy).
