@@ -157,7 +157,7 @@ impl CardVec {
     /// kept at step `i` goes to `i - moved so far`, so one counter serves
     /// both ends, and one table byte gives both the test and the coins. A
     /// zone of at most `CHUNK` cards (every hand of a plain turn) goes
-    /// through [`CardVec::partition_out_chunk`], which does the same on
+    /// through [`CardVec::partition_chunk`], which does the same on
     /// local 16-card chunks without range checks.
     ///
     /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
@@ -174,24 +174,37 @@ impl CardVec {
         let n = self.len as usize;
         let o0 = out.len as usize;
         let id = *uid;
-        if n <= CHUNK {
-            return self.partition_out_chunk(out, out_uid, uid, info);
-        }
-        // Range checks once per zone rather than three per card: both ends
-        // advance by at most one a card, so they stay inside these slices.
-        let (mut o, mut sum) = (0usize, 0u32);
-        let src = &mut self.cards[..n];
-        let dst = &mut out.cards[o0..o0 + n];
-        let ids = &mut out_uid[o0..o0 + n];
-        for i in 0..n {
-            let c = src[i];
-            let f = info[c as usize];
-            dst[o] = c;
-            ids[o] = id.wrapping_add(o as u16);
-            src[i - o] = c;
-            sum += f as u32;
-            o += (f >> 7) as usize;
-        }
+        let (o, sum) = if n <= CHUNK {
+            let pass = self.partition_chunk(out, o0, info);
+            // The ids as one chunk too (those past the moved cards are
+            // unused).
+            const STEP: [u16; CHUNK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+            let ids = out_uid[o0..]
+                .first_chunk_mut::<CHUNK>()
+                .expect("a game never holds more than MAX_CARDS cards");
+            for (x, k) in ids.iter_mut().zip(STEP) {
+                *x = id.wrapping_add(k);
+            }
+            pass
+        } else {
+            // Range checks once per zone rather than three per card: both
+            // ends advance by at most one a card, so they stay inside these
+            // slices.
+            let (mut o, mut sum) = (0usize, 0u32);
+            let src = &mut self.cards[..n];
+            let dst = &mut out.cards[o0..o0 + n];
+            let ids = &mut out_uid[o0..o0 + n];
+            for i in 0..n {
+                let c = src[i];
+                let f = info[c as usize];
+                dst[o] = c;
+                ids[o] = id.wrapping_add(o as u16);
+                src[i - o] = c;
+                sum += f as u32;
+                o += (f >> 7) as usize;
+            }
+            (o, sum)
+        };
         self.len = (n - o) as u16;
         out.len = (o0 + o) as u16;
         *uid = id.wrapping_add(o as u16);
@@ -200,30 +213,27 @@ impl CardVec {
         (sum - 0x80 * o as u32) as u16
     }
 
-    /// [`CardVec::partition_out`] for a zone of at most `CHUNK` cards (every
-    /// hand of a plain turn): the zone is read once as a local chunk, and
-    /// the pass writes each card into the first `CHUNK` slots of this zone
-    /// and the `CHUNK` slots at the end of `out` (its spare slots make room)
-    /// through fixed-size chunks indexed by `& (CHUNK - 1)`: no range check
-    /// and no branch a card. The instance ids `uid..uid + CHUNK` are written
-    /// as one chunk too (those past the moved cards are unused).
+    /// The card moves of [`CardVec::partition_out`] for a zone of at most
+    /// `CHUNK` cards (every hand of a plain turn), `out` holding `o0` cards:
+    /// the zone is read once as a local chunk, and each card is written
+    /// into the first `CHUNK` slots of this zone and the `CHUNK` slots from
+    /// `o0` in `out` (its spare slots make room), through fixed-size chunks
+    /// indexed by `& (CHUNK - 1)`: no range check and no branch a card.
+    /// Returns how many cards moved and the sum of their `info` bytes; the
+    /// caller sets both lengths.
     #[inline(always)]
-    fn partition_out_chunk(
+    fn partition_chunk(
         &mut self,
         out: &mut CardVec,
-        out_uid: &mut [u16; MAX_CARDS + CHUNK],
-        uid: &mut u16,
+        o0: usize,
         info: &[u8; Card::COUNT],
-    ) -> u16 {
+    ) -> (usize, u32) {
         let n = self.len as usize;
-        let o0 = out.len as usize;
-        let id = *uid;
         let mut src = [Card::Copper; CHUNK];
         src.copy_from_slice(&self.cards[..CHUNK]);
-        // The cards are written one by one straight into both zones (not
-        // into local chunks copied afterwards: a 16-byte load of bytes just
-        // stored one by one waits for them, as store forwarding cannot
-        // serve it).
+        // Written one by one straight into both zones (not into local
+        // chunks copied afterwards: a 16-byte load of bytes just stored one
+        // by one waits for them, as store forwarding cannot serve it).
         let kept = self
             .cards
             .first_chunk_mut::<CHUNK>()
@@ -240,15 +250,7 @@ impl CardVec {
             sum += f as u32;
             o += (f >> 7) as usize;
         }
-        let mut ids = [0u16; CHUNK];
-        for (k, x) in ids.iter_mut().enumerate() {
-            *x = id.wrapping_add(k as u16);
-        }
-        out_uid[o0..o0 + CHUNK].copy_from_slice(&ids);
-        self.len = (n - o) as u16;
-        out.len = (o0 + o) as u16;
-        *uid = id.wrapping_add(o as u16);
-        (sum - 0x80 * o as u32) as u16
+        (o, sum)
     }
 
     /// Append every card of `other`, in order (what `extend_from` does for a
