@@ -797,12 +797,7 @@ pub fn on_trash<B: Bots>(g: &mut Game, b: &mut B, o: u8, card: Card, as_card: Ca
             }
         }
         Card::Fortress => {
-            // Not a gain: the log is told it came back (false if it has
-            // already left the trash).
-            let back = g.trash_to_hand(o, card);
-            if back {
-                b.event(g, Event::TrashToHand { player: o, card });
-            }
+            g.trash_to_hand(b, o, card);
         }
         Card::HuntingGrounds => {
             // Choose 0 = a Duchy, 1 = 3 Estates.

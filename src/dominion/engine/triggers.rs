@@ -23,7 +23,7 @@
 //! * **identity** (Band of Misfits): the card a played card is played as, per
 //!   play instance, chosen once and kept until Cleanup.
 
-use super::decision::{Bots, Pick, Why};
+use super::decision::{Bots, Event, Pick, Why};
 use super::state::{Game, Pend};
 use crate::cards::{self, Card, CardSet, Hooks};
 
@@ -138,14 +138,16 @@ impl Game {
     }
 
     /// Move `c` from the trash to its owner's hand (Fortress). It still was
-    /// trashed. False if it is no longer in the trash.
-    pub fn trash_to_hand(&mut self, p: u8, c: Card) -> bool {
+    /// trashed. False if it is no longer in the trash. Not a gain: the bots
+    /// see [`Event::TrashToHand`], after the card's [`Event::Trash`].
+    pub fn trash_to_hand<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) -> bool {
         if !self.trash.remove_one(c) {
             return false;
         }
         let pl = &mut self.players[p as usize];
         pl.hand.push(c);
         pl.add_owned(c);
+        b.event(self, Event::TrashToHand { player: p, card: c });
         true
     }
 
