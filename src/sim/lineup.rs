@@ -3,7 +3,7 @@
 //! game for a given seat order.
 
 use crate::bots::BigMoney;
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo, MAX_PLAYERS};
 use crate::report::EntrantInfo;
 use crate::strategy::{self, Compiled, Strategy, StrategyBots};
@@ -217,6 +217,13 @@ impl Bots for MixedBots<'_> {
         match &mut self.strat {
             Some(s) if self.builtin >> q.player & 1 == 0 => s.pick(g, q),
             _ => BigMoney.pick(g, q),
+        }
+    }
+    #[inline(always)]
+    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+        match &mut self.strat {
+            Some(s) if self.builtin >> player & 1 == 0 => s.buy(g, player, legal),
+            _ => BigMoney.buy(g, player, legal),
         }
     }
     #[inline]

@@ -873,6 +873,11 @@ impl<B: Bots> Bots for Recorder<B> {
         self.inner.pick(g, q)
     }
     #[inline]
+    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+        self.state.observe(g);
+        self.inner.buy(g, player, legal)
+    }
+    #[inline]
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
         self.state.observe(g);
         self.inner.yes_no(g, q)

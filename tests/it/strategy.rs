@@ -1929,3 +1929,95 @@ fn entry_names_ignore_punctuation_like_function_arguments() {
         "{e}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// The buy question's direct answer
+
+/// Asks every buy both ways, `Bots::buy` (the strategies' direct path) and
+/// `Bots::pick` with the same [`Pick::buy`], and counts any difference.
+struct BuyBothWays<'a> {
+    inner: StrategyBots<'a>,
+    buys: u64,
+    differ: Vec<String>,
+}
+
+impl Bots for BuyBothWays<'_> {
+    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.inner.pick(g, q)
+    }
+    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
+        self.inner.yes_no(g, q)
+    }
+    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
+        self.inner.play_all_treasures(g, player)
+    }
+    fn choose(&mut self, g: &Game, q: &domsim::engine::Choose) -> u8 {
+        self.inner.choose(g, q)
+    }
+    fn buy(&mut self, g: &Game, player: u8, legal: domsim::cards::CardSet) -> Option<Card> {
+        let direct = self.inner.buy(g, player, legal);
+        let routed = self.inner.pick(g, &Pick::buy(player, legal));
+        self.buys += 1;
+        if direct != routed && self.differ.len() < 10 {
+            self.differ.push(format!(
+                "player {player}, ${} (reduction {}), legal {:?}: buy {direct:?}, pick {routed:?}",
+                g.turn.coins,
+                g.turn.cost_reduction,
+                legal.iter().collect::<Vec<_>>()
+            ));
+        }
+        direct
+    }
+}
+
+/// Every shipped strategy, paired with the next one in name order, in every
+/// playable rulebook kingdom (2 and 3 players): `Bots::buy` answers each buy
+/// exactly as `Bots::pick` does (lists, type entries, `none` entries,
+/// conditions, the safety rules, Bridge's cost reduction).
+#[test]
+fn the_direct_buy_answers_as_the_routed_pick_for_every_shipped_strategy() {
+    let mut files: Vec<String> = std::fs::read_dir(lib_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".dom"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "{files:?}");
+    let (mut buys, mut games, mut kingdoms) = (0u64, 0u64, 0u32);
+    for p in domsim::sim::presets::PRESETS {
+        for players in [2usize, 3] {
+            let Ok(k) = p.kingdom(players) else { continue };
+            kingdoms += 1;
+            let compiled: Vec<Compiled> = files.iter().map(|f| compile_file(f, &k)).collect();
+            let mut g = Game::new(&k, 5, 0);
+            for (i, a) in compiled.iter().enumerate() {
+                let b = &compiled[(i + 1) % compiled.len()];
+                let seats: Vec<&Compiled> = (0..players)
+                    .map(|s| if s % 2 == 0 { a } else { b })
+                    .collect();
+                for n in 0..2 {
+                    let index = (i * 2 + n) as u64;
+                    g.reset(&k, 5, index);
+                    let mut bots = BuyBothWays {
+                        inner: StrategyBots::new(&seats),
+                        buys: 0,
+                        differ: Vec::new(),
+                    };
+                    g.play_game(&mut bots);
+                    assert!(
+                        bots.differ.is_empty(),
+                        "{} vs {} in {} ({players} players), game {index}:\n{}",
+                        files[i],
+                        files[(i + 1) % files.len()],
+                        p.name,
+                        bots.differ.join("\n")
+                    );
+                    buys += bots.buys;
+                    games += 1;
+                }
+            }
+        }
+    }
+    assert!(kingdoms >= 20, "{kingdoms} kingdoms");
+    assert!(buys > 50 * games, "{buys} buys in {games} games");
+}

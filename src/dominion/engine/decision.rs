@@ -107,6 +107,19 @@ pub struct Pick {
 }
 
 impl Pick {
+    /// The Buy phase's question to `player`: buy one of `legal` (optional).
+    #[inline(always)]
+    pub fn buy(player: u8, legal: CardSet) -> Pick {
+        Pick {
+            player,
+            why: Why::Buy,
+            by: None,
+            legal,
+            optional: true,
+            target: player,
+        }
+    }
+
     /// The documented default answer. A card with its own default for a
     /// pick it asks answers first (`default_pick` in its set's file:
     /// Masquerade's, Secret Chamber's, Saboteur's and Courtyard's picks in
@@ -501,6 +514,15 @@ pub trait Bots {
     fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
         let _ = (g, player);
         false
+    }
+    /// The Buy phase's pick: which of `legal` (never empty, exactly
+    /// [`Game::buyable`]) `player` buys now, or None to stop buying. The
+    /// same question as `pick` with [`Pick::buy`], which is what the default
+    /// asks; a bot may answer it directly, without going through its
+    /// routing of every other kind of pick (one is asked every turn).
+    #[inline(always)]
+    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+        self.pick(g, &Pick::buy(player, legal))
     }
     /// Default: the documented [`Choose::default_answer`].
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {

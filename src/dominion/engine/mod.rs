@@ -418,15 +418,33 @@ impl Game {
         if ok {
             a
         } else {
-            if self.fault.is_none() {
-                self.fault = Some(Fault {
-                    pick: q,
-                    answer: a,
-                    choice: None,
-                });
-            }
-            q.default_answer(self)
+            self.refuse(q, a)
         }
+    }
+
+    /// Ask the Buy phase's pick ([`Bots::buy`]) with `legal` =
+    /// [`Self::buyable`], checked as [`Self::ask`] checks any pick.
+    #[inline(always)]
+    pub(crate) fn ask_buy<B: Bots>(&mut self, b: &mut B, p: u8, legal: CardSet) -> Option<Card> {
+        match b.buy(self, p, legal) {
+            Some(c) if !legal.contains(c) => self.refuse(Pick::buy(p, legal), Some(c)),
+            a => a,
+        }
+    }
+
+    /// An illegal answer `a` to `q`: recorded as the game's fault (the
+    /// first only), replaced by the default answer.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, q: Pick, a: Option<Card>) -> Option<Card> {
+        if self.fault.is_none() {
+            self.fault = Some(Fault {
+                pick: q,
+                answer: a,
+                choice: None,
+            });
+        }
+        q.default_answer(self)
     }
 
     /// Ask a [`Choose`]. An answer `>= q.n` is recorded as a fault and

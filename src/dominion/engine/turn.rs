@@ -149,7 +149,7 @@ impl Game {
             if legal.is_empty() {
                 break;
             }
-            match self.pick(b, p, Why::Buy, None, legal, true) {
+            match self.ask_buy(b, p, legal) {
                 Some(c) => self.buy_unchecked(b, p, c),
                 None => break,
             }

@@ -170,6 +170,25 @@ impl Bots for StrategyBots<'_> {
         })
     }
 
+    /// The buy, straight from the seat's turn row: the same answer as
+    /// `pick` gives [`Pick::buy`] (a list: its first applicable entry
+    /// with the safety rules, or none), without the routing of every other
+    /// kind of pick.
+    #[inline(always)]
+    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+        const BUY: usize = Why::Buy as usize;
+        const _: () = assert!(BUY < super::route::N_WHY);
+        let q = Pick::buy(player, legal);
+        let s = self.seat(player);
+        match self.turn[player as usize & (SEAT_SLOTS - 1)][BUY] {
+            // An optional pick: what the list says, else none
+            // (`pick::list_route`); a buy is for oneself, so the safety
+            // rules apply (`pick::safety`).
+            Route::List(l, _) => s.scan(l, g, &q, true),
+            route => pick::answer(s, route, self.effect_treasures, g, &q),
+        }
+    }
+
     #[inline(always)]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
