@@ -7,7 +7,7 @@
 //! one small record per game; nothing here runs inside a game.
 
 use crate::cards::data::{self, DataCard};
-use crate::cards::{Card, CardSet};
+use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Outcome, Pick, YesNo, MAX_PLAYERS};
 use crate::sim::lineup::Lineup;
 use crate::sim::{self, GameHook, RunConfig};
@@ -62,8 +62,8 @@ impl<B: Bots> Bots for Counting<B> {
         self.inner.pick(g, q)
     }
     #[inline]
-    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
-        self.inner.buy(g, player, legal)
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.inner.turn_pick(g, q)
     }
     #[inline]
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {

@@ -3,7 +3,7 @@
 //! game for a given seat order.
 
 use crate::bots::BigMoney;
-use crate::cards::{Card, CardSet};
+use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo, MAX_PLAYERS};
 use crate::report::EntrantInfo;
 use crate::strategy::{self, Compiled, Strategy, StrategyBots};
@@ -219,11 +219,12 @@ impl Bots for MixedBots<'_> {
             _ => BigMoney.pick(g, q),
         }
     }
+    /// Inlined into the turn's steps (see [`Bots::turn_pick`]).
     #[inline(always)]
-    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         match &mut self.strat {
-            Some(s) if self.builtin >> player & 1 == 0 => s.buy(g, player, legal),
-            _ => BigMoney.buy(g, player, legal),
+            Some(s) if self.builtin >> q.player & 1 == 0 => s.turn_pick(g, q),
+            _ => BigMoney.turn_pick(g, q),
         }
     }
     #[inline]

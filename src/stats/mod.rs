@@ -873,9 +873,9 @@ impl<B: Bots> Bots for Recorder<B> {
         self.inner.pick(g, q)
     }
     #[inline]
-    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         self.state.observe(g);
-        self.inner.buy(g, player, legal)
+        self.inner.turn_pick(g, q)
     }
     #[inline]
     fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {

@@ -1931,17 +1931,20 @@ fn entry_names_ignore_punctuation_like_function_arguments() {
 }
 
 // ---------------------------------------------------------------------------
-// The buy question's direct answer
+// The turn's own picks, answered directly
 
-/// Asks every buy both ways, `Bots::buy` (the strategies' direct path) and
-/// `Bots::pick` with the same [`Pick::buy`], and counts any difference.
-struct BuyBothWays<'a> {
+use std::collections::BTreeMap;
+
+/// Asks every pick of the turn's steps (play an Action, play a Treasure,
+/// buy) both ways, `Bots::turn_pick` (the strategies' direct path) and
+/// `Bots::pick`, and notes any difference.
+struct TurnBothWays<'a> {
     inner: StrategyBots<'a>,
-    buys: u64,
+    asked: BTreeMap<&'static str, u64>,
     differ: Vec<String>,
 }
 
-impl Bots for BuyBothWays<'_> {
+impl Bots for TurnBothWays<'_> {
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         self.inner.pick(g, q)
     }
@@ -1954,16 +1957,14 @@ impl Bots for BuyBothWays<'_> {
     fn choose(&mut self, g: &Game, q: &domsim::engine::Choose) -> u8 {
         self.inner.choose(g, q)
     }
-    fn buy(&mut self, g: &Game, player: u8, legal: domsim::cards::CardSet) -> Option<Card> {
-        let direct = self.inner.buy(g, player, legal);
-        let routed = self.inner.pick(g, &Pick::buy(player, legal));
-        self.buys += 1;
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        let direct = self.inner.turn_pick(g, q);
+        let routed = self.inner.pick(g, q);
+        *self.asked.entry(q.why.name()).or_default() += 1;
         if direct != routed && self.differ.len() < 10 {
             self.differ.push(format!(
-                "player {player}, ${} (reduction {}), legal {:?}: buy {direct:?}, pick {routed:?}",
-                g.turn.coins,
-                g.turn.cost_reduction,
-                legal.iter().collect::<Vec<_>>()
+                "{q:?}, ${} (reduction {}): turn_pick {direct:?}, pick {routed:?}",
+                g.turn.coins, g.turn.cost_reduction,
             ));
         }
         direct
@@ -1971,11 +1972,12 @@ impl Bots for BuyBothWays<'_> {
 }
 
 /// Every shipped strategy, paired with the next one in name order, in every
-/// playable rulebook kingdom (2 and 3 players): `Bots::buy` answers each buy
-/// exactly as `Bots::pick` does (lists, type entries, `none` entries,
-/// conditions, the safety rules, Bridge's cost reduction).
+/// playable rulebook kingdom (2 and 3 players): `Bots::turn_pick` answers
+/// each pick of the turn's steps exactly as `Bots::pick` does (lists, type
+/// entries, `none` entries, conditions, the safety rules, Bridge's cost
+/// reduction, Treasures played one by one).
 #[test]
-fn the_direct_buy_answers_as_the_routed_pick_for_every_shipped_strategy() {
+fn the_direct_turn_picks_answer_as_the_routed_pick_for_every_shipped_strategy() {
     let mut files: Vec<String> = std::fs::read_dir(lib_dir())
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -1983,7 +1985,8 @@ fn the_direct_buy_answers_as_the_routed_pick_for_every_shipped_strategy() {
         .collect();
     files.sort();
     assert!(files.len() >= 40, "{files:?}");
-    let (mut buys, mut games, mut kingdoms) = (0u64, 0u64, 0u32);
+    let mut asked: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let (mut games, mut kingdoms) = (0u64, 0u32);
     for p in domsim::sim::presets::PRESETS {
         for players in [2usize, 3] {
             let Ok(k) = p.kingdom(players) else { continue };
@@ -1998,9 +2001,9 @@ fn the_direct_buy_answers_as_the_routed_pick_for_every_shipped_strategy() {
                 for n in 0..2 {
                     let index = (i * 2 + n) as u64;
                     g.reset(&k, 5, index);
-                    let mut bots = BuyBothWays {
+                    let mut bots = TurnBothWays {
                         inner: StrategyBots::new(&seats),
-                        buys: 0,
+                        asked: BTreeMap::new(),
                         differ: Vec::new(),
                     };
                     g.play_game(&mut bots);
@@ -2012,12 +2015,26 @@ fn the_direct_buy_answers_as_the_routed_pick_for_every_shipped_strategy() {
                         p.name,
                         bots.differ.join("\n")
                     );
-                    buys += bots.buys;
+                    for (w, n) in bots.asked {
+                        *asked.entry(w).or_default() += n;
+                    }
                     games += 1;
                 }
             }
         }
     }
     assert!(kingdoms >= 20, "{kingdoms} kingdoms");
-    assert!(buys > 50 * games, "{buys} buys in {games} games");
+    let buys = asked.get(Why::Buy.name()).copied().unwrap_or(0);
+    assert!(buys > 50 * games, "{asked:?} in {games} games");
+    assert!(
+        asked.get(Why::PlayAction.name()).copied().unwrap_or(0) > 2 * games,
+        "{asked:?} in {games} games"
+    );
+    // Treasures one by one: Counterfeit, Spoils and the strategies that
+    // order their Treasures.
+    assert!(
+        asked.get(Why::PlayTreasure.name()).copied().unwrap_or(0) > 200,
+        "{asked:?}"
+    );
+    eprintln!("{kingdoms} kingdoms, {games} games, turn picks asked: {asked:?}");
 }

@@ -107,12 +107,13 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// The Buy phase's question to `player`: buy one of `legal` (optional).
+    /// A question of the turn's own steps to `player` (asked by no card:
+    /// play an Action, play a Treasure, buy), "none" allowed.
     #[inline(always)]
-    pub fn buy(player: u8, legal: CardSet) -> Pick {
+    pub fn turn(player: u8, why: Why, legal: CardSet) -> Pick {
         Pick {
             player,
-            why: Why::Buy,
+            why,
             by: None,
             legal,
             optional: true,
@@ -515,14 +516,16 @@ pub trait Bots {
         let _ = (g, player);
         false
     }
-    /// The Buy phase's pick: which of `legal` (never empty, exactly
-    /// [`Game::buyable`]) `player` buys now, or None to stop buying. The
-    /// same question as `pick` with [`Pick::buy`], which is what the default
-    /// asks; a bot may answer it directly, without going through its
-    /// routing of every other kind of pick (one is asked every turn).
+    /// A pick of the turn's own steps ([`Pick::turn`]: play an Action,
+    /// play a Treasure, buy; `legal` never empty, and for a buy exactly
+    /// [`Game::buyable`]). The same question as `pick`, which is what the
+    /// default asks; a bot may answer it without going through its routing
+    /// of the picks cards ask (one or more is asked every turn, and the
+    /// engine asks each with a constant `why`, so an inlined answer
+    /// specialises to its step).
     #[inline(always)]
-    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
-        self.pick(g, &Pick::buy(player, legal))
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        self.pick(g, q)
     }
     /// Default: the documented [`Choose::default_answer`].
     fn choose(&mut self, g: &Game, q: &Choose) -> u8 {

@@ -422,12 +422,21 @@ impl Game {
         }
     }
 
-    /// Ask the Buy phase's pick ([`Bots::buy`]) with `legal` =
-    /// [`Self::buyable`], checked as [`Self::ask`] checks any pick.
+    /// Ask a pick of the turn's own steps ([`Bots::turn_pick`]) of
+    /// `player`, `legal` not empty: the answer checked as [`Self::ask`]
+    /// checks any pick ("none" is always legal here).
     #[inline(always)]
-    pub(crate) fn ask_buy<B: Bots>(&mut self, b: &mut B, p: u8, legal: CardSet) -> Option<Card> {
-        match b.buy(self, p, legal) {
-            Some(c) if !legal.contains(c) => self.refuse(Pick::buy(p, legal), Some(c)),
+    pub(crate) fn ask_turn<B: Bots>(
+        &mut self,
+        b: &mut B,
+        player: u8,
+        why: Why,
+        legal: CardSet,
+    ) -> Option<Card> {
+        debug_assert!(!legal.is_empty());
+        let q = Pick::turn(player, why, legal);
+        match b.turn_pick(self, &q) {
+            Some(c) if !legal.contains(c) => self.refuse(q, Some(c)),
             a => a,
         }
     }

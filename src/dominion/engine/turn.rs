@@ -98,7 +98,7 @@ impl Game {
             if legal.is_empty() {
                 break;
             }
-            match self.pick(b, p, Why::PlayAction, None, legal, true) {
+            match self.ask_turn(b, p, Why::PlayAction, legal) {
                 Some(c) => {
                     self.turn.actions -= 1;
                     self.play_from_hand(b, p, c);
@@ -126,7 +126,7 @@ impl Game {
             if legal.is_empty() {
                 break;
             }
-            match self.pick(b, p, Why::PlayTreasure, None, legal, true) {
+            match self.ask_turn(b, p, Why::PlayTreasure, legal) {
                 Some(c) => self.play_treasure_unchecked(b, p, c),
                 None => break,
             }
@@ -149,7 +149,7 @@ impl Game {
             if legal.is_empty() {
                 break;
             }
-            match self.ask_buy(b, p, legal) {
+            match self.ask_turn(b, p, Why::Buy, legal) {
                 Some(c) => self.buy_unchecked(b, p, c),
                 None => break,
             }

@@ -170,23 +170,18 @@ impl Bots for StrategyBots<'_> {
         })
     }
 
-    /// The buy, straight from the seat's turn row: the same answer as
-    /// `pick` gives [`Pick::buy`] (a list: its first applicable entry
-    /// with the safety rules, or none), without the routing of every other
-    /// kind of pick.
+    /// A pick of the turn's own steps, straight from the seat's turn row:
+    /// the answer `pick` gives, without the routing of the picks cards
+    /// ask. Inlined where the engine asks, with a constant `why`.
     #[inline(always)]
-    fn buy(&mut self, g: &Game, player: u8, legal: CardSet) -> Option<Card> {
-        const BUY: usize = Why::Buy as usize;
-        const _: () = assert!(BUY < super::route::N_WHY);
-        let q = Pick::buy(player, legal);
-        let s = self.seat(player);
-        match self.turn[player as usize & (SEAT_SLOTS - 1)][BUY] {
-            // An optional pick: what the list says, else none
-            // (`pick::list_route`); a buy is for oneself, so the safety
-            // rules apply (`pick::safety`).
-            Route::List(l, _) => s.scan(l, g, &q, true),
-            route => pick::answer(s, route, self.effect_treasures, g, &q),
-        }
+    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        debug_assert!(q.by.is_none());
+        let s = self.seat(q.player);
+        let Some(w) = why_index(q.why) else {
+            return q.default_answer(g);
+        };
+        let route = self.turn[q.player as usize & (SEAT_SLOTS - 1)][w];
+        pick::answer(s, route, self.effect_treasures, g, q)
     }
 
     #[inline(always)]
