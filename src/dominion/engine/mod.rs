@@ -641,6 +641,14 @@ impl Game {
     /// pile is empty or not in this game's Supply.
     #[inline]
     pub fn gain<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
+        self.gain_inline(b, p, c, dest)
+    }
+
+    /// [`Self::gain`], always inlined: the buy's gain (one a turn) in the
+    /// turn loop, where the destination is known and `receive` folds in,
+    /// without a call; the effects' gains keep the shared copy.
+    #[inline(always)]
+    pub(crate) fn gain_inline<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) -> bool {
         // A Knight, a Ruins or a pile pseudo-card (a byte test of the table,
         // cheaper than a variable u128 shift on this hot path).
         if matches!(
@@ -659,13 +667,19 @@ impl Game {
             self.empty_piles += 1;
             self.nonempty.remove(c);
         }
-        self.receive(b, p, c, dest);
+        self.receive_inline(b, p, c, dest);
         true
     }
 
     /// Put a card that `p` now owns into `dest` (after it left the Supply or the trash).
     #[inline]
     pub(crate) fn receive<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) {
+        self.receive_inline(b, p, c, dest);
+    }
+
+    /// [`Self::receive`], always inlined (into [`Self::gain_inline`]).
+    #[inline(always)]
+    fn receive_inline<B: Bots>(&mut self, b: &mut B, p: u8, c: Card, dest: Dest) {
         let pl = &mut self.players[p as usize];
         match dest {
             Dest::Discard => pl.discard.push(c),

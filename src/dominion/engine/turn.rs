@@ -326,7 +326,7 @@ impl Game {
         if self.kingdom.hooks.has(Hooks::BUY_REACTION) {
             self.on_buy(b, p, c);
         }
-        self.gain(b, p, c, Dest::Discard);
+        self.gain_inline(b, p, c, Dest::Discard);
     }
 
     /// Move an Action from hand into play and resolve it once (no action spent
