@@ -623,7 +623,7 @@ impl Data {
         let rules = parse_rules(rf, rt)?;
         let (categories, first_use, designs, sets) = parse_buildings(bf, bt)?;
         let events = parse_events(ef, et)?;
-        let characters = parse_characters(cf, ct, &categories)?;
+        let characters = parse_characters(cf, ct, &categories, (bf, &first_use))?;
         check_categories(bf, cf, &categories, &first_use, &designs, &characters)?;
         let mut digest = crate::digest::Digest::default();
         for text in [rt, bt, et, ct] {
@@ -1390,7 +1390,15 @@ fn parse_events(file: &str, text: &str) -> Result<Vec<Event>> {
     Ok(out)
 }
 
-fn parse_characters(file: &str, text: &str, categories: &[String]) -> Result<Vec<Character>> {
+/// `buildings`: the buildings file's name and the first row of each
+/// category, for the "did you mean" of an unknown category (the misspelling
+/// may be on the buildings' side).
+fn parse_characters(
+    file: &str,
+    text: &str,
+    categories: &[String],
+    buildings: (&str, &[FirstUse]),
+) -> Result<Vec<Character>> {
     let f: CharactersFile = toml::from_str(text).map_err(|e| toml_err(file, text, e))?;
     let mut out: Vec<Character> = Vec::new();
     for row in &f.characters {
@@ -1433,16 +1441,33 @@ fn parse_characters(file: &str, text: &str, categories: &[String]) -> Result<Vec
             match categories.iter().position(|x| *x == name) {
                 Some(i) => mask |= 1 << i,
                 None => {
+                    // A close category may be the misspelt one (the file
+                    // that defines categories is buildings.csv): say where
+                    // it is written.
+                    let names: Vec<&str> = categories.iter().map(|s| s.as_str()).collect();
+                    let there = match super::closest(&name, &names) {
+                        Some(close) => {
+                            let i = names.iter().position(|n| *n == close).unwrap_or(0);
+                            let (bf, first_use) = buildings;
+                            match first_use.get(i) {
+                                Some((line, written)) => format!(
+                                    "; {bf}:{line} is the first row with {written:?}: if the misspelling is there, fix it in {bf}"
+                                ),
+                                None => String::new(),
+                            }
+                        }
+                        None => String::new(),
+                    };
                     return Err(at(
                         file,
                         text,
                         c.span(),
                         format!(
-                            "unknown category {:?} (no building has it); {}",
+                            "unknown category {:?} (no building has it); {}{there}",
                             c.get_ref(),
-                            did_you_mean(&name, categories.iter().map(|s| s.as_str()))
+                            did_you_mean(&name, names.iter().copied())
                         ),
-                    ))
+                    ));
                 }
             }
         }

@@ -21,12 +21,19 @@ pub mod sim;
 
 /// ` (did you mean X?)` when a name is close to one of `names`.
 pub fn hint(word: &str, names: &[&str]) -> String {
+    closest(word, names)
+        .map(|n| format!(" (did you mean {n:?}?)"))
+        .unwrap_or_default()
+}
+
+/// The name of `names` closest to `word` (case ignored), if close enough
+/// to be a likely misspelling of it.
+pub fn closest<'a>(word: &str, names: &[&'a str]) -> Option<&'a str> {
     let w = word.to_ascii_lowercase();
     names
         .iter()
         .map(|n| (crate::cards::edit_distance(&w, &n.to_ascii_lowercase()), *n))
         .filter(|(d, n)| *d <= (n.len() / 3).max(2))
         .min_by_key(|x| x.0)
-        .map(|(_, n)| format!(" (did you mean {n:?}?)"))
-        .unwrap_or_default()
+        .map(|(_, n)| n)
 }

@@ -1963,6 +1963,34 @@ fn a_category_on_one_row_that_no_character_names_is_refused() {
     let d = parse(&one, &chars).unwrap();
     assert!(d.categories.iter().any(|c| c == "harbour"));
     assert!(parse(&one, data::SAMPLE_CHARACTERS).is_err());
+    // Every row of a category misspelt the same way: the characters file
+    // names the right spelling, and its error says where the close
+    // spelling is written, since buildings.csv is where the typo may be.
+    let typo = data::SAMPLE_BUILDINGS.replace(",justice,just_a,", ",justise,just_a,");
+    assert_ne!(typo, data::SAMPLE_BUILDINGS);
+    let e = parse(&typo, data::SAMPLE_CHARACTERS)
+        .unwrap_err()
+        .to_string();
+    for want in [
+        "characters.toml:6:",
+        "unknown category \"justice\"",
+        "did you mean \"justise\"",
+        "buildings.csv:18 is the first row with \"justise\": if the misspelling is there, fix it in buildings.csv",
+    ] {
+        assert!(e.contains(want), "expected {want:?} in: {e}");
+    }
+    // No close category: no row to point at.
+    let e = parse(
+        data::SAMPLE_BUILDINGS,
+        &data::SAMPLE_CHARACTERS
+            .replace("[\"justice\", \"commerce\"]", "[\"harbour\", \"commerce\"]"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("unknown category \"harbour\"") && !e.contains("first row"),
+        "{e}"
+    );
 }
 
 /// §3.1: each team's pile is cut *at random*. A characters file with more
