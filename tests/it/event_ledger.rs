@@ -11,7 +11,7 @@
 
 use domsim::bots::RandomBots;
 use domsim::cards::{Card, Set};
-use domsim::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo};
+use domsim::engine::{Bots, Event, Game, Kingdom};
 use std::collections::BTreeMap;
 
 /// Forwards every question to the inner bot; keeps the ledger from events.
@@ -62,18 +62,7 @@ impl<B: Bots> Ledger<B> {
 }
 
 impl<B: Bots> Bots for Ledger<B> {
-    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        self.inner.pick(g, q)
-    }
-    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
-        self.inner.yes_no(g, q)
-    }
-    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
-        self.inner.play_all_treasures(g, player)
-    }
-    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
-        self.inner.choose(g, q)
-    }
+    forward_questions!(inner);
     fn event(&mut self, g: &Game, e: Event) {
         match e {
             Event::Play { card, .. } => *self.seen.entry(("play", card)).or_default() += 1,

@@ -1,5 +1,29 @@
 //! The integration tests: one binary (ripgrep's layout), one module per concern.
 
+/// The questions of `domsim::engine::Bots` that a watching test bot passes
+/// unchanged to its field `$inner` (pick, yes/no, play all Treasures,
+/// choose one); the bot writes the methods it watches itself.
+macro_rules! forward_questions {
+    ($inner:ident) => {
+        fn pick(
+            &mut self,
+            g: &domsim::engine::Game,
+            q: &domsim::engine::Pick,
+        ) -> Option<domsim::cards::Card> {
+            self.$inner.pick(g, q)
+        }
+        fn yes_no(&mut self, g: &domsim::engine::Game, q: &domsim::engine::YesNo) -> bool {
+            self.$inner.yes_no(g, q)
+        }
+        fn play_all_treasures(&mut self, g: &domsim::engine::Game, player: u8) -> bool {
+            self.$inner.play_all_treasures(g, player)
+        }
+        fn choose(&mut self, g: &domsim::engine::Game, q: &domsim::engine::Choose) -> u8 {
+            self.$inner.choose(g, q)
+        }
+    };
+}
+
 mod alloc;
 mod bad_inputs;
 mod base_rules;

@@ -3,7 +3,7 @@
 
 use domsim::bots::{BigMoney, RandomBots};
 use domsim::cards::Card;
-use domsim::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo};
+use domsim::engine::{Bots, Event, Game, Kingdom};
 use domsim::stats::{
     self, csv::write_csv_to, html, playtest, playtest_range, playtest_sequential, run_sequential,
     seat_strategies, PlaytestStats, Recorder, Sequential, TURNS,
@@ -60,18 +60,7 @@ struct Counter<B> {
 }
 
 impl<B: Bots> Bots for Counter<B> {
-    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        self.inner.pick(g, q)
-    }
-    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
-        self.inner.yes_no(g, q)
-    }
-    fn choose(&mut self, g: &Game, q: &Choose) -> u8 {
-        self.inner.choose(g, q)
-    }
-    fn play_all_treasures(&mut self, g: &Game, p: u8) -> bool {
-        self.inner.play_all_treasures(g, p)
-    }
+    forward_questions!(inner);
     fn event(&mut self, _g: &Game, e: Event) {
         match e {
             Event::TurnStart { player, turn } => self.turn[player as usize] = turn as usize,

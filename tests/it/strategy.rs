@@ -1945,18 +1945,7 @@ struct TurnBothWays<'a> {
 }
 
 impl Bots for TurnBothWays<'_> {
-    fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        self.inner.pick(g, q)
-    }
-    fn yes_no(&mut self, g: &Game, q: &YesNo) -> bool {
-        self.inner.yes_no(g, q)
-    }
-    fn play_all_treasures(&mut self, g: &Game, player: u8) -> bool {
-        self.inner.play_all_treasures(g, player)
-    }
-    fn choose(&mut self, g: &Game, q: &domsim::engine::Choose) -> u8 {
-        self.inner.choose(g, q)
-    }
+    forward_questions!(inner);
     fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let direct = self.inner.turn_pick(g, q);
         let routed = self.inner.pick(g, q);
