@@ -1933,13 +1933,15 @@ fn entry_names_ignore_punctuation_like_function_arguments() {
 // ---------------------------------------------------------------------------
 // The turn's own picks, answered directly
 
+use domsim::sim::lineup::{Lineup, MixedBots};
 use std::collections::BTreeMap;
 
 /// Asks every pick of the turn's steps (play an Action, play a Treasure,
-/// buy) both ways, `Bots::turn_pick` (the strategies' direct path) and
-/// `Bots::pick`, and notes any difference.
+/// buy) both ways, `Bots::turn_pick` (the runner's bots answer it inline,
+/// with their own seat dispatch) and `Bots::pick`, and notes any
+/// difference.
 struct TurnBothWays<'a> {
-    inner: StrategyBots<'a>,
+    inner: MixedBots<'a>,
     asked: BTreeMap<&'static str, u64>,
     differ: Vec<String>,
 }
@@ -1960,38 +1962,42 @@ impl Bots for TurnBothWays<'_> {
     }
 }
 
-/// Every shipped strategy, paired with the next one in name order, in every
-/// playable rulebook kingdom (2 and 3 players): `Bots::turn_pick` answers
-/// each pick of the turn's steps exactly as `Bots::pick` does (lists, type
-/// entries, `none` entries, conditions, the safety rules, Bridge's cost
-/// reduction, Treasures played one by one).
+/// The runner's bots (`MixedBots`: strategy files and the built-in Big
+/// Money at one table) answer each pick of the turn's steps through
+/// `turn_pick` exactly as through `pick`: every shipped strategy, and the
+/// built-in bot, paired with the next one in name order, in every playable
+/// rulebook kingdom at 2 and 3 players (lists, type entries, `none`
+/// entries, conditions, the safety rules, Bridge's cost reduction,
+/// Treasures played one by one).
 #[test]
 fn the_direct_turn_picks_answer_as_the_routed_pick_for_every_shipped_strategy() {
-    let mut files: Vec<String> = std::fs::read_dir(lib_dir())
+    let mut specs: Vec<String> = std::fs::read_dir(lib_dir())
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
         .filter(|n| n.ends_with(".dom"))
+        .map(|n| lib_dir().join(n).display().to_string())
         .collect();
-    files.sort();
-    assert!(files.len() >= 40, "{files:?}");
+    specs.sort();
+    assert!(specs.len() >= 40, "{specs:?}");
+    specs.push("builtin:big-money".into());
+    let lineup = Lineup::load(&specs).unwrap();
+    let n = specs.len();
     let mut asked: BTreeMap<&'static str, u64> = BTreeMap::new();
     let (mut games, mut kingdoms) = (0u64, 0u32);
     for p in domsim::sim::presets::PRESETS {
         for players in [2usize, 3] {
             let Ok(k) = p.kingdom(players) else { continue };
+            let k = lineup.kingdom_for(&k);
             kingdoms += 1;
-            let compiled: Vec<Compiled> = files.iter().map(|f| compile_file(f, &k)).collect();
+            let compiled = lineup.compile(&k).unwrap();
             let mut g = Game::new(&k, 5, 0);
-            for (i, a) in compiled.iter().enumerate() {
-                let b = &compiled[(i + 1) % compiled.len()];
-                let seats: Vec<&Compiled> = (0..players)
-                    .map(|s| if s % 2 == 0 { a } else { b })
-                    .collect();
-                for n in 0..2 {
-                    let index = (i * 2 + n) as u64;
+            for i in 0..n {
+                let order: Vec<u8> = (0..players).map(|s| ((i + s % 2) % n) as u8).collect();
+                for r in 0..2 {
+                    let index = (i * 2 + r) as u64;
                     g.reset(&k, 5, index);
                     let mut bots = TurnBothWays {
-                        inner: StrategyBots::new(&seats),
+                        inner: compiled.bots(&order),
                         asked: BTreeMap::new(),
                         differ: Vec::new(),
                     };
@@ -1999,13 +2005,13 @@ fn the_direct_turn_picks_answer_as_the_routed_pick_for_every_shipped_strategy() 
                     assert!(
                         bots.differ.is_empty(),
                         "{} vs {} in {} ({players} players), game {index}:\n{}",
-                        files[i],
-                        files[(i + 1) % files.len()],
+                        specs[i],
+                        specs[(i + 1) % n],
                         p.name,
                         bots.differ.join("\n")
                     );
-                    for (w, n) in bots.asked {
-                        *asked.entry(w).or_default() += n;
+                    for (w, c) in bots.asked {
+                        *asked.entry(w).or_default() += c;
                     }
                     games += 1;
                 }

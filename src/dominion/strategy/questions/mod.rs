@@ -170,20 +170,6 @@ impl Bots for StrategyBots<'_> {
         })
     }
 
-    /// A pick of the turn's own steps, straight from the seat's turn row:
-    /// the answer `pick` gives, without the routing of the picks cards
-    /// ask. Inlined where the engine asks, with a constant `why`.
-    #[inline(always)]
-    fn turn_pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
-        debug_assert!(q.by.is_none());
-        let s = self.seat(q.player);
-        let Some(w) = why_index(q.why) else {
-            return q.default_answer(g);
-        };
-        let route = self.turn[q.player as usize & (SEAT_SLOTS - 1)][w];
-        pick::answer(s, route, self.effect_treasures, g, q)
-    }
-
     #[inline(always)]
     fn pick(&mut self, g: &Game, q: &Pick) -> Option<Card> {
         let s = self.seat(q.player);
