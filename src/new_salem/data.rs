@@ -1445,19 +1445,16 @@ fn parse_characters(
                     // that defines categories is buildings.csv): say where
                     // it is written.
                     let names: Vec<&str> = categories.iter().map(|s| s.as_str()).collect();
-                    let there = match super::closest(&name, &names) {
-                        Some(close) => {
-                            let i = names.iter().position(|n| *n == close).unwrap_or(0);
-                            let (bf, first_use) = buildings;
-                            match first_use.get(i) {
-                                Some((line, written)) => format!(
-                                    "; {bf}:{line} is the first row with {written:?}: if the misspelling is there, fix it in {bf}"
-                                ),
-                                None => String::new(),
-                            }
-                        }
-                        None => String::new(),
-                    };
+                    let (bf, first_use) = buildings;
+                    let there = super::closest(&name, &names)
+                        .and_then(|close| names.iter().position(|n| *n == close))
+                        .and_then(|i| first_use.get(i))
+                        .map(|(line, written)| {
+                            format!(
+                                "; {bf}:{line} is the first row with {written:?}: if the misspelling is there, fix it in {bf}"
+                            )
+                        })
+                        .unwrap_or_default();
                     return Err(at(
                         file,
                         text,

@@ -157,8 +157,9 @@ impl CardVec {
     /// kept at step `i` goes to `i - moved so far`, so one counter serves
     /// both ends, and one table byte gives both the test and the coins. A
     /// zone of at most `CHUNK` cards (every hand of a plain turn) goes
-    /// through [`CardVec::partition_chunk`], which does the same on
-    /// local 16-card chunks without range checks.
+    /// through [`CardVec::partition_chunk`], which reads it as one local
+    /// 16-card chunk and writes through fixed 16-card windows, without
+    /// range checks.
     ///
     /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
     /// self.len() <= MAX_CARDS` (a broken invariant panics on the slice
