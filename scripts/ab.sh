@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Wall-time A/B of two domsim builds on a machine too noisy to time them one
+# after the other (a shared VM): both run at once, one on each of the first
+# two CPUs, and swap CPUs every round, so a slow spell of the host or of a
+# core hits both; the figure is the median over rounds of NEW / OLD games/s
+# of the same round.
+#
+#   scripts/ab.sh OLD_BIN NEW_BIN                  # 6 rounds, the issue-18 workloads
+#   scripts/ab.sh -r 12 --only witch OLD NEW       # 12 rounds, Double Witch only
+#   scripts/ab.sh --scale 0.5 -o raw.csv OLD NEW   # half the games, raw rows kept
+#
+# Each run is `BIN bench -j 1 --only WORKLOAD --scale F` (one thread).
+# Options: -r/--rounds N (default 6), --only NAME (repeatable; default
+# "big money mirror", "hivemind", "double witch", "masquerade"), --scale F
+# (default 1), -o/--out FILE.csv (every run: build,round,cpu, then
+# `domsim bench`'s columns). Prints a Markdown table. Needs taskset
+# (util-linux) and two CPUs; on one CPU the two builds alternate instead.
+# A ratio inside the range of the rounds is no difference: see
+# results/BENCHMARKS.md for what this measured. Exit status 2: bad
+# arguments; a failing run's own status otherwise (its message printed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage() {
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+die() {
+    echo "ab.sh: $*" >&2
+    exit 2
+}
+rounds=6 scale=1 out="" only=()
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        -r | --rounds) [[ $# -ge 2 ]] || die "$1 needs a number"; rounds=$2; shift 2 ;;
+        --only) [[ $# -ge 2 ]] || die "--only needs a workload name"; only+=("$2"); shift 2 ;;
+        --scale) [[ $# -ge 2 ]] || die "--scale needs a number"; scale=$2; shift 2 ;;
+        -o | --out) [[ $# -ge 2 ]] || die "$1 needs a file name"; out=$2; shift 2 ;;
+        -h | --help) usage ;;
+        --) shift; break ;;
+        -*) die "unknown option $1 (try --help)" ;;
+        *) break ;;
+    esac
+done
+[[ $# -eq 2 ]] || die "expected two builds, OLD_BIN NEW_BIN (got $#; try --help)"
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a whole number >= 1, not \"$rounds\""
+[[ $scale =~ ^[0-9]*\.?[0-9]+$ ]] || die "--scale must be a positive number, not \"$scale\""
+old=$1 new=$2
+for b in "$old" "$new"; do
+    [[ -f $b && -x $b ]] || die "$b is not an executable file"
+done
+[[ ${#only[@]} -gt 0 ]] || only=("big money mirror" "hivemind" "double witch" "masquerade")
+cpus=$(nproc)
+if [[ $cpus -ge 2 ]] && command -v taskset >/dev/null; then
+    together=1
+else
+    together=0
+    echo "ab.sh: one CPU (or no taskset): the builds alternate instead of running at once" >&2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rows=$tmp/rows.csv
+: >"$rows"
+
+# One run: label, binary, cpu (or ""), workload, output CSV.
+run() {
+    local pin=()
+    [[ -n $3 ]] && pin=(taskset -c "$3")
+    local rc=0
+    "${pin[@]}" "$2" bench -j 1 --only "$4" --scale "$scale" -o "$5" >/dev/null 2>"$5.err" || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        echo "ab.sh: $2 bench --only \"$4\" failed (exit status $rc):" >&2
+        cat "$5.err" >&2
+        exit "$rc"
+    fi
+}
+# The data rows of a bench CSV, prefixed with label, round and cpu.
+keep() {
+    grep -v '^#' "$1" | tail -n +2 | sed "s/^/$2,$3,$4,/" >>"$rows"
+}
+
+for ((r = 1; r <= rounds; r++)); do
+    for w in "${only[@]}"; do
+        if [[ $together -eq 1 ]]; then
+            if ((r % 2)); then ca=0 cb=1; else ca=1 cb=0; fi
+            run old "$old" "$ca" "$w" "$tmp/a.csv" &
+            pa=$!
+            run new "$new" "$cb" "$w" "$tmp/b.csv" &
+            pb=$!
+            rc=0
+            wait "$pa" || rc=$?
+            wait "$pb" || rc=$?
+            [[ $rc -eq 0 ]] || exit "$rc"
+        else
+            ca="" cb=""
+            run old "$old" "" "$w" "$tmp/a.csv"
+            run new "$new" "" "$w" "$tmp/b.csv"
+        fi
+        keep "$tmp/a.csv" old "$r" "${ca:-any}"
+        keep "$tmp/b.csv" new "$r" "${cb:-any}"
+    done
+done
+
+echo "A/B of $old (OLD) and $new (NEW): $rounds rounds of \`bench -j 1 --scale $scale\`," \
+    "$([[ $together -eq 1 ]] && echo "both at once on CPUs 0 and 1, swapped each round" || echo "one after the other")"
+echo
+echo "| workload | OLD games/s (median) | NEW games/s (median) | NEW / OLD, median of rounds | range of rounds |"
+echo "|---|---:|---:|---:|---:|"
+# Workload names may hold commas only inside quotes; bench writes plain
+# names, so the games/s column is field 10 (3 prefixed + 7th of bench).
+awk -F, '
+    function median(a, n,   i, j, t) {
+        for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { w = $4; if (!(w in seen)) { seen[w] = 1; order[++nw] = w } v[$1, $2, w] = $10; last[w] = ($2 > last[w] ? $2 : last[w]) }
+    END {
+        for (k = 1; k <= nw; k++) {
+            w = order[k]; n = 0; lo = ""; hi = ""
+            delete ra; delete oa; delete na
+            for (r = 1; r <= last[w]; r++) {
+                if (!(("old", r, w) in v) || !(("new", r, w) in v)) continue
+                n++; oa[n] = v["old", r, w]; na[n] = v["new", r, w]; ra[n] = na[n] / oa[n]
+                if (lo == "" || ra[n] < lo) lo = ra[n]; if (hi == "" || ra[n] > hi) hi = ra[n]
+            }
+            printf "| %s | %.0f | %.0f | x%.3f | x%.3f - x%.3f |\n", w, median(oa, n), median(na, n), median(ra, n), lo, hi
+        }
+    }' "$rows"
+if [[ -n $out ]]; then
+    {
+        echo "# command: scripts/ab.sh -r $rounds --scale $scale$(printf ' --only "%s"' "${only[@]}") OLD NEW"
+        echo "# old: $old"
+        echo "# new: $new"
+        echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
+        echo "# logical_cores: $cpus"
+        echo "# together: $([[ $together -eq 1 ]] && echo "yes, CPUs 0 and 1 swapped each round" || echo no)"
+        echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "build,round,cpu,workload,players,games,threads,wall_s,cpu_s,games_per_s,games_per_s_per_thread,speedup_vs_1_thread"; cat "$rows"; } >"$tmp/out.csv"
+    if [[ $out == - ]]; then cat "$tmp/out.csv"; else mv "$tmp/out.csv" "$out"; fi
+fi
