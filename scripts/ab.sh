@@ -13,16 +13,18 @@
 # Options: -r/--rounds N (default 6), --only NAME (repeatable; default
 # "big money mirror", "hivemind", "double witch", "masquerade"), --scale F
 # (default 1), -o/--out FILE.csv (every run: build,round,cpu, then
-# `domsim bench`'s columns). Prints a Markdown table. Needs taskset
+# `domsim bench`'s columns; `-` is standard output). Prints a Markdown table. Needs taskset
 # (util-linux) and two CPUs; on one CPU the two builds alternate instead.
-# A ratio inside the range of the rounds is no difference: see
-# results/BENCHMARKS.md for what this measured. Exit status 2: bad
+# A ratio inside the range of the rounds is no difference (the build
+# against itself gave x1.000 and x0.983 over 8 rounds, ranges of about
+# +-5%: results/BENCHMARKS.md); runs far shorter than the default
+# (--scale below about 0.3) time start-up more than games. Exit status 2: bad
 # arguments; a failing run's own status otherwise (its message printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() {
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+    exit 0
 }
 die() {
     echo "ab.sh: $*" >&2
@@ -45,6 +47,11 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a whole number >= 1, not \"$rounds\""
 [[ $scale =~ ^[0-9]*\.?[0-9]+$ ]] || die "--scale must be a positive number, not \"$scale\""
 old=$1 new=$2
+if [[ -n $out && $out != - ]]; then
+    # Checked now, not after the runs: the rows are written at the end.
+    [[ -d $(dirname -- "$out") ]] || die "cannot write $out: no such directory"
+    [[ ! -d $out ]] || die "cannot write $out: it is a directory"
+fi
 for b in "$old" "$new"; do
     [[ -f $b && -x $b ]] || die "$b is not an executable file"
 done
@@ -105,14 +112,34 @@ echo "A/B of $old (OLD) and $new (NEW): $rounds rounds of \`bench -j 1 --scale $
 echo
 echo "| workload | OLD games/s (median) | NEW games/s (median) | NEW / OLD, median of rounds | range of rounds |"
 echo "|---|---:|---:|---:|---:|"
-# Workload names may hold commas only inside quotes; bench writes plain
-# names, so the games/s column is field 10 (3 prefixed + 7th of bench).
-awk -F, '
+# The rows are CSV: a workload name with a comma ("New Salem, 5 players")
+# comes quoted, so each row is split by a small CSV reader, not by -F,.
+# Fields: 1 build, 2 round, 4 workload, 10 games/s.
+awk '
+    function csv(line, f,   n, i, c, q, cur) {
+        n = 0; cur = ""; q = 0
+        for (i = 1; i <= length(line); i++) {
+            c = substr(line, i, 1)
+            if (q) {
+                if (c != "\"") cur = cur c
+                else if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ }
+                else q = 0
+            } else if (c == "\"") q = 1
+            else if (c == ",") { f[++n] = cur; cur = "" }
+            else cur = cur c
+        }
+        f[++n] = cur
+        return n
+    }
     function median(a, n,   i, j, t) {
         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
-    { w = $4; if (!(w in seen)) { seen[w] = 1; order[++nw] = w } v[$1, $2, w] = $10; last[w] = ($2 > last[w] ? $2 : last[w]) }
+    {
+        csv($0, f); w = f[4]
+        if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
+        v[f[1], f[2], w] = f[10]; if (f[2] + 0 > last[w] + 0) last[w] = f[2] + 0
+    }
     END {
         for (k = 1; k <= nw; k++) {
             w = order[k]; n = 0; lo = ""; hi = ""
@@ -135,5 +162,30 @@ if [[ -n $out ]]; then
         echo "# together: $([[ $together -eq 1 ]] && echo "yes, CPUs 0 and 1 swapped each round" || echo no)"
         echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "build,round,cpu,workload,players,games,threads,wall_s,cpu_s,games_per_s,games_per_s_per_thread,speedup_vs_1_thread"; cat "$rows"; } >"$tmp/out.csv"
-    if [[ $out == - ]]; then cat "$tmp/out.csv"; else mv "$tmp/out.csv" "$out"; fi
+    if [[ $out == - ]]; then
+        cat "$tmp/out.csv"
+    else
+        # A symlink is followed (its target is written), a device or FIFO is
+        # written in place, a regular file is replaced whole (a temporary
+        # file beside it, then a rename): never half written.
+        dest=$out
+        [[ -L $out ]] && dest=$(readlink -f -- "$out")
+        if [[ -e $dest && ! -f $dest ]]; then
+            cat "$tmp/out.csv" >"$dest"
+        else
+            part=$(mktemp "$(dirname -- "$dest")/.ab.XXXXXX")
+            # mktemp makes it 0600: the mode of the file replaced, or what
+            # the umask gives a new file.
+            if [[ -e $dest ]]; then
+                chmod --reference="$dest" -- "$part"
+            else
+                chmod "$(printf '%04o' $((0666 & ~0$(umask))))" -- "$part"
+            fi
+            if ! { cat "$tmp/out.csv" >"$part" && mv -f -- "$part" "$dest"; }; then
+                rm -f -- "$part"
+                echo "ab.sh: cannot write $out" >&2
+                exit 1
+            fi
+        fi
+    fi
 fi
