@@ -237,3 +237,94 @@ fn bench_refuses_to_overwrite_its_strategy_files() {
     }
     assert_eq!(entries(&d), ["strategies"]);
 }
+
+/// `scripts/ab.sh` (wall-time A/B of two builds run at once): one small
+/// round of the test binary against itself, a workload whose name holds a
+/// comma included, gives the table and the raw CSV; help exits 0 and bad
+/// arguments exit 2 before anything runs, with no file written. The
+/// ratios it prints are times and are not judged.
+#[test]
+fn ab_script_runs_one_round_and_refuses_bad_arguments() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/ab.sh");
+    let bin = env!("CARGO_BIN_EXE_domsim");
+    let d = scratch("ab");
+    let out = d.join("ab.csv");
+    let o = Command::new(&script)
+        .args(["-r", "1", "--scale", "0.002", "--only", "hivemind"])
+        .args(["--only", "new salem", "-o"])
+        .arg(&out)
+        .args([bin, bin])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    for want in [
+        "| workload | OLD games/s (median) | NEW games/s (median) |",
+        "| Smithy BM vs BMU (HiveMind rules) | ",
+        "| New Salem, 5 players (shipped bots) | ",
+    ] {
+        assert!(table.contains(want), "missing {want:?} in\n{table}");
+    }
+    // Every row of the table has a ratio and a range (no row broken by
+    // the comma in a name).
+    for row in table
+        .lines()
+        .filter(|l| l.starts_with("| Smithy") || l.starts_with("| New"))
+    {
+        assert_eq!(row.matches(" | x").count(), 2, "{row}");
+        assert!(!row.contains("| 0 |"), "{row}");
+    }
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        csv.starts_with("# command: scripts/ab.sh -r 1 --scale 0.002"),
+        "{csv}"
+    );
+    let rows = csv_lines(&csv);
+    assert!(rows[0].starts_with("build,round,cpu,workload,"), "{csv}");
+    assert_eq!(
+        rows.len(),
+        5,
+        "a header and old/new rows of two workloads:\n{csv}"
+    );
+    assert!(rows[1..]
+        .iter()
+        .all(|r| r.starts_with("old,1,") || r.starts_with("new,1,")));
+    assert_eq!(entries(&d), ["ab.csv"], "no temporary file left");
+
+    let o = Command::new(&script).arg("--help").output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("--rounds"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("set -euo"), "{}", stdout(&o));
+    let bad: [(&[&str], &str); 5] = [
+        (
+            &["-r", "0", bin, bin],
+            "--rounds must be a whole number >= 1, not \"0\"",
+        ),
+        (
+            &["--scale", "fast", bin, bin],
+            "--scale must be a positive number",
+        ),
+        (&[bin], "expected two builds"),
+        (&["--speed", bin, bin], "unknown option --speed"),
+        (
+            &[bin, "/nonexistent/domsim"],
+            "/nonexistent/domsim is not an executable file",
+        ),
+    ];
+    for (args, want) in bad {
+        let o = Command::new(&script).args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    let missing = d.join("no/such/dir/ab.csv");
+    let o = Command::new(&script)
+        .args(["-r", "1", "-o"])
+        .arg(&missing)
+        .args([bin, bin])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no such directory"), "{}", stderr(&o));
+    assert_eq!(entries(&d), ["ab.csv"]);
+}
