@@ -249,13 +249,23 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     let bin = env!("CARGO_BIN_EXE_domsim");
     let d = scratch("ab");
     let out = d.join("ab.csv");
-    let o = Command::new(&script)
-        .args(["-r", "1", "--scale", "0.002", "--only", "hivemind"])
-        .args(["--only", "new salem", "-o"])
-        .arg(&out)
-        .args([bin, bin])
-        .output()
-        .unwrap();
+    // The script with these arguments (paths as they are).
+    let ab = |args: &[&std::ffi::OsStr]| Command::new(&script).args(args).output().unwrap();
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    let o = ab(&[
+        os("-r"),
+        os("1"),
+        os("--scale"),
+        os("0.002"),
+        os("--only"),
+        os("hivemind"),
+        os("--only"),
+        os("new salem"),
+        os("-o"),
+        out.as_os_str(),
+        os(bin),
+        os(bin),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = stdout(&o);
     for want in [
@@ -291,7 +301,7 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
         .all(|r| r.starts_with("old,1,") || r.starts_with("new,1,")));
     assert_eq!(entries(&d), ["ab.csv"], "no temporary file left");
 
-    let o = Command::new(&script).arg("--help").output().unwrap();
+    let o = ab(&[os("--help")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("--rounds"), "{}", stdout(&o));
     assert!(!stdout(&o).contains("set -euo"), "{}", stdout(&o));
@@ -312,18 +322,21 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
         ),
     ];
     for (args, want) in bad {
-        let o = Command::new(&script).args(args).output().unwrap();
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|&a| os(a)).collect();
+        let o = ab(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
     let missing = d.join("no/such/dir/ab.csv");
-    let o = Command::new(&script)
-        .args(["-r", "1", "-o"])
-        .arg(&missing)
-        .args([bin, bin])
-        .output()
-        .unwrap();
+    let o = ab(&[
+        os("-r"),
+        os("1"),
+        os("-o"),
+        missing.as_os_str(),
+        os(bin),
+        os(bin),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no such directory"), "{}", stderr(&o));
     assert_eq!(entries(&d), ["ab.csv"]);
