@@ -13,8 +13,9 @@
 # Options: -r/--rounds N (default 6), --only NAME (repeatable; default
 # "big money mirror", "hivemind", "double witch", "masquerade"), --scale F
 # (default 1), -o/--out FILE.csv (every run: build,round,cpu, then
-# `domsim bench`'s columns; `-` is standard output). Prints a Markdown table. Needs taskset
-# (util-linux) and two CPUs; on one CPU the two builds alternate instead.
+# `domsim bench`'s columns; `-` is standard output). Prints a Markdown
+# table. Needs taskset (util-linux) and two CPUs this process may run on
+# (the first two of its affinity list); with one, the builds alternate.
 # A ratio inside the range of the rounds is no difference (the build
 # against itself gave x1.000 and x0.983 over 8 rounds, ranges of about
 # +-5%: results/BENCHMARKS.md); runs far shorter than the default
@@ -45,7 +46,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $# -eq 2 ]] || die "expected two builds, OLD_BIN NEW_BIN (got $#; try --help)"
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds must be a whole number >= 1, not \"$rounds\""
-[[ $scale =~ ^[0-9]*\.?[0-9]+$ ]] || die "--scale must be a positive number, not \"$scale\""
+[[ $scale =~ ^[0-9]*\.?[0-9]+$ && $scale =~ [1-9] ]] || die "--scale must be a positive number, not \"$scale\""
 old=$1 new=$2
 if [[ -n $out && $out != - ]]; then
     # Checked now, not after the runs: the rows are written at the end.
@@ -56,8 +57,19 @@ for b in "$old" "$new"; do
     [[ -f $b && -x $b ]] || die "$b is not an executable file"
 done
 [[ ${#only[@]} -gt 0 ]] || only=("big money mirror" "hivemind" "double witch" "masquerade")
-cpus=$(nproc)
-if [[ $cpus -ge 2 ]] && command -v taskset >/dev/null; then
+# The CPUs this process may run on ("0-3", "4,6-7"), expanded in order.
+cpus=()
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null || true)
+IFS=, read -ra parts <<<"$allowed"
+for part in "${parts[@]}"; do
+    if [[ $part =~ ^([0-9]+)-([0-9]+)$ ]]; then
+        for ((c = BASH_REMATCH[1]; c <= BASH_REMATCH[2] && ${#cpus[@]} < 2; c++)); do cpus+=("$c"); done
+    elif [[ $part =~ ^[0-9]+$ ]]; then
+        cpus+=("$part")
+    fi
+    [[ ${#cpus[@]} -lt 2 ]] || break
+done
+if [[ ${#cpus[@]} -ge 2 ]] && command -v taskset >/dev/null; then
     together=1
 else
     together=0
@@ -88,7 +100,7 @@ keep() {
 for ((r = 1; r <= rounds; r++)); do
     for w in "${only[@]}"; do
         if [[ $together -eq 1 ]]; then
-            if ((r % 2)); then ca=0 cb=1; else ca=1 cb=0; fi
+            if ((r % 2)); then ca=${cpus[0]} cb=${cpus[1]}; else ca=${cpus[1]} cb=${cpus[0]}; fi
             run old "$old" "$ca" "$w" "$tmp/a.csv" &
             pa=$!
             run new "$new" "$cb" "$w" "$tmp/b.csv" &
@@ -107,8 +119,8 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 
-echo "A/B of $old (OLD) and $new (NEW): $rounds rounds of \`bench -j 1 --scale $scale\`," \
-    "$([[ $together -eq 1 ]] && echo "both at once on CPUs 0 and 1, swapped each round" || echo "one after the other")"
+where=$([[ $together -eq 1 ]] && echo "both at once on CPUs ${cpus[0]} and ${cpus[1]}, swapped each round" || echo "one after the other")
+echo "A/B of $old (OLD) and $new (NEW): $rounds round$( ((rounds == 1)) || echo s) of \`bench -j 1 --scale $scale\`, $where"
 echo
 echo "| workload | OLD games/s (median) | NEW games/s (median) | NEW / OLD, median of rounds | range of rounds |"
 echo "|---|---:|---:|---:|---:|"
@@ -158,8 +170,8 @@ if [[ -n $out ]]; then
         echo "# old: $old"
         echo "# new: $new"
         echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
-        echo "# logical_cores: $cpus"
-        echo "# together: $([[ $together -eq 1 ]] && echo "yes, CPUs 0 and 1 swapped each round" || echo no)"
+        echo "# logical_cores: $(nproc)"
+        echo "# together: $where"
         echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "build,round,cpu,workload,players,games,threads,wall_s,cpu_s,games_per_s,games_per_s_per_thread,speedup_vs_1_thread"; cat "$rows"; } >"$tmp/out.csv"
     if [[ $out == - ]]; then
