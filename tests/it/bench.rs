@@ -305,10 +305,14 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("--rounds"), "{}", stdout(&o));
     assert!(!stdout(&o).contains("set -euo"), "{}", stdout(&o));
-    let bad: [(&[&str], &str); 5] = [
+    let bad: [(&[&str], &str); 6] = [
         (
             &["-r", "0", bin, bin],
             "--rounds must be a whole number >= 1, not \"0\"",
+        ),
+        (
+            &["--scale", "0.0", bin, bin],
+            "--scale must be a positive number, not \"0.0\"",
         ),
         (
             &["--scale", "fast", bin, bin],
@@ -340,4 +344,21 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no such directory"), "{}", stderr(&o));
     assert_eq!(entries(&d), ["ab.csv"]);
+
+    // Allowed a single CPU, the builds alternate (and say so).
+    if std::path::Path::new("/usr/bin/taskset").exists() {
+        let o = Command::new("taskset")
+            .args(["-c", "0"])
+            .arg(&script)
+            .args([
+                "-r", "1", "--scale", "0.002", "--only", "hivemind", bin, bin,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains("alternate"), "{}", stderr(&o));
+        assert!(stdout(&o).contains("1 round of"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("one after the other"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("| Smithy BM vs BMU (HiveMind rules) | "));
+    }
 }
