@@ -11,7 +11,7 @@
 //! the 8 Provinces are gone (2 players), most VP wins, tie to fewer turns.
 //! The benchmark asserts every game ends with the Provinces gone and a winner.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use domsim::engine::GameRng;
 use std::hint::black_box;
 
@@ -142,4 +142,35 @@ fn hand_specialised(c: &mut Criterion) {
 }
 
 criterion_group!(benches, hand_specialised);
-criterion_main!(benches);
+
+/// Criterion's main, or with `BASELINE_GAMES=N` in the environment a plain
+/// loop of N games (seed 1, games 0..N) that prints games/s: a run short and
+/// fixed enough for valgrind to count its instructions per game, as
+/// `scripts/instructions.sh` does for the engine (results/BENCHMARKS.md).
+fn main() {
+    if let Some(n) = std::env::var_os("BASELINE_GAMES") {
+        let n: u64 = match n.to_str().and_then(|s| s.parse().ok()) {
+            Some(n) => n,
+            None => {
+                eprintln!("baseline: BASELINE_GAMES={n:?} is not a number of games");
+                std::process::exit(2);
+            }
+        };
+        let t = std::time::Instant::now();
+        let mut wins = [0u64; 4];
+        for i in 0..n {
+            wins[game(1, i) as usize] += 1;
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{n} games in {s:.3} s: {:.0} games/s (seat 1 won {}, seat 2 won {}, tied {})",
+            n as f64 / s,
+            wins[1],
+            wins[2],
+            wins[3]
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
