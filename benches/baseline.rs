@@ -150,9 +150,9 @@ criterion_group!(benches, hand_specialised);
 fn main() {
     if let Some(n) = std::env::var_os("BASELINE_GAMES") {
         let n: u64 = match n.to_str().and_then(|s| s.parse().ok()) {
-            Some(n) => n,
-            None => {
-                eprintln!("baseline: BASELINE_GAMES={n:?} is not a number of games");
+            Some(n) if n > 0 => n,
+            _ => {
+                eprintln!("baseline: BASELINE_GAMES={n:?} is not a number of games (1 or more)");
                 std::process::exit(2);
             }
         };
