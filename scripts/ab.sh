@@ -49,9 +49,14 @@ done
 [[ $scale =~ ^[0-9]*\.?[0-9]+$ && $scale =~ [1-9] ]] || die "--scale must be a positive number, not \"$scale\""
 old=$1 new=$2
 if [[ -n $out && $out != - ]]; then
-    # Checked now, not after the runs: the rows are written at the end.
-    [[ -d $(dirname -- "$out") ]] || die "cannot write $out: no such directory"
-    [[ ! -d $out ]] || die "cannot write $out: it is a directory"
+    # Checked now, not after the runs: the rows are written at the end. A
+    # symlink is followed (its target is what gets written).
+    dest=$out
+    if [[ -L $out ]]; then
+        dest=$(readlink -f -- "$out") || die "cannot write $out: it links into a missing directory"
+    fi
+    [[ -d $(dirname -- "$dest") ]] || die "cannot write $out: no such directory"
+    [[ ! -d $dest ]] || die "cannot write $out: it is a directory"
 fi
 for b in "$old" "$new"; do
     [[ -f $b && -x $b ]] || die "$b is not an executable file"
@@ -80,15 +85,15 @@ trap 'rm -rf "$tmp"' EXIT
 rows=$tmp/rows.csv
 : >"$rows"
 
-# One run: label, binary, cpu (or ""), workload, output CSV.
+# One run: binary, cpu (or ""), workload, output CSV.
 run() {
     local pin=()
-    [[ -n $3 ]] && pin=(taskset -c "$3")
+    [[ -n $2 ]] && pin=(taskset -c "$2")
     local rc=0
-    "${pin[@]}" "$2" bench -j 1 --only "$4" --scale "$scale" -o "$5" >/dev/null 2>"$5.err" || rc=$?
+    "${pin[@]}" "$1" bench -j 1 --only "$3" --scale "$scale" -o "$4" >/dev/null 2>"$4.err" || rc=$?
     if [[ $rc -ne 0 ]]; then
-        echo "ab.sh: $2 bench --only \"$4\" failed (exit status $rc):" >&2
-        cat "$5.err" >&2
+        echo "ab.sh: $1 bench --only \"$3\" failed (exit status $rc):" >&2
+        cat "$4.err" >&2
         exit "$rc"
     fi
 }
@@ -101,9 +106,9 @@ for ((r = 1; r <= rounds; r++)); do
     for w in "${only[@]}"; do
         if [[ $together -eq 1 ]]; then
             if ((r % 2)); then ca=${cpus[0]} cb=${cpus[1]}; else ca=${cpus[1]} cb=${cpus[0]}; fi
-            run old "$old" "$ca" "$w" "$tmp/a.csv" &
+            run "$old" "$ca" "$w" "$tmp/a.csv" &
             pa=$!
-            run new "$new" "$cb" "$w" "$tmp/b.csv" &
+            run "$new" "$cb" "$w" "$tmp/b.csv" &
             pb=$!
             rc=0
             wait "$pa" || rc=$?
@@ -111,8 +116,8 @@ for ((r = 1; r <= rounds; r++)); do
             [[ $rc -eq 0 ]] || exit "$rc"
         else
             ca="" cb=""
-            run old "$old" "" "$w" "$tmp/a.csv"
-            run new "$new" "" "$w" "$tmp/b.csv"
+            run "$old" "" "$w" "$tmp/a.csv"
+            run "$new" "" "$w" "$tmp/b.csv"
         fi
         keep "$tmp/a.csv" old "$r" "${ca:-any}"
         keep "$tmp/b.csv" new "$r" "${cb:-any}"
@@ -177,11 +182,9 @@ if [[ -n $out ]]; then
     if [[ $out == - ]]; then
         cat "$tmp/out.csv"
     else
-        # A symlink is followed (its target is written), a device or FIFO is
-        # written in place, a regular file is replaced whole (a temporary
+        # `dest` is the symlink's target (resolved above). A device or FIFO
+        # is written in place, a regular file is replaced whole (a temporary
         # file beside it, then a rename): never half written.
-        dest=$out
-        [[ -L $out ]] && dest=$(readlink -f -- "$out")
         if [[ -e $dest && ! -f $dest ]]; then
             cat "$tmp/out.csv" >"$dest"
         else

@@ -7,6 +7,13 @@ use super::cli::{csv_lines, domsim, entries, scratch, stderr, stdout};
 use domsim::bench::{CSV_COLUMNS, WORKLOADS};
 use std::process::Command;
 
+/// Fails, showing `text`, unless it contains every one of `wants`.
+fn assert_mentions(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "missing {want:?} in\n{text}");
+    }
+}
+
 const TABLE_HEADER: &str = "| workload | players | games | threads | wall s | CPU s | games/s | games/s per thread | speed-up vs 1 thread |";
 
 #[test]
@@ -170,15 +177,16 @@ fn pgo_script_help_and_bad_argument() {
     let o = Command::new(&script).arg("--help").output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let help = stdout(&o);
-    for want in [
-        "--train-only",
-        "--verify",
-        "llvm-profdata",
-        "target/pgo/release/domsim",
-        "status 3",
-    ] {
-        assert!(help.contains(want), "missing {want:?} in\n{help}");
-    }
+    assert_mentions(
+        &help,
+        &[
+            "--train-only",
+            "--verify",
+            "llvm-profdata",
+            "target/pgo/release/domsim",
+            "status 3",
+        ],
+    );
     assert!(
         !help.contains("set -euo"),
         "help runs into the code:\n{help}"
@@ -268,13 +276,14 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = stdout(&o);
-    for want in [
-        "| workload | OLD games/s (median) | NEW games/s (median) |",
-        "| Smithy BM vs BMU (HiveMind rules) | ",
-        "| New Salem, 5 players (shipped bots) | ",
-    ] {
-        assert!(table.contains(want), "missing {want:?} in\n{table}");
-    }
+    assert_mentions(
+        &table,
+        &[
+            "| workload | OLD games/s (median) | NEW games/s (median) |",
+            "| Smithy BM vs BMU (HiveMind rules) | ",
+            "| New Salem, 5 players (shipped bots) | ",
+        ],
+    );
     // Every row of the table has a ratio and a range (no row broken by
     // the comma in a name).
     for row in table
@@ -344,11 +353,60 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no such directory"), "{}", stderr(&o));
     assert_eq!(entries(&d), ["ab.csv"]);
+    // A symlink is followed: one into a missing directory is refused
+    // before any run, one to a file has its target written.
+    let dangling = d.join("dangling.csv");
+    std::os::unix::fs::symlink(d.join("gone/x.csv"), &dangling).unwrap();
+    let o = ab(&[
+        os("-r"),
+        os("1"),
+        os("--scale"),
+        os("0.002"),
+        os("-o"),
+        dangling.as_os_str(),
+        os(bin),
+        os(bin),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("missing directory"), "{}", stderr(&o));
+    std::fs::remove_file(&dangling).unwrap();
+    let link = d.join("link.csv");
+    std::os::unix::fs::symlink(&out, &link).unwrap();
+    let o = ab(&[
+        os("-r"),
+        os("1"),
+        os("--scale"),
+        os("0.002"),
+        os("--only"),
+        os("hivemind"),
+        os("-o"),
+        link.as_os_str(),
+        os(bin),
+        os(bin),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(csv_lines(&std::fs::read_to_string(&out).unwrap()).len(), 3);
+    std::fs::remove_file(&link).unwrap();
+    assert_eq!(entries(&d), ["ab.csv"]);
 
-    // Allowed a single CPU, the builds alternate (and say so).
-    if std::path::Path::new("/usr/bin/taskset").exists() {
+    // Allowed a single CPU (the first this test may use), the builds
+    // alternate (and say so).
+    let first_cpu = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|st| {
+            let list = st
+                .lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
+            let first = list.trim().split([',', '-']).next()?;
+            first.parse::<u32>().ok()
+        });
+    if let (Some(cpu), true) = (first_cpu, std::path::Path::new("/usr/bin/taskset").exists()) {
         let o = Command::new("taskset")
-            .args(["-c", "0"])
+            .args(["-c", &cpu.to_string()])
             .arg(&script)
             .args([
                 "-r", "1", "--scale", "0.002", "--only", "hivemind", bin, bin,
