@@ -260,20 +260,17 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     // The script with these arguments (paths as they are).
     let ab = |args: &[&std::ffi::OsStr]| Command::new(&script).args(args).output().unwrap();
     let os = |s: &'static str| std::ffi::OsStr::new(s);
-    let o = ab(&[
-        os("-r"),
-        os("1"),
-        os("--scale"),
-        os("0.002"),
-        os("--only"),
-        os("hivemind"),
-        os("--only"),
-        os("new salem"),
-        os("-o"),
-        out.as_os_str(),
-        os(bin),
-        os(bin),
-    ]);
+    // One tiny round of the test binary against itself, `--only` each of
+    // `only`, the rows to `to`.
+    let small = |only: &[&'static str], to: &std::path::Path| {
+        let mut args = vec![os("-r"), os("1"), os("--scale"), os("0.002")];
+        for &w in only {
+            args.extend([os("--only"), os(w)]);
+        }
+        args.extend([os("-o"), to.as_os_str(), os(bin), os(bin)]);
+        ab(&args)
+    };
+    let o = small(&["hivemind", "new salem"], &out);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = stdout(&o);
     assert_mentions(
@@ -357,33 +354,13 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
     // before any run, one to a file has its target written.
     let dangling = d.join("dangling.csv");
     std::os::unix::fs::symlink(d.join("gone/x.csv"), &dangling).unwrap();
-    let o = ab(&[
-        os("-r"),
-        os("1"),
-        os("--scale"),
-        os("0.002"),
-        os("-o"),
-        dangling.as_os_str(),
-        os(bin),
-        os(bin),
-    ]);
+    let o = small(&["hivemind"], &dangling);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("missing directory"), "{}", stderr(&o));
     std::fs::remove_file(&dangling).unwrap();
     let link = d.join("link.csv");
     std::os::unix::fs::symlink(&out, &link).unwrap();
-    let o = ab(&[
-        os("-r"),
-        os("1"),
-        os("--scale"),
-        os("0.002"),
-        os("--only"),
-        os("hivemind"),
-        os("-o"),
-        link.as_os_str(),
-        os(bin),
-        os(bin),
-    ]);
+    let o = small(&["hivemind"], &link);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
