@@ -7,12 +7,16 @@
 //! (built from the same events) cannot show what happened. Random legal
 //! play (the soak's [`RandomBots`], invariants checked at every decision)
 //! over random kingdoms of every implemented set, 2–4 players, Shelters by
-//! the random rule.
+//! the random rule; then the same with cards from data files (the shipped
+//! reprints and examples, and the test cards) in those kingdoms.
 
 use domsim::bots::RandomBots;
-use domsim::cards::{Card, Set};
-use domsim::engine::{Bots, Event, Game, Kingdom};
+use domsim::cards::data;
+use domsim::cards::{Card, Set, DATA_SLOTS};
+use domsim::engine::{Bots, Event, Game, GameRng, Kingdom};
 use std::collections::BTreeMap;
+
+const SETS: [Set; 3] = [Set::Base, Set::Intrigue, Set::DarkAges];
 
 /// Forwards every question to the inner bot; keeps the ledger from events.
 struct Ledger<B> {
@@ -67,6 +71,7 @@ impl<B: Bots> Bots for Ledger<B> {
         match e {
             Event::Play { card, .. } => *self.seen.entry(("play", card)).or_default() += 1,
             Event::Trash { card, .. } => *self.seen.entry(("trash", card)).or_default() += 1,
+            Event::Gain { card, .. } => *self.seen.entry(("gain", card)).or_default() += 1,
             _ => {}
         }
         match e {
@@ -94,25 +99,26 @@ impl<B: Bots> Bots for Ledger<B> {
     }
 }
 
-/// Plays `games` random games; returns the broken card kinds, each with the
-/// kingdoms (as described) of the first games that broke it, and the
-/// number of checks made.
+/// Plays `games` random games, game `i` in `kingdom(i, players)`; returns
+/// the broken card kinds, each with the kingdoms (as described) of the
+/// first games that broke it, the number of checks made and the events
+/// seen.
 #[allow(clippy::type_complexity)]
 fn run(
     games: u64,
     seed0: u64,
+    kingdom: impl Fn(u64, usize) -> Kingdom,
 ) -> (
     BTreeMap<Card, Vec<String>>,
     u64,
     BTreeMap<(&'static str, Card), u64>,
 ) {
-    let sets = [Set::Base, Set::Intrigue, Set::DarkAges];
     let mut broken: BTreeMap<Card, Vec<String>> = BTreeMap::new();
     let mut checks = 0;
     let mut seen: BTreeMap<(&'static str, Card), u64> = BTreeMap::new();
     for i in 0..games {
         let players = 2 + (i % 3) as usize;
-        let k = Kingdom::random(players, &sets, seed0 + i).unwrap();
+        let k = kingdom(seed0 + i, players);
         let mut g = Game::new(&k, seed0, i);
         let mut b = Ledger::new(RandomBots::new(seed0 ^ i, true), &g);
         let o = g.play_game(&mut b);
@@ -136,10 +142,9 @@ fn run(
     (broken, checks, seen)
 }
 
-#[test]
-fn events_account_for_every_owned_card() {
-    let (broken, checks, seen) = run(2000, 11_000);
-    assert!(checks > 50_000, "{checks}");
+/// Fails naming each card kind the events did not account for, with the
+/// first games that showed it.
+fn assert_accounted(broken: &BTreeMap<Card, Vec<String>>) {
     let report: Vec<String> = broken
         .iter()
         .map(|(c, games)| format!("{c}: {}", games.join("; ")))
@@ -149,6 +154,15 @@ fn events_account_for_every_owned_card() {
         "owned cards the events do not account for:\n{}",
         report.join("\n")
     );
+}
+
+#[test]
+fn events_account_for_every_owned_card() {
+    let (broken, checks, seen) = run(2000, 11_000, |seed, players| {
+        Kingdom::random(players, &SETS, seed).unwrap()
+    });
+    assert!(checks > 50_000, "{checks}");
+    assert_accounted(&broken);
     // The games met the cards that change ownership without a gain or a
     // trash (Spoils and Madman return to their piles, Fortress comes back
     // from the trash), and Masquerade's passes.
@@ -160,4 +174,43 @@ fn events_account_for_every_owned_card() {
     ] {
         assert!(seen.get(&k).copied().unwrap_or(0) >= 20, "{k:?}: {seen:?}");
     }
+}
+
+/// Cards from data files own and lose cards through the same events: every
+/// shipped reprint and example and every test card, bound 14 at a time (the
+/// data slots), 2 to 5 of them in each kingdom with printed cards of the
+/// three sets drawn for the rest. Each data card must be gained in the
+/// games, so the ledger saw it change hands.
+#[test]
+fn events_account_for_data_cards() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cards = data::load_files(&[
+        root.join("cards/reprints.toml"),
+        root.join("cards/examples.toml"),
+        root.join("tests/data_cards/cards.toml"),
+    ])
+    .unwrap();
+    cards.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(cards.len() > 50, "{} data cards", cards.len());
+    let mut checks = 0;
+    for (j, chunk) in cards.chunks(DATA_SLOTS).enumerate() {
+        let binding = data::bind(chunk).unwrap();
+        let bound = binding.cards().to_vec();
+        let (broken, n, seen) = run(300, 21_000 + 1_000 * j as u64, |seed, players| {
+            let mut r = GameRng::for_game(seed, 7);
+            let mut given = bound.clone();
+            r.shuffle(&mut given);
+            given.truncate(2 + r.below(4) as usize);
+            let fill = Kingdom::fill_cards(&given, &SETS, seed, |_| true).unwrap();
+            given.extend(fill);
+            Kingdom::new(players, &given).unwrap()
+        });
+        assert_accounted(&broken);
+        checks += n;
+        for &c in &bound {
+            let gained = seen.get(&("gain", c)).copied().unwrap_or(0);
+            assert!(gained >= 10, "{c} gained {gained} times in binding {j}");
+        }
+    }
+    assert!(checks > 30_000, "{checks}");
 }
