@@ -391,9 +391,14 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-        assert!(stderr(&o).contains("alternate"), "{}", stderr(&o));
-        assert!(stdout(&o).contains("1 round of"), "{}", stdout(&o));
-        assert!(stdout(&o).contains("one after the other"), "{}", stdout(&o));
-        assert!(stdout(&o).contains("| Smithy BM vs BMU (HiveMind rules) | "));
+        assert_mentions(&stderr(&o), &["alternate"]);
+        assert_mentions(
+            &stdout(&o),
+            &[
+                "1 round of",
+                "one after the other",
+                "| Smithy BM vs BMU (HiveMind rules) | ",
+            ],
+        );
     }
 }
