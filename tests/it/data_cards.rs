@@ -1222,7 +1222,10 @@ fn cards_list_of_one_card() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.ends_with("\n1 card\n"), "{out}");
-    assert!(out.contains("filter: any card,"), "{out}");
+    assert!(
+        out.contains("Gainer — $4 Action\n    Gain a card costing up to $4.\n"),
+        "{out}"
+    );
 }
 
 /// A kingdom set up under one binding, set up again under another
@@ -1318,7 +1321,7 @@ fn cards_list_shows_the_pile_and_positions_ignore_a_byte_order_mark() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("Piled — $3 Action: +1 Card, pile 5\n"),
+        out.contains("Piled — $3 Action\n    +1 Card. (A pile of 5.)\n"),
         "{out}"
     );
     assert!(out.contains("pile.toml:1:1)"), "{out}");
@@ -1482,4 +1485,45 @@ fn compare_warns_once_about_an_entry_for_a_card_not_in_the_game() {
         bot.display()
     );
     assert_eq!(err.matches(&want).count(), 1, "{err}");
+}
+
+/// `cards list` writes each card as its rules text, from the compiled
+/// primitives: never the engine's internal form (`Choose { n: 2, … }`,
+/// `VictimsGain(Copper)`), and for the shipped examples and a few reprints
+/// exactly the sentence a printed card would have.
+#[test]
+fn cards_list_writes_card_text_not_internals() {
+    let o = domsim(&[
+        "cards",
+        "list",
+        "cards/examples.toml",
+        "cards/reprints.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    for internal in [
+        "{", "}", "Op::", "Choose {", "Victims", "Bonus", "filter:", "Some(", "Dest",
+    ] {
+        assert!(!out.contains(internal), "'{internal}' in:\n{out}");
+    }
+    for expected in [
+        "Hamlet Smith — $4 Action\n    +2 Cards. Choose one: +1 Action; or +$1.\n",
+        "Hex Peddler — $4 Action-Attack\n    +$1. Each other player gains a Curse.\n",
+        "Pawnbroker — $3 Action\n    Trash up to 2 cards from your hand. +$1 per card trashed.\n",
+        "Silver Mine — $4 Victory\n    Worth 1 VP for every 4 Silvers you have (round down).\n",
+        "Tally Stick — $3 Treasure\n    $1. +1 Buy. When you gain this, gain a Copper.\n",
+        "Witch Data — $5 Action-Attack\n    +2 Cards. Each other player gains a Curse.\n",
+        "Moneylender Data — $4 Action\n    Trash a Copper from your hand. If you do, +$3.\n",
+        "Throne Room Data — $4 Action\n    Choose an Action card in your hand. Play it twice.\n",
+        "Library Data — $5 Action\n    Draw until you have 7 cards in hand. You may set aside any Action cards drawn this way",
+        "Duke Data — $5 Victory\n    Worth 1 VP per Duchy you have.\n",
+        "Steward Data — $3 Action\n    Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.\n",
+        "Altar Data — $6 Action\n    Trash a card from your hand. Gain a card costing up to $5.\n",
+        "Feodum Data — $4 Victory\n    Worth 1 VP for every 3 Silvers you have (round down). When you trash this, gain 3 Silvers.\n",
+        "Hunting Grounds Data — $6 Action\n    +4 Cards. When you trash this, choose one: gain a Duchy; or gain 3 Estates.\n",
+        "Squire Data — $2 Action\n    +$1. Choose one: +2 Actions; or +2 Buys; or gain a Silver. When you trash this, gain an Attack card.\n",
+        "Moat Data — $2 Action-Reaction\n    +2 Cards. When another player plays an Attack card, you may reveal this from your hand.",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
 }

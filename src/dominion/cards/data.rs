@@ -28,6 +28,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+mod text;
+pub use text::card_text;
+
 // -------------------------------------------------------------------------
 // The compiled form
 
@@ -1932,69 +1935,13 @@ fn card(cx: &Cx, t: &Sp<Table>) -> Result<DataCard> {
     })
 }
 
-/// Compiled steps as `cards list` shows them: their Debug form, where a
-/// filter of no type (any card) would print as nothing.
-fn ops_text(ops: &[Op]) -> String {
-    format!("{ops:?}")
-        .replace("filter: ,", "filter: any card,")
-        .replace("filter: }", "filter: any card }")
-}
-
-/// One line (or a few) describing a card for `domsim cards list`.
+/// A few lines describing a card for `domsim cards list`: its name, cost
+/// and types, its rules text as a printed card would read ([`card_text`],
+/// written from what the engine plays), then where it came from.
 pub fn describe(dc: &DataCard) -> String {
     let i = &dc.info;
     let mut s = format!("{} — ${} {:?}", dc.name, i.cost, i.types);
-    let mut bonus = Vec::new();
-    for (n, w) in [(i.cards, "Card"), (i.actions, "Action"), (i.buys, "Buy")] {
-        if n > 0 {
-            bonus.push(format!("+{n} {w}{}", if n > 1 { "s" } else { "" }));
-        }
-    }
-    if i.coins > 0 {
-        bonus.push(format!("+${}", i.coins));
-    }
-    if i.value > 0 {
-        bonus.push(format!("worth ${}", i.value));
-    }
-    if i.vp != 0 {
-        bonus.push(format!("{} VP", i.vp));
-    }
-    if let Some(r) = dc.program.vp {
-        match r.of {
-            None => bonus.push(format!("1 VP per {} cards", r.per)),
-            Some(c) => bonus.push(format!("1 VP per {} {c}", r.per)),
-        }
-    }
-    if dc.program.blocks_attacks {
-        bonus.push("Reaction: blocks an Attack".into());
-    }
-    if let PileRule::Fixed(n) = i.pile {
-        bonus.push(format!("pile {n}"));
-    }
-    if !bonus.is_empty() {
-        s.push_str(&format!(": {}", bonus.join(", ")));
-    }
-    let p = &dc.program;
-    if p.main > 0 {
-        s.push_str(&format!(
-            "\n    effect: {}",
-            ops_text(&p.ops[..p.main as usize])
-        ));
-    }
-    if p.on_gain.1 > 0 {
-        let (a, n) = p.on_gain;
-        s.push_str(&format!(
-            "\n    on gain: {}",
-            ops_text(&p.ops[a as usize..(a + n) as usize])
-        ));
-    }
-    if p.on_trash.1 > 0 {
-        let (a, n) = p.on_trash;
-        s.push_str(&format!(
-            "\n    on trash: {}",
-            ops_text(&p.ops[a as usize..(a + n) as usize])
-        ));
-    }
+    s.push_str(&format!("\n    {}", card_text(dc)));
     if let Some(r) = dc.reprint_of {
         s.push_str(&format!("\n    reprint of {r}"));
     }
