@@ -68,22 +68,52 @@ pub struct CompareArgs {
     pub html: Option<PathBuf>,
 }
 
+/// The metadata a compare run's outputs start with (and its parts are
+/// keyed by): the kingdom, the table, the card and both variants' cards.
+fn compare_meta(c: &CompareConfig) -> Meta {
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "compare");
+    base.push("seed", c.run.seed);
+    base.push("kingdom", c.kingdom.kingdom.describe());
+    base.push("kingdom_source", &c.kingdom.how);
+    base.push("players", c.players);
+    base.push("card", c.card.name());
+    base.push(
+        "variant_a",
+        c.a_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    base.push("variant_b", &c.b_how);
+    let signatures = |v: &[crate::cards::data::DataCard]| {
+        v.iter()
+            .map(|c| c.signature())
+            .collect::<Vec<_>>()
+            .join(" ; ")
+    };
+    base.push("variant_a_cards", signatures(&c.cards_a));
+    base.push("variant_b_cards", signatures(&c.cards_b));
+    base
+}
+
 fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
     use crate::cards::data;
     use crate::playtest;
+    let base = compare_meta(&c);
     let CompareConfig {
         run,
-        players,
-        a_files,
         cards_a,
         cards_b,
-        b_how,
         bind_a,
         kingdom: kc,
         lineup: LineupConfig { lineup, .. },
         card,
         html,
         precision,
+        ..
     } = c;
     let (threads, seed, games) = (run.threads, run.seed, run.games);
     // Ctrl-C stops the games (those in progress finish) and says so, as in
@@ -105,31 +135,6 @@ fn cmd_compare(c: CompareConfig) -> Result<ExitCode> {
         );
         Ok(ExitCode::from(EXIT_INTERRUPTED))
     };
-    let mut base = Meta::default();
-    base.push("domsim_version", version());
-    base.push("command", "compare");
-    base.push("seed", seed);
-    base.push("kingdom", kc.kingdom.describe());
-    base.push("kingdom_source", &kc.how);
-    base.push("players", players);
-    base.push("card", card.name());
-    base.push(
-        "variant_a",
-        a_files
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    base.push("variant_b", &b_how);
-    let signatures = |v: &[data::DataCard]| {
-        v.iter()
-            .map(|c| c.signature())
-            .collect::<Vec<_>>()
-            .join(" ; ")
-    };
-    base.push("variant_a_cards", signatures(&cards_a));
-    base.push("variant_b_cards", signatures(&cards_b));
     // The games are played a block at a time, A then B on the same
     // indices, and paired at once: memory stays two blocks of records
     // whatever -n is. The variants take turns binding their cards to the

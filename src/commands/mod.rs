@@ -12,29 +12,10 @@
 //! ([`crate::dominion::kingdoms`], [`crate::dominion::outputs`], …).
 //!
 //! Adding a verb: its file `commands/VERB.rs` (`VerbArgs`, its config and
-//! `run`), a `mod` line, its variant of [`Command`] and its arm of
-//! `dispatch` here, and its help snapshot (tests/help/); see
-//! docs/ARCHITECTURE.md.
+//! `run`), its entry in the `verbs!` list here (its `--help` summary and
+//! one line), and its help snapshot (tests/help/); see docs/ARCHITECTURE.md.
 
-pub mod bench;
-pub mod cards;
-pub mod check;
 pub mod common;
-pub mod compare;
-pub mod kingdom;
-pub mod log;
-pub mod matrix;
-pub mod merge;
-pub mod optimize;
-pub mod presets;
-pub mod rank;
-pub mod report;
-pub mod salem;
-pub mod scenario;
-pub mod serve;
-pub mod sim;
-pub mod soak;
-pub mod sweep;
 #[cfg(test)]
 mod tests;
 
@@ -68,8 +49,30 @@ pub struct Cli {
     pub cards_only: Option<String>,
 }
 
-#[derive(Subcommand, Debug)]
-pub enum Command {
+/// The verbs, in the order `--help` lists them. Each entry is the one place
+/// a verb is registered: it declares the verb's module
+/// (`commands/VERB.rs`), its variant of [`Command`] (the doc comment is the
+/// verb's summary in `--help`) and its arm of `dispatch`, which calls the
+/// module's `run(&args)`.
+macro_rules! verbs {
+    ($($(#[$attr:meta])* $variant:ident($module:ident::$args:ident),)*) => {
+        $(pub mod $module;)*
+
+        #[derive(Subcommand, Debug)]
+        pub enum Command {
+            $($(#[$attr])* $variant($module::$args),)*
+        }
+
+        /// Run the verb.
+        fn dispatch(cmd: Command) -> Result<ExitCode> {
+            match cmd {
+                $(Command::$variant(a) => $module::run(&a),)*
+            }
+        }
+    };
+}
+
+verbs! {
     /// New Salem, the hidden-role drafting game (3–8 players): `domsim salem sim|log|check|rules`.
     #[command(subcommand)]
     Salem(salem::SalemCmd),
@@ -125,7 +128,7 @@ pub enum Command {
     /// Check strategy files against a kingdom without playing.
     Check(check::CheckArgs),
     /// List the recommended kingdoms (presets) and whether they are available.
-    Presets,
+    Presets(presets::PresetsArgs),
     /// Soak test: random kingdoms from every implemented card, 2–6 players,
     /// random bots and randomly generated strategy files, invariants checked
     /// at every decision. Exit status 1 if any game failed.
@@ -269,27 +272,4 @@ fn bind_cards(cli: &Cli) -> Result<Option<crate::cards::data::Binding>> {
         );
     }
     Ok(Some(crate::cards::data::bind(&cards)?))
-}
-
-fn dispatch(cmd: Command) -> Result<ExitCode> {
-    match cmd {
-        Command::Cards(c) => cards::run(&c),
-        Command::Compare(a) => compare::run(&a),
-        Command::Scenario(a) => scenario::run(&a),
-        Command::Salem(c) => salem::run(&c),
-        Command::Sim(a) => sim::run(&a),
-        Command::Merge(a) => merge::run(&a),
-        Command::Optimize(a) => optimize::run(&a),
-        Command::Rank(a) => rank::run(&a),
-        Command::Sweep(a) => sweep::run(&a),
-        Command::Report(a) => report::run(&a),
-        Command::Matrix(a) => matrix::run(&a),
-        Command::Log(a) => log::run(&a),
-        Command::Check(a) => check::run(&a),
-        Command::Presets => presets::run(),
-        Command::Kingdom(a) => kingdom::run(&a),
-        Command::Soak(a) => soak::run(&a),
-        Command::Serve(a) => serve::run(&a),
-        Command::Bench(a) => bench::run(&a),
-    }
 }

@@ -11,7 +11,7 @@ use crate::optimize::{Budget, Template};
 use crate::output::Commit;
 use crate::report::AtomicFile;
 use crate::sim;
-use crate::sim::lineup::{self};
+use crate::sim::lineup::{self, Lineup};
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
@@ -62,6 +62,44 @@ pub struct OptimizeArgs {
     /// The search log as CSV: one row per candidate evaluation.
     #[arg(long, short = 'o', value_name = "FILE.csv")]
     pub out: Option<PathBuf>,
+}
+
+/// A template's best bot on the console: its parameters, its search
+/// score, and its confirmation on fresh seeds, overall and per opponent.
+fn print_found(
+    t: &Template,
+    obj: &crate::optimize::TemplateObjective,
+    found: &crate::optimize::Found,
+    confirm: u64,
+    field: &Lineup,
+) -> Result<()> {
+    let best = &found.candidates[found.best];
+    let c = found.confirm_total();
+    let (lo, hi) = sim::wilson(c.score_wins(), c.games);
+    outln!(
+        "  best: {}  search score {:.1}% over {} games per opponent",
+        t.describe(&obj.values(&best.point)),
+        100.0 * best.score(),
+        best.games()
+    );
+    outln!(
+        "  confirmation (fresh seeds, {} games per opponent): score {:.1}% [{:.1}%, {:.1}%]",
+        confirm,
+        100.0 * c.score_wins() / c.games.max(1) as f64,
+        100.0 * lo,
+        100.0 * hi
+    );
+    for (opp, e) in field.entrants.iter().zip(&found.confirm) {
+        let (lo, hi) = sim::wilson(e.score_wins(), e.games);
+        outln!(
+            "    vs {}: {:.1}% [{:.1}%, {:.1}%]",
+            opp.0.name,
+            100.0 * e.score_wins() / e.games.max(1) as f64,
+            100.0 * lo,
+            100.0 * hi
+        );
+    }
+    Ok(())
 }
 
 fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
@@ -121,32 +159,7 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
             }
             Err(e) => return Err(e),
         };
-        let best = &found.candidates[found.best];
-        let c = found.confirm_total();
-        let (lo, hi) = sim::wilson(c.score_wins(), c.games);
-        outln!(
-            "  best: {}  search score {:.1}% over {} games per opponent",
-            t.describe(&obj.values(&best.point)),
-            100.0 * best.score(),
-            best.games()
-        );
-        outln!(
-            "  confirmation (fresh seeds, {} games per opponent): score {:.1}% [{:.1}%, {:.1}%]",
-            budget.confirm,
-            100.0 * c.score_wins() / c.games.max(1) as f64,
-            100.0 * lo,
-            100.0 * hi
-        );
-        for (opp, e) in field.entrants.iter().zip(&found.confirm) {
-            let (lo, hi) = sim::wilson(e.score_wins(), e.games);
-            outln!(
-                "    vs {}: {:.1}% [{:.1}%, {:.1}%]",
-                opp.0.name,
-                100.0 * e.score_wins() / e.games.max(1) as f64,
-                100.0 * lo,
-                100.0 * hi
-            );
-        }
+        print_found(t, &obj, &found, budget.confirm, &field)?;
         results.push((obj, found));
     }
     let Some((obj, found)) = results.iter().max_by(|x, y| {

@@ -12,6 +12,7 @@ use crate::engine::Kingdom;
 use crate::output::Commit;
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::sim;
+use crate::sim::lineup::CompiledLineup;
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
@@ -131,8 +132,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             }
         }
     }
-    let pool = sim::pool(rc.threads)?;
-    let (first, slice) = rc.slice();
+    let (_, slice) = rc.slice();
     let mut run = RankTables {
         players: p as u8,
         kingdoms: kingdoms.iter().map(|k| k.describe()).collect(),
@@ -146,86 +146,12 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
             })
             .collect(),
     };
-    let total_games = slice * run.tables.len() as u64;
-    let bar = sim::runner::progress_bar(progress_wanted(), total_games);
-    // Play in steps of RANK_STEP games per table (one step when no
-    // --precision): step boundaries are game indices, so the result depends
-    // only on the seed.
-    let step = if precision.is_some() {
-        RANK_STEP
-    } else {
-        slice.max(1)
+    let Some((played, reached)) =
+        play_tables(&mut run, &kingdoms, &compiled, &seeds, &rc, precision, (n, many))?
+    else {
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     };
-    let mut at = first;
-    let end = first + slice;
-    let mut reached = false;
-    while at < end {
-        let to = (at + step).min(end);
-        for t in &mut run.tables {
-            let k = t.kingdom as usize;
-            let cfg = sim::RunConfig {
-                games: to - at,
-                first: at,
-                seed: seeds[k],
-                threads: rc.threads,
-                progress: false,
-                precision: None,
-            };
-            let ids = t.members.clone();
-            let c = &compiled[k];
-            let r = pool.install(|| {
-                sim::run(
-                    &kingdoms[k],
-                    &cfg,
-                    |o: &[u8]| {
-                        let mut seats = [0u8; crate::engine::MAX_PLAYERS];
-                        for (s, &e) in o.iter().enumerate() {
-                            seats[s] = ids[e as usize];
-                        }
-                        c.bots(&seats[..o.len()])
-                    },
-                    &STOP,
-                )
-            });
-            bar.inc(r.completed);
-            if r.interrupted {
-                bar.finish_and_clear();
-                crate::errln!("interrupted: no file written");
-                return Ok(ExitCode::from(EXIT_INTERRUPTED));
-            }
-            t.stats = std::mem::take(&mut t.stats).merge(r.stats);
-        }
-        at = to;
-        if let Some(prec) = precision {
-            // Every rating written: each kingdom's and the overall ones.
-            let scopes = (0..kingdoms.len()).filter(|_| many).map(Some).chain([None]);
-            let all_within = scopes
-                .into_iter()
-                .all(|k| rank_fit_tables(n, &run, k).iter().all(|r| r.ci95 < prec));
-            if all_within {
-                reached = true;
-                break;
-            }
-        }
-    }
-    bar.finish_and_clear();
-    let played = at - first;
-    let mut base = Meta::default();
-    base.push("domsim_version", version());
-    base.push("command", "rank");
-    base.push("seed", rc.seed);
-    push_data_cards(&mut base);
-    if many {
-        base.push("kingdoms", &how);
-        base.push("kingdom_count", kingdoms.len());
-    } else {
-        base.push("kingdom", kingdoms[0].describe());
-        base.push("kingdom_source", &how);
-    }
-    base.push("players", p);
-    if p > 2 || many {
-        base.push("tables_per_kingdom", members.len());
-    }
+    let mut base = rank_meta(rc.seed, (&how, &kingdoms, many), p, members.len());
     // Console.
     if many {
         outln!("{p} players, {} kingdoms ({how})", kingdoms.len());
@@ -251,38 +177,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         rc.seed
     );
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
-    let mut scopes: Vec<(String, Vec<crate::rank::Rating>)> = Vec::new();
-    if many {
-        for (k, _) in kingdoms.iter().enumerate() {
-            scopes.push((
-                format!("kingdom {}", k + 1),
-                rank_fit_tables(n, &run, Some(k)),
-            ));
-        }
-    }
-    scopes.push(("overall".into(), rank_fit_tables(n, &run, None)));
-    for (scope, ratings) in &scopes {
-        if many && scope == "overall" {
-            outln!("overall, {} kingdoms:", kingdoms.len());
-        } else if many {
-            continue;
-        }
-        out!("{}", rank_table(&names, ratings));
-    }
-    if many {
-        outln!("\nper kingdom (rating of each strategy; -o writes them all):");
-        let mut header = vec!["kingdom".to_string()];
-        header.extend(names.iter().cloned());
-        let body: Vec<Vec<String>> = scopes[..kingdoms.len()]
-            .iter()
-            .map(|(scope, r)| {
-                let mut row = vec![scope.clone()];
-                row.extend(r.iter().map(|x| format!("{:+.0}", x.rating)));
-                row
-            })
-            .collect();
-        out!("{}", report::format_table(&header, &body));
-    }
+    let scopes = print_ratings(&names, &run, kingdoms.len(), many)?;
     if let Some(prec) = precision {
         let widest = scopes
             .iter()
@@ -329,6 +224,158 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     }
     outs.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The metadata a rank run's outputs start with (and its parts are keyed by).
+fn rank_meta(
+    seed: u64,
+    (how, kingdoms, many): (&str, &[Kingdom], bool),
+    p: usize,
+    tables: usize,
+) -> Meta {
+    let mut base = Meta::default();
+    base.push("domsim_version", version());
+    base.push("command", "rank");
+    base.push("seed", seed);
+    push_data_cards(&mut base);
+    if many {
+        base.push("kingdoms", how);
+        base.push("kingdom_count", kingdoms.len());
+    } else {
+        base.push("kingdom", kingdoms[0].describe());
+        base.push("kingdom_source", how);
+    }
+    base.push("players", p);
+    if p > 2 || many {
+        base.push("tables_per_kingdom", tables);
+    }
+    base
+}
+
+/// The ratings of a rank run, on the console: the leaderboard (overall,
+/// with several kingdoms) and each kingdom's ratings; returned per scope
+/// (`kingdom K`…, then `overall`), as the outputs write them.
+fn print_ratings(
+    names: &[String],
+    run: &sim::shard::RankTables,
+    kingdoms: usize,
+    many: bool,
+) -> Result<Vec<(String, Vec<crate::rank::Rating>)>> {
+    let mut scopes: Vec<(String, Vec<crate::rank::Rating>)> = Vec::new();
+    if many {
+        for k in 0..kingdoms {
+            scopes.push((
+                format!("kingdom {}", k + 1),
+                rank_fit_tables(names.len(), run, Some(k)),
+            ));
+        }
+    }
+    scopes.push(("overall".into(), rank_fit_tables(names.len(), run, None)));
+    for (scope, ratings) in &scopes {
+        if many && scope == "overall" {
+            outln!("overall, {} kingdoms:", kingdoms);
+        } else if many {
+            continue;
+        }
+        out!("{}", rank_table(names, ratings));
+    }
+    if many {
+        outln!("\nper kingdom (rating of each strategy; -o writes them all):");
+        let mut header = vec!["kingdom".to_string()];
+        header.extend(names.iter().cloned());
+        let body: Vec<Vec<String>> = scopes[..kingdoms]
+            .iter()
+            .map(|(scope, r)| {
+                let mut row = vec![scope.clone()];
+                row.extend(r.iter().map(|x| format!("{:+.0}", x.rating)));
+                row
+            })
+            .collect();
+        out!("{}", report::format_table(&header, &body));
+    }
+    Ok(scopes)
+}
+
+/// Play every table's games of this process's slice of the run: in steps
+/// of [`RANK_STEP`] games per table with `--precision` (one step
+/// without); step boundaries are game indices, so the result depends only
+/// on the seed. Returns the games played per table and whether the
+/// precision was reached, or None when interrupted (said on the console).
+fn play_tables(
+    run: &mut sim::shard::RankTables,
+    kingdoms: &[Kingdom],
+    compiled: &[CompiledLineup],
+    seeds: &[u64],
+    rc: &RunConfig,
+    precision: Option<f64>,
+    (n, many): (usize, bool),
+) -> Result<Option<(u64, bool)>> {
+    let pool = sim::pool(rc.threads)?;
+    let (first, slice) = rc.slice();
+    let total_games = slice * run.tables.len() as u64;
+    let bar = sim::runner::progress_bar(progress_wanted(), total_games);
+    // Play in steps of RANK_STEP games per table (one step when no
+    // --precision): step boundaries are game indices, so the result depends
+    // only on the seed.
+    let step = if precision.is_some() {
+        RANK_STEP
+    } else {
+        slice.max(1)
+    };
+    let mut at = first;
+    let end = first + slice;
+    let mut reached = false;
+    while at < end {
+        let to = (at + step).min(end);
+        for t in &mut run.tables {
+            let k = t.kingdom as usize;
+            let cfg = sim::RunConfig {
+                games: to - at,
+                first: at,
+                seed: seeds[k],
+                threads: rc.threads,
+                progress: false,
+                precision: None,
+            };
+            let ids = t.members.clone();
+            let c = &compiled[k];
+            let r = pool.install(|| {
+                sim::run(
+                    &kingdoms[k],
+                    &cfg,
+                    |o: &[u8]| {
+                        let mut seats = [0u8; crate::engine::MAX_PLAYERS];
+                        for (s, &e) in o.iter().enumerate() {
+                            seats[s] = ids[e as usize];
+                        }
+                        c.bots(&seats[..o.len()])
+                    },
+                    &STOP,
+                )
+            });
+            bar.inc(r.completed);
+            if r.interrupted {
+                bar.finish_and_clear();
+                crate::errln!("interrupted: no file written");
+                return Ok(None);
+            }
+            t.stats = std::mem::take(&mut t.stats).merge(r.stats);
+        }
+        at = to;
+        if let Some(prec) = precision {
+            // Every rating written: each kingdom's and the overall ones.
+            let scopes = (0..kingdoms.len()).filter(|_| many).map(Some).chain([None]);
+            let all_within = scopes
+                .into_iter()
+                .all(|k| rank_fit_tables(n, run, k).iter().all(|r| r.ci95 < prec));
+            if all_within {
+                reached = true;
+                break;
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(Some((at - first, reached)))
 }
 
 /// Ratings of a rank run's tables, in kingdom `only` or over every kingdom.

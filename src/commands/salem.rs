@@ -217,10 +217,10 @@ fn data_note(d: &Data) -> String {
     }
 }
 
-fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
-    let data = a.data.load()?;
-    let counts = parse_players(&a.players, &data)?;
-    let bots = a.bots.load(&data)?;
+/// The checks of `salem sim` on its arguments, once the data, the player
+/// counts and the bots have loaded: the precision, the checkpoint, and no
+/// output that is an input or another output.
+fn check_sim_args(a: &SimArgs, player_counts: usize) -> Result<()> {
     if let Some(p) = a.precision {
         if !(p > 0.0 && p < 0.5) {
             bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
@@ -229,7 +229,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     if let Some(p) = &a.checkpoint {
         sim::checkpoint::check_path(p)?;
     }
-    if a.checkpoint.is_some() && counts.len() > 1 {
+    if a.checkpoint.is_some() && player_counts > 1 {
         bail!("--checkpoint saves one run: give a single player count with -p");
     }
     if a.checkpoint.is_some() && a.precision.is_some() {
@@ -264,6 +264,14 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     .filter_map(|(o, p)| p.map(|p| (o, p)))
     .collect();
     crate::output::check_distinct(&inputs, &outs)?;
+    Ok(())
+}
+
+fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
+    let data = a.data.load()?;
+    let counts = parse_players(&a.players, &data)?;
+    let bots = a.bots.load(&data)?;
+    check_sim_args(a, counts.len())?;
     super::common::install_stop_handler();
     let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
     let report = a.report.as_deref().map(AtomicFile::create).transpose()?;

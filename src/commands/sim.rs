@@ -9,12 +9,14 @@ use super::common::{
 use crate::dominion::kingdoms::KingdomConfig;
 use crate::dominion::outputs::{base_meta, games_csv_bytes, push_entrants, sim_csv_bytes};
 use crate::output::Commit;
-use crate::report::{self, AtomicFile};
+use crate::engine::Kingdom;
+use crate::report::{self, AtomicFile, EntrantInfo};
+use crate::sim::lineup::CompiledLineup;
 use crate::sim;
 use crate::{out, outln};
 use anyhow::{bail, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `domsim sim`'s raw arguments, as clap parses them (ripgrep's "low"
@@ -80,7 +82,6 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         kingdom: &k,
         names: &names,
     };
-    let mut playtest = None;
     let games_file = pt
         .games_csv
         .as_deref()
@@ -91,97 +92,21 @@ fn cmd_sim(c: SimConfig) -> Result<ExitCode> {
         pt.stats.as_deref(),
         pt.save_stats.as_deref(),
     )?;
-    let mut game_rows: Vec<sim::GameRow> = Vec::new();
-    let result = match checkpoint {
-        None if pt.wanted() && games_file.is_some() => {
-            let (r, (acc, rw)) = pool.install(|| {
-                sim::run_hooked(
-                    &k,
-                    &cfg,
-                    |o: &[u8]| compiled.bots(o),
-                    &STOP,
-                    &sim::WithRows(&recording),
-                )
-            });
-            playtest = acc.map(|s| s.stats);
-            game_rows = rw;
-            r
+    let ck = checkpoint.map(|(path, every)| {
+        let mut key = checkpoint_key(seed, &k, &infos);
+        if let Some(spec) = run.shard {
+            // A shard's checkpoint resumes only that shard of that run.
+            key.push_str(&format!(
+                " shard {}/{} of {games} games",
+                spec.index, spec.count
+            ));
         }
-        None if pt.wanted() => {
-            let (r, acc) = pool.install(|| {
-                sim::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP, &recording)
-            });
-            playtest = acc.map(|s| s.stats);
-            r
-        }
-        None if games_file.is_some() => {
-            let (r, ((), rw)) = pool.install(|| {
-                sim::run_hooked(
-                    &k,
-                    &cfg,
-                    |o: &[u8]| compiled.bots(o),
-                    &STOP,
-                    &sim::WithRows(&sim::Plain),
-                )
-            });
-            game_rows = rw;
-            r
-        }
-        None => pool.install(|| sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), &STOP)),
-        Some((path, every)) => {
-            let mut key = checkpoint_key(seed, &k, &infos);
-            if let Some(spec) = run.shard {
-                // A shard's checkpoint resumes only that shard of that run.
-                key.push_str(&format!(
-                    " shard {}/{} of {games} games",
-                    spec.index, spec.count
-                ));
-            }
-            let r = pool.install(|| {
-                sim::checkpoint::run(
-                    &k,
-                    &cfg,
-                    |o: &[u8]| compiled.bots(o),
-                    &STOP,
-                    path,
-                    &key,
-                    every,
-                )
-            })?;
-            checkpoint_note(path, &r, slice);
-            r.result
-        }
-    };
-    let rows = report::rows(&result.stats, &infos);
-    outln!(
-        "{} players, kingdom ({}): {}",
-        players,
-        kc.how,
-        k.describe()
-    );
-    outln!(
-        "{} games, seed {seed}; seat orders rotate over all {} permutations\n",
-        result.completed,
-        sim::seat_orders(players).len()
-    );
-    out!("{}", report::sim_table(&rows));
-    outln!(
-        "\nscore = win rate with shared wins split (a k-way tie counts 1/k); 95% Wilson interval."
-    );
-    out!("{}", report::length_and_seats(&result.stats, players));
-    if result.stats.tied_games > 0 || result.stats.capped > 0 {
-        outln!(
-            "{} tied game(s), {} game(s) stopped by the turn cap.",
-            result.stats.tied_games,
-            result.stats.capped
-        );
-    }
-    if let Some((i, f)) = &result.stats.first_fault {
-        crate::errln!(
-            "warning: {} game(s) had an illegal answer from a bot (replaced by the default); first in game {i}: {f}",
-            result.stats.faults
-        );
-    }
+        (path, every, key)
+    });
+    let want = (pt.wanted(), games_file.is_some());
+    let (result, mut playtest, mut game_rows) =
+        play(&k, &cfg, &compiled, &pool, &recording, want, ck)?;
+    print_table(&result, &infos, (&kc, &k, players), seed)?;
     if result.interrupted {
         crate::errln!(
             "interrupted: {} of {slice} games completed; the table above covers them; no file written",
@@ -373,6 +298,126 @@ impl SimConfig {
             playtest: pt,
         })
     }
+}
+
+/// What a `sim` run played: the runner's result, the playtest statistics
+/// (when asked for) and one row per game (for `--games-csv`).
+type Played = (
+    sim::RunResult,
+    Option<crate::stats::PlaytestStats>,
+    Vec<sim::GameRow>,
+);
+
+/// The win-rate table of a `sim` run on the console, with its kingdom,
+/// the game length and seat statistics, ties, the turn cap and faults.
+fn print_table(
+    result: &sim::RunResult,
+    infos: &[EntrantInfo],
+    (kc, k, players): (&KingdomConfig, &Kingdom, usize),
+    seed: u64,
+) -> Result<()> {
+    let rows = report::rows(&result.stats, infos);
+    outln!(
+        "{} players, kingdom ({}): {}",
+        players,
+        kc.how,
+        k.describe()
+    );
+    outln!(
+        "{} games, seed {seed}; seat orders rotate over all {} permutations\n",
+        result.completed,
+        sim::seat_orders(players).len()
+    );
+    out!("{}", report::sim_table(&rows));
+    outln!(
+        "\nscore = win rate with shared wins split (a k-way tie counts 1/k); 95% Wilson interval."
+    );
+    out!("{}", report::length_and_seats(&result.stats, players));
+    if result.stats.tied_games > 0 || result.stats.capped > 0 {
+        outln!(
+            "{} tied game(s), {} game(s) stopped by the turn cap.",
+            result.stats.tied_games,
+            result.stats.capped
+        );
+    }
+    if let Some((i, f)) = &result.stats.first_fault {
+        crate::errln!(
+            "warning: {} game(s) had an illegal answer from a bot (replaced by the default); first in game {i}: {f}",
+            result.stats.faults
+        );
+    }
+    Ok(())
+}
+
+/// The games of a `sim` run, played the way its outputs need them: with
+/// the playtest recorder (`want.0`), with one row per game (`want.1`,
+/// `--games-csv`), or from and to a checkpoint (`path`, games per batch,
+/// the run's key). Returns the runner's result, the playtest statistics and
+/// the rows.
+fn play(
+    k: &Kingdom,
+    cfg: &sim::RunConfig,
+    compiled: &CompiledLineup,
+    pool: &rayon::ThreadPool,
+    recording: &crate::stats::Recording,
+    (playtest_wanted, rows_wanted): (bool, bool),
+    checkpoint: Option<(&Path, u64, String)>,
+) -> Result<Played> {
+    let mut playtest = None;
+    let mut game_rows: Vec<sim::GameRow> = Vec::new();
+    let result = match checkpoint {
+        None if playtest_wanted && rows_wanted => {
+            let (r, (acc, rw)) = pool.install(|| {
+                sim::run_hooked(
+                    k,
+                    cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    &sim::WithRows(recording),
+                )
+            });
+            playtest = acc.map(|s| s.stats);
+            game_rows = rw;
+            r
+        }
+        None if playtest_wanted => {
+            let (r, acc) = pool.install(|| {
+                sim::run_hooked(k, cfg, |o: &[u8]| compiled.bots(o), &STOP, recording)
+            });
+            playtest = acc.map(|s| s.stats);
+            r
+        }
+        None if rows_wanted => {
+            let (r, ((), rw)) = pool.install(|| {
+                sim::run_hooked(
+                    k,
+                    cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    &sim::WithRows(&sim::Plain),
+                )
+            });
+            game_rows = rw;
+            r
+        }
+        None => pool.install(|| sim::run(k, cfg, |o: &[u8]| compiled.bots(o), &STOP)),
+        Some((path, every, key)) => {
+            let r = pool.install(|| {
+                sim::checkpoint::run(
+                    k,
+                    cfg,
+                    |o: &[u8]| compiled.bots(o),
+                    &STOP,
+                    path,
+                    &key,
+                    every,
+                )
+            })?;
+            checkpoint_note(path, &r, cfg.games);
+            r.result
+        }
+    };
+    Ok((result, playtest, game_rows))
 }
 
 /// `domsim sim`: validate the arguments, then run.
