@@ -11,6 +11,8 @@
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
+//! * [`dominion::kingdoms`] — the kingdom of a run and how it was chosen;
+//! * [`dominion::outputs`] — the metadata, CSVs and game log Dominion's runs write;
 //! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`rank`] — Bradley–Terry and Plackett–Luce ratings over a field of bots (`domsim rank`);
 //! * [`optimize`] — strategy templates and the search for the best bot (`domsim optimize`);
@@ -19,8 +21,9 @@
 //! * [`stats`] — playtest statistics and the HTML report;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;
-//! * [`cli`], [`config`] — the command line: clap's raw arguments and the verbs, and
-//!   the configuration each verb takes, validated once from them (ripgrep's LowArgs → HiArgs);
+//! * [`commands`] — the command line, one file per verb (its clap arguments,
+//!   its configuration validated once from them, its run); nothing in the
+//!   library imports it (docs/ARCHITECTURE.md, tests/it/layering.rs);
 //! * [`serve`] — `domsim serve`, the strategy workbench in the browser (axum);
 //! * [`output`] — how every file is written and read (`-`, atomic files, links, devices, size caps, input/output clashes);
 //! * [`soak`] — the soak test (`domsim soak`): random kingdoms and bots, no panic/hang;
@@ -28,8 +31,7 @@
 //!   by `domsim scenario`.
 
 pub mod bench;
-pub mod cli;
-pub mod config;
+pub mod commands;
 pub mod digest;
 pub mod dominion;
 pub mod new_salem;

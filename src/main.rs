@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    match domsim::cli::run() {
+    match domsim::commands::run() {
         Ok(code) => code,
         Err(e) => {
             // Not eprintln!: a failing standard error must not turn the

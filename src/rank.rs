@@ -239,7 +239,7 @@ pub fn design(n: usize, p: usize, seed: u64, max_tables: usize) -> Vec<Vec<usize
     // A stream of shuffled rounds of the field, cut into tables of p
     // distinct entrants: each entrant appears once per round of the stream,
     // so seats stay balanced (±1 round) whatever n mod p.
-    let mut rng = crate::engine::GameRng::for_game(seed ^ 0x7AB1_E5ED, 0);
+    let mut rng = crate::sim::rng::GameRng::for_game(seed ^ 0x7AB1_E5ED, 0);
     let mut stream: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
     let mut out = Vec::with_capacity(max_tables);
     while out.len() < max_tables {
@@ -266,7 +266,7 @@ pub fn design(n: usize, p: usize, seed: u64, max_tables: usize) -> Vec<Vec<usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::GameRng;
+    use crate::sim::rng::GameRng;
 
     /// Two bots: the reported rating is half the difference of their θ,
     /// so its standard deviation is half that of the difference,

@@ -10,6 +10,8 @@
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod kingdoms;
+pub mod outputs;
 pub mod scenario;
 pub mod soak;
 pub mod strategy;

@@ -7,14 +7,15 @@
 //! * [`engine`] — the rules, the game state and the [`engine::View`] a bot
 //!   sees (hidden information enforced by the type);
 //! * [`bot`] — declarative `.salem` bots;
-//! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs;
-//! * [`cli`] — `domsim salem sim | log | check | rules`.
+//! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs.
+//!
+//! This module is library only: its verbs (`domsim salem sim | log | check
+//! | rules`) are `src/commands/salem.rs`.
 //!
 //! The rules and every default chosen where the rulebook is silent are in
 //! docs/NEW_SALEM.md.
 
 pub mod bot;
-pub mod cli;
 pub mod data;
 pub mod engine;
 pub mod sim;

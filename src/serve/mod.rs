@@ -39,8 +39,8 @@
 //! input is answered with a status 400 and a JSON `{"error": …}`; nothing a
 //! request holds can panic the server.
 
-use crate::cli::{self, KingdomArgs};
-use crate::config::KingdomConfig;
+use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec, DEFAULT_PRESET};
+use crate::dominion::outputs;
 use crate::engine::Kingdom;
 use crate::report::EntrantInfo;
 use crate::sim::lineup::{CompiledLineup, Lineup, Loaded};
@@ -633,7 +633,7 @@ async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "presets": presets,
-        "default_preset": cli::DEFAULT_PRESET,
+        "default_preset": DEFAULT_PRESET,
         "cards": cards,
         "sets": ["base", "intrigue", "dark-ages"],
         "bots": app.bots,
@@ -737,14 +737,14 @@ fn kingdom_of(k: &KingdomReq, players: usize) -> Result<KingdomConfig, ApiError>
     if cards.is_some() && k.preset.is_some() {
         return Err(ApiError::bad("kingdom: give a preset or cards, not both"));
     }
-    let args = KingdomArgs {
+    let spec = KingdomSpec {
         kingdom: cards.map(str::to_string),
         preset: k.preset.clone(),
         sets: None,
         shelters,
         ..Default::default()
     };
-    let mut kc = KingdomConfig::from_args(&args, players, 1, &[])
+    let mut kc = KingdomConfig::from_spec(&spec, players, 1, &[])
         .map_err(|e| ApiError::bad(api_words(&format!("{e:#}"))))?;
     kc.how = api_words(&kc.how);
     Ok(kc)
@@ -1018,7 +1018,7 @@ async fn game_log(
 ) -> Result<Response, ApiError> {
     let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
         let s = setup(&app, &req.kingdom, &req.bots)?;
-        Ok(cli::game_log(
+        Ok(outputs::game_log(
             &s.lineup,
             &s.compiled,
             &s.kc,
@@ -1306,7 +1306,7 @@ fn play(
         .compiled
         .warnings
         .iter()
-        .map(|w| cli::warning(w))
+        .map(|w| outputs::warning(w))
         .collect();
     let _ = tx.blocking_send(event(
         "start",
@@ -1405,10 +1405,10 @@ fn play(
         "command": command_line(s, req, done),
     });
     if done > 0 {
-        let mut base = cli::base_meta("sim", seed, &s.kc);
+        let mut base = outputs::base_meta("sim", seed, &s.kc);
         base.push("players", k.n());
         // A stopped batch played games 0..done: `domsim sim -n done`.
-        match cli::sim_csv_bytes(&base, done, done, None, &total, &infos) {
+        match outputs::sim_csv_bytes(&base, done, done, None, &total, &infos) {
             Ok(csv) => body["csv"] = json!(String::from_utf8_lossy(&csv)),
             Err(e) => body["csv_error"] = json!(format!("{e:#}")),
         }

@@ -680,7 +680,7 @@ impl RandomKingdoms {
         let Some(how) = meta.get("kingdoms") else {
             return Ok(None);
         };
-        let Some(sets) = crate::config::KingdomList::random_sets(how) else {
+        let Some(sets) = crate::dominion::kingdoms::KingdomList::random_sets(how) else {
             return Ok(None);
         };
         let sets = crate::engine::Kingdom::parse_sets(sets)
@@ -696,7 +696,7 @@ impl RandomKingdoms {
         let k = crate::engine::Kingdom::random(
             2,
             &self.sets,
-            crate::config::kingdom_seed(self.seed, index),
+            crate::dominion::kingdoms::kingdom_seed(self.seed, index),
         )
         .map_err(|e| format!("kingdom {index} cannot be drawn again: {e}"))?;
         let want: Vec<&str> = k.kingdom_cards().iter().map(|c| c.name()).collect();

@@ -643,7 +643,7 @@ fn small_kingdoms_are_partial_or_filled() {
 }
 
 /// Every output of every verb that plays is checked with the rest of the
-/// command line (`src/config.rs`), before any game: an output in a missing
+/// command line (the verb's `from_args` in `src/commands/`), before any game: an output in a missing
 /// directory fails at once with exit status 2, naming the path, even for
 /// outputs written only at the end of a long run (`compare -o`/`--html`,
 /// `sim --games-csv`, `sweep --summary`, `optimize --bot`).

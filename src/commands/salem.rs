@@ -1,10 +1,10 @@
 //! `domsim salem …`: the New Salem verbs, on the same runner, stop handling,
 //! output files and checkpoints as Dominion's `sim`.
 
-use super::bot::{self, SalemBot};
-use super::data::{Data, OPTION_DOCS};
-use super::engine::{Game, Log, Table};
-use super::sim::{self as ssim, SalemMatch, Tally};
+use crate::new_salem::bot::{self, SalemBot};
+use crate::new_salem::data::{Data, OPTION_DOCS};
+use crate::new_salem::engine::{Game, Log, Table};
+use crate::new_salem::sim::{self as ssim, SalemMatch, Tally};
 use crate::report::AtomicFile;
 use crate::sim::{self, RunConfig};
 use crate::{out, outln};
@@ -93,7 +93,7 @@ pub fn load_bot(spec: &str, data: &Data) -> Result<SalemBot> {
             .collect();
         bail!(
             "{spec}: no such bot file, and not a shipped bot{}; the shipped bots are: {}",
-            super::hint(name, &names),
+            crate::new_salem::hint(name, &names),
             names.join(", ")
         );
     }
@@ -111,13 +111,13 @@ pub struct SimArgs {
     #[arg(long, short = 'p', default_value = "5", value_name = "P")]
     pub players: String,
     /// Games to play (per player count).
-    #[arg(long, short = 'n', default_value_t = 10_000, value_parser = crate::cli::parse_count, allow_negative_numbers = true)]
+    #[arg(long, short = 'n', default_value_t = 10_000, value_parser = super::common::parse_count, allow_negative_numbers = true)]
     pub games: u64,
     /// Run seed: game i is dealt and seated from (seed, i).
-    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = super::common::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     #[command(flatten)]
-    pub threads: crate::cli::ThreadsArg,
+    pub threads: super::common::ThreadsArg,
     /// Write the results as CSV (long format) to this file (`-`: standard output).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -131,7 +131,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Games between checkpoint saves.
-    #[arg(long, default_value_t = 100_000, value_parser = crate::cli::parse_count)]
+    #[arg(long, default_value_t = 100_000, value_parser = super::common::parse_count)]
     pub checkpoint_every: u64,
     /// Write a self-contained HTML report.
     #[arg(long, value_name = "FILE.html")]
@@ -145,14 +145,14 @@ pub struct LogArgs {
     #[command(flatten)]
     pub data: DataArgs,
     /// Players of the game (3 to 8).
-    #[arg(long, short = 'p', default_value_t = 5, value_parser = crate::cli::parse_salem_log_players)]
+    #[arg(long, short = 'p', default_value_t = 5, value_parser = parse_salem_log_players)]
     pub players: u8,
     /// Run seed: the game is the one `salem sim --seed S` deals and seats
     /// as game --game.
-    #[arg(long, default_value_t = 1, value_parser = crate::cli::parse_seed, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = super::common::parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// The game index within the run (as `salem sim --seed S` plays it).
-    #[arg(long, default_value_t = 0, value_parser = crate::cli::parse_game_index, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = super::common::parse_game_index, allow_negative_numbers = true)]
     pub game: u64,
     /// Whose view: `all` (omniscient) or a seat, e.g. `P2`: only what that
     /// player sees (their own character and choices, public events).
@@ -217,10 +217,10 @@ fn data_note(d: &Data) -> String {
     }
 }
 
-fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
-    let data = a.data.load()?;
-    let counts = parse_players(&a.players, &data)?;
-    let bots = a.bots.load(&data)?;
+/// The checks of `salem sim` on its arguments, once the data, the player
+/// counts and the bots have loaded: the precision, the checkpoint, and no
+/// output that is an input or another output.
+fn check_sim_args(a: &SimArgs, player_counts: usize) -> Result<()> {
     if let Some(p) = a.precision {
         if !(p > 0.0 && p < 0.5) {
             bail!("--precision {p} is out of range (expected a half-width between 0 and 0.5, e.g. 0.005)");
@@ -229,7 +229,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     if let Some(p) = &a.checkpoint {
         sim::checkpoint::check_path(p)?;
     }
-    if a.checkpoint.is_some() && counts.len() > 1 {
+    if a.checkpoint.is_some() && player_counts > 1 {
         bail!("--checkpoint saves one run: give a single player count with -p");
     }
     if a.checkpoint.is_some() && a.precision.is_some() {
@@ -240,7 +240,11 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         .data
         .data
         .iter()
-        .flat_map(|dir| super::data::FILES.iter().map(move |f| dir.join(f)))
+        .flat_map(|dir| {
+            crate::new_salem::data::FILES
+                .iter()
+                .map(move |f| dir.join(f))
+        })
         .collect();
     let mut inputs: Vec<(&str, &Path)> = a
         .bots
@@ -260,7 +264,15 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
     .filter_map(|(o, p)| p.map(|p| (o, p)))
     .collect();
     crate::output::check_distinct(&inputs, &outs)?;
-    crate::cli::install_stop_handler();
+    Ok(())
+}
+
+fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
+    let data = a.data.load()?;
+    let counts = parse_players(&a.players, &data)?;
+    let bots = a.bots.load(&data)?;
+    check_sim_args(a, counts.len())?;
+    super::common::install_stop_handler();
     let file = a.out.as_deref().map(AtomicFile::create).transpose()?;
     let report = a.report.as_deref().map(AtomicFile::create).transpose()?;
     let pool = sim::pool(a.threads.threads.unwrap_or(0) as usize)?;
@@ -285,12 +297,12 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
             first: 0,
             seed: a.seed,
             threads: a.threads.threads.unwrap_or(0) as usize,
-            progress: crate::cli::progress_wanted(),
+            progress: super::common::progress_wanted(),
             precision: a.precision,
         };
         let (tally, completed, interrupted) = match &a.checkpoint {
             None => {
-                let r = pool.install(|| sim::run_match(&m, &cfg, &crate::cli::STOP));
+                let r = pool.install(|| sim::run_match(&m, &cfg, &super::common::STOP));
                 (r.tally, r.completed, r.interrupted)
             }
             Some(path) => {
@@ -307,13 +319,13 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
                     sim::checkpoint::run_match(
                         &m,
                         &cfg,
-                        &crate::cli::STOP,
+                        &super::common::STOP,
                         path,
                         &key,
                         a.checkpoint_every,
                     )
                 })?;
-                crate::cli::checkpoint_note(path, &r, a.games);
+                super::common::checkpoint_note(path, &r, a.games);
                 (r.result.tally, r.result.completed, r.result.interrupted)
             }
         };
@@ -321,7 +333,7 @@ fn cmd_sim(a: &SimArgs) -> Result<ExitCode> {
         outln!();
         if let (Some(prec), false) = (a.precision, interrupted) {
             let w = tally.widest_half_width();
-            crate::cli::precision_outcome(
+            super::common::precision_outcome(
                 &prec.to_string(),
                 &format!("{w:.4}"),
                 &format!("{completed} games at {p} players"),
@@ -406,8 +418,8 @@ fn options_line(d: &Data) -> String {
         o.despair_per_icon,
         if o.remove_any { "any" } else { "own" },
         match o.removes_from {
-            super::data::RemovesFrom::Constable => "constable",
-            super::data::RemovesFrom::Seat0 => "seat0",
+            crate::new_salem::data::RemovesFrom::Constable => "constable",
+            crate::new_salem::data::RemovesFrom::Seat0 => "seat0",
         },
         o.launch_cap,
         o.clamp_despair,
@@ -538,4 +550,16 @@ fn cmd_rules(a: &DataArgs) -> Result<ExitCode> {
         outln!("  {name:<22} = {now:<10} ({values}) {what}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `salem log -p`: one player count, 3 to 8 (`salem sim` takes ranges).
+fn parse_salem_log_players(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<u8>() {
+        Ok(p) if (3..=8).contains(&p) => Ok(p),
+        Ok(p) => Err(format!("{p} players is outside 3..=8")),
+        Err(_) if s.contains("..") || s.contains(',') => Err(format!(
+            "'{s}': `salem log` plays one game, so -p is one player count from 3 to 8 (ranges and lists are for `salem sim`)"
+        )),
+        Err(_) => Err(format!("'{s}' is not a player count (a whole number from 3 to 8)")),
+    }
 }
