@@ -747,10 +747,11 @@ mod tests {
             .filter(|p| p.extension().is_some_and(|x| x == "domt"))
             .collect();
         files.sort();
-        assert!(files.len() >= 4);
+        assert!(files.len() >= 7);
+        let mut ran_each = vec![0; files.len()];
         let sets = [Set::Base, Set::Intrigue, Set::DarkAges];
         let mut ran = 0;
-        for f in &files {
+        for (fi, f) in files.iter().enumerate() {
             let t = Template::parse(
                 &std::fs::read_to_string(f).unwrap(),
                 &f.display().to_string(),
@@ -760,10 +761,19 @@ mod tests {
                 let k = Kingdom::random(2, &sets, seed).unwrap();
                 let Ok(d) = t.domains(&k) else { continue };
                 ran += 1;
+                ran_each[fi] += 1;
                 let dims: Vec<usize> = d.iter().map(Vec::len).collect();
                 for p in crate::optimize::initial_points(&dims, 6, seed) {
                     let values: Vec<Value> = p.iter().zip(&d).map(|(&i, d)| d[i]).collect();
                     let text = t.render(&values);
+                    // Every bot it writes is a valid strategy here.
+                    let st = crate::strategy::parse(&text, &t.file)
+                        .unwrap_or_else(|e| panic!("{}: {e}", t.describe(&values)));
+                    let mut kk = k;
+                    kk.track_turn |= st.uses_turn_counters();
+                    st.compile(&kk).unwrap_or_else(|e| {
+                        panic!("{} in {}: {e}", t.describe(&values), k.describe())
+                    });
                     for (c, line, _) in cards_named_in(&text, &[]) {
                         assert!(
                             k.kingdom_cards().contains(&c) || k.supply_piles().contains(&c),
@@ -777,5 +787,9 @@ mod tests {
             }
         }
         assert!(ran > 100, "the templates ran in {ran} kingdoms");
+        assert!(
+            ran_each.iter().all(|&r| r >= 5),
+            "each template runs somewhere: {ran_each:?}"
+        );
     }
 }
