@@ -28,6 +28,17 @@
 //! interval fourfold in a real run of the 49 shipped bots. With thousands
 //! of games per pair the normal approximation is accurate, and it costs no
 //! refit (a bootstrap would cost hundreds).
+//!
+//! Beside the model: [`field`] (where Bradley–Terry is wrong about a field:
+//! residuals, cycles, goodness of fit) and two game-theoretic views that
+//! need no transitivity: [`nash`] (the maximum-entropy Nash mixture, Nash
+//! averaging) and [`alpharank`] (α-Rank); [`models`] runs them all on one
+//! field for `rank`'s outputs (`--model bt|nash|alpharank`).
+
+pub mod alpharank;
+pub mod field;
+pub mod models;
+pub mod nash;
 
 /// How much of a move of one bot's θ its centred rating shows: `1 − 1/n`
 /// (the field's mean moves by `1/n` of it). See the module documentation.

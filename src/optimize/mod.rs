@@ -24,6 +24,7 @@
 //! games are the runner's (thread-count independent), ties in a ranking go
 //! to the earlier candidate.
 
+pub mod psro;
 pub mod template;
 
 use crate::engine::{Kingdom, MAX_PLAYERS};
@@ -39,6 +40,17 @@ pub use template::{Template, TemplateError, Value};
 /// Salt of the confirmation seed: `seed ^ CONFIRM_SALT` is used by no
 /// search game.
 pub const CONFIRM_SALT: u64 = 0xC0F1_A7ED_5EED_0001;
+
+/// Salt of the robustness gate's seed ([`psro::judge`]): `seed ^ GATE_SALT`
+/// is used by no search or confirmation game.
+pub const GATE_SALT: u64 = 0x6A7E_F1E1_D5EE_D002;
+
+/// Results against each opponent as the gate's `(games, score)` pairs.
+pub fn versus_pairs(vs: &[EntrantStats]) -> Vec<(f64, f64)> {
+    vs.iter()
+        .map(|e| (e.games as f64, e.score_wins()))
+        .collect()
+}
 
 /// How hard to search.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +94,12 @@ pub trait Objective {
     fn play(&self, point: &[usize], seed: u64, from: u64, to: u64) -> Result<Vec<EntrantStats>>;
     /// Opponents (results per point are per opponent).
     fn opponents(&self) -> usize;
+    /// How much each opponent counts in a candidate's score (a Nash
+    /// mixture in PSRO); empty: every opponent the same (the score over all
+    /// games).
+    fn weights(&self) -> Vec<f64> {
+        Vec::new()
+    }
 }
 
 /// One point of the space, with what the search knows of it.
@@ -93,6 +111,8 @@ pub struct Candidate {
     pub vs: Vec<EntrantStats>,
     /// Why the candidate cannot play (a strategy or compile error).
     pub error: Option<String>,
+    /// Each opponent's weight in [`Candidate::score`] (empty: equal).
+    pub weights: Vec<f64>,
 }
 
 impl Candidate {
@@ -104,10 +124,21 @@ impl Candidate {
     pub fn total(&self) -> EntrantStats {
         total(&self.vs)
     }
-    /// Score against the field (ties split), over every game played.
+    /// Score against the field (ties split), over every game played; with
+    /// weights, the weighted mean of the per-opponent scores.
     pub fn score(&self) -> f64 {
         if self.error.is_some() {
             return f64::NEG_INFINITY;
+        }
+        if !self.weights.is_empty() {
+            let sum: f64 = self.weights.iter().sum();
+            return self
+                .vs
+                .iter()
+                .zip(&self.weights)
+                .map(|(e, w)| w * e.score_wins() / e.games.max(1) as f64)
+                .sum::<f64>()
+                / sum.max(1e-300);
         }
         let t = self.total();
         if t.games == 0 {
@@ -223,6 +254,7 @@ impl<O: Objective> Run<'_, O> {
             point,
             vs: vec![EntrantStats::default(); self.o.opponents()],
             error,
+            weights: self.o.weights(),
         }
     }
 
@@ -434,6 +466,8 @@ pub struct TemplateObjective<'a> {
     pub opponents: &'a [(EntrantInfo, Loaded)],
     pub domains: Vec<Vec<Value>>,
     pub stop: &'a AtomicBool,
+    /// Each opponent's weight (empty: equal; see [`Objective::weights`]).
+    pub weights: Vec<f64>,
 }
 
 impl<'a> TemplateObjective<'a> {
@@ -449,7 +483,26 @@ impl<'a> TemplateObjective<'a> {
             kingdom,
             opponents,
             stop,
+            weights: Vec::new(),
         })
+    }
+
+    /// The same objective scored against a mixture of the opponents (one
+    /// non-negative weight each, not all zero): a best response to a Nash
+    /// mixture, for PSRO.
+    pub fn with_weights(mut self, weights: Vec<f64>) -> Result<Self> {
+        if weights.len() != self.opponents.len()
+            || weights.iter().any(|w| !(w.is_finite() && *w >= 0.0))
+            || weights.iter().sum::<f64>() <= 0.0
+        {
+            return Err(anyhow!(
+                "a mixture needs one non-negative weight per opponent ({} opponents, {} weights), not all zero",
+                self.opponents.len(),
+                weights.len()
+            ));
+        }
+        self.weights = weights;
+        Ok(self)
     }
 
     pub fn values(&self, point: &[usize]) -> Vec<Value> {
@@ -528,6 +581,9 @@ impl Objective for TemplateObjective<'_> {
     }
     fn opponents(&self) -> usize {
         self.opponents.len()
+    }
+    fn weights(&self) -> Vec<f64> {
+        self.weights.clone()
     }
 }
 
@@ -698,6 +754,30 @@ mod tests {
             }
             Ok(out)
         }
+    }
+
+    /// With weights, a candidate's score is the weighted mean of its
+    /// per-opponent scores: an opponent of weight 0 does not count.
+    #[test]
+    fn weighted_scores_follow_the_mixture() {
+        let e = |w: u64, l: u64| EntrantStats {
+            games: w + l,
+            wins: w,
+            losses: l,
+            ..Default::default()
+        };
+        let mut c = Candidate {
+            point: vec![0],
+            vs: vec![e(90, 10), e(20, 80)],
+            error: None,
+            weights: Vec::new(),
+        };
+        assert!((c.score() - 0.55).abs() < 1e-12);
+        c.weights = vec![0.0, 2.0];
+        assert!((c.score() - 0.2).abs() < 1e-12);
+        c.weights = vec![3.0, 1.0];
+        assert!((c.score() - (0.75 * 0.9 + 0.25 * 0.2)).abs() < 1e-12);
+        assert_eq!(versus_pairs(&c.vs), vec![(100.0, 90.0), (100.0, 20.0)]);
     }
 
     #[test]

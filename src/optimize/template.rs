@@ -9,20 +9,28 @@
 //!   cards that has every listed property (`Action`, `Attack`, `Treasure`,
 //!   `Victory`, `Reaction`, `Looter`; `terminal`: an Action that gives no
 //!   +Action in the card table; `nonterminal`: an Action with +1 Action or
-//!   more; `village`: +2 Actions or more; `draw`:
-//!   +2 Cards or more) and costs within the range; replaced by its name.
+//!   more; a role of [`crate::cards::roles`]: `draw`, `village`, `cantrip`,
+//!   `trasher`, `curser`, `gainer`, `payload`, `buy`, `altvp`, `throne`,
+//!   `sifter`, `defense`, `versatile` — so `draw` takes Library and Nobles,
+//!   whose draw is in their effect, not their bonuses) and costs within the
+//!   range; replaced by its name.
 //! * `{?name}` at the start of an entry's line — an optional entry: the line
 //!   is kept when the 0/1 parameter `name` is 1, and turned into a comment
 //!   when it is 0 (so line numbers never move).
 //! * `{d}` — the value of a parameter declared elsewhere in the file (a
 //!   parameter is declared once, with its range or kind).
 //!
+//! A template that names a card outside its placeholders (`Smithy` in the
+//! Smithy template) fits only a kingdom that has it: [`Template::domains`]
+//! refuses any other, so `optimize --auto` never runs it there.
+//!
 //! Errors name the file, line and column of the placeholder. Limits, checked
 //! here so that no search starts on an absurd space: an integer range has
 //! ends within ±[`MAX_INT_END`] and at most [`MAX_INT_VALUES`] values; a
 //! template has at most [`MAX_PARAMS`] parameters.
 
-use crate::cards::{Card, Types};
+use crate::cards::roles::{roles, Roles};
+use crate::cards::{Card, Set, Types};
 use crate::engine::Kingdom;
 use std::fmt;
 
@@ -49,8 +57,8 @@ pub struct CardFilter {
     pub types: Types,
     pub terminal: bool,
     pub nonterminal: bool,
-    pub village: bool,
-    pub draw: bool,
+    /// Every role the card must have ([`crate::cards::roles`]).
+    pub roles: Roles,
     pub cost: Option<(u8, u8)>,
 }
 
@@ -60,8 +68,7 @@ impl CardFilter {
         (i.types.0 & self.types.0) == self.types.0
             && (!self.terminal || (c.is_action() && i.actions == 0))
             && (!self.nonterminal || (c.is_action() && i.actions >= 1))
-            && (!self.village || i.actions >= 2)
-            && (!self.draw || i.cards >= 2)
+            && (self.roles.is_empty() || roles(c).has(self.roles))
             && self.cost.is_none_or(|(lo, hi)| (lo..=hi).contains(&i.cost))
     }
 }
@@ -177,7 +184,7 @@ fn int_range(spec: &str, name: &str) -> Result<(i64, i64), String> {
     Ok((lo, hi))
 }
 
-const PROPERTIES: [&str; 10] = [
+const PROPERTIES: [&str; 21] = [
     "Action",
     "Attack",
     "Treasure",
@@ -186,8 +193,19 @@ const PROPERTIES: [&str; 10] = [
     "Looter",
     "terminal",
     "nonterminal",
-    "village",
     "draw",
+    "village",
+    "cantrip",
+    "trasher",
+    "curser",
+    "gainer",
+    "payload",
+    "buy",
+    "altvp",
+    "throne",
+    "sifter",
+    "defense",
+    "versatile",
 ];
 
 fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
@@ -198,8 +216,6 @@ fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
         match w.to_ascii_lowercase().as_str() {
             "terminal" => f.terminal = true,
             "nonterminal" => f.nonterminal = true,
-            "village" => f.village = true,
-            "draw" => f.draw = true,
             "cost" => {
                 let r = words
                     .get(i + 1)
@@ -218,6 +234,9 @@ fn parse_card_filter(words: &[&str]) -> Result<CardFilter, String> {
                 .find(|(n, _)| n.eq_ignore_ascii_case(lw))
             {
                 Some((_, t)) => f.types = f.types.union(*t),
+                None if Roles::from_name(lw).is_some() => {
+                    f.roles = f.roles.union(Roles::from_name(lw).unwrap_or_default());
+                }
                 None => {
                     let best = PROPERTIES
                         .iter()
@@ -387,9 +406,37 @@ impl Template {
         })
     }
 
+    /// The cards the template names outside its placeholders (in code,
+    /// not in comments, `name:` or `extends:` lines), with the line and
+    /// column of their first mention, in order of appearance. Basic cards
+    /// are left out (every kingdom has them).
+    pub fn named_cards(&self) -> Vec<(Card, usize, usize)> {
+        let blanks: Vec<(usize, usize)> = self.slots.iter().map(|s| (s.start, s.end)).collect();
+        cards_named_in(&self.text, &blanks)
+    }
+
     /// Every value each parameter may take in kingdom `k` (cards in the
-    /// kingdom's order). A card parameter no kingdom card fits is an error.
+    /// kingdom's order). A card parameter no kingdom card fits is an error,
+    /// and so is a card the template names that `k` does not have
+    /// ([`Template::named_cards`]).
     pub fn domains(&self, k: &Kingdom) -> Result<Vec<Vec<Value>>, TemplateError> {
+        let present = k.kingdom_cards();
+        if let Some(&(c, line, col)) = self
+            .named_cards()
+            .iter()
+            .find(|(c, _, _)| !present.contains(c) && !k.supply_piles().contains(c))
+        {
+            return Err(TemplateError {
+                file: self.file.clone(),
+                line,
+                col,
+                msg: format!(
+                    "the template names {}, which this kingdom does not have ({})",
+                    c.name(),
+                    k.describe()
+                ),
+            });
+        }
         self.params
             .iter()
             .map(|p| match &p.kind {
@@ -451,6 +498,75 @@ impl Template {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// The cards a strategy text names (in code, not in comments, `name:` or
+/// `extends:` lines), leaving out the byte ranges `blanks` (placeholders)
+/// and the basic cards, with the line and column of their first mention,
+/// in order of appearance.
+pub fn cards_named_in(text: &str, blanks: &[(usize, usize)]) -> Vec<(Card, usize, usize)> {
+    let mut out: Vec<(Card, usize, usize)> = Vec::new();
+    let mut line_start = 0;
+    let names: Vec<(Card, String)> = Card::PRINTED
+        .iter()
+        .copied()
+        .filter(|c| c.info().set != Set::Basic && !c.info().types.has(Types::PILE))
+        .chain(Card::named().filter(|c| c.is_data()))
+        .map(|c| (c, c.name().to_ascii_lowercase()))
+        .collect();
+    let mut names = names;
+    names.sort_by_key(|(c, n)| (std::cmp::Reverse(n.len()), *c));
+    for (ln, line) in text.split_inclusive('\n').enumerate() {
+        let end = line_start + line.len();
+        let code_len = line.find('#').unwrap_or(line.len());
+        // Blank out the placeholders of this line.
+        let mut code: Vec<u8> = line.as_bytes()[..code_len].to_vec();
+        for &(start, stop) in blanks {
+            if start >= line_start && start < line_start + code_len {
+                let (a, b) = (start - line_start, (stop - line_start).min(code_len));
+                code[a..b].iter_mut().for_each(|x| *x = b' ');
+            }
+        }
+        let code = String::from_utf8_lossy(&code).to_ascii_lowercase();
+        let head = code.trim_start();
+        if head.starts_with("name:") || head.starts_with("extends:") {
+            line_start = end;
+            continue;
+        }
+        // Longest names first, each match blanked, so that "Village"
+        // is not found inside "Mining Village".
+        let mut code = code.into_bytes();
+        let word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        for (c, n) in &names {
+            let n = n.as_bytes();
+            let mut at = 0;
+            while at + n.len() <= code.len() {
+                // A name followed by '(' is a function (`count(Smithy)`,
+                // not the card Count).
+                let call = code[at + n.len()..]
+                    .iter()
+                    .find(|b| **b != b' ' && **b != b'\t')
+                    == Some(&b'(');
+                if &code[at..at + n.len()] == n
+                    && !at.checked_sub(1).is_some_and(|i| word(code.get(i)))
+                    && !word(code.get(at + n.len()))
+                    && !call
+                {
+                    if !out.iter().any(|o| o.0 == *c) {
+                        let col = String::from_utf8_lossy(&code[..at]).chars().count() + 1;
+                        out.push((*c, ln + 1, col));
+                    }
+                    code[at..at + n.len()].iter_mut().for_each(|x| *x = b' ');
+                    at += n.len();
+                } else {
+                    at += 1;
+                }
+            }
+        }
+        line_start = end;
+    }
+    out.sort_by_key(|o| (o.1, o.2));
+    out
 }
 
 #[cfg(test)]
@@ -557,5 +673,123 @@ mod tests {
         let none = Template::parse("buy:\n  {W: card Attack cost 5..5}\n", "t").unwrap();
         let e = none.domains(&k).unwrap_err();
         assert!(e.msg.contains("no card of this kingdom"), "{e}");
+    }
+
+    #[test]
+    fn role_properties_take_effect_draw() {
+        // Library and Nobles draw by their effect, not their bonuses.
+        let k = Kingdom::from_names(
+            2,
+            &[
+                "Library", "Nobles", "Village", "Chapel", "Witch", "Moat", "Market", "Cellar",
+                "Mine", "Gardens",
+            ],
+        )
+        .unwrap();
+        let t = Template::parse(
+            "buy:\n  {T: card terminal draw}\n  {X: card trasher}\n  {V: card altvp}\n",
+            "t",
+        )
+        .unwrap();
+        let d = t.domains(&k).unwrap();
+        let names = |v: &[Value]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&d[0]), ["Library", "Moat", "Witch", "Nobles"]);
+        assert_eq!(names(&d[1]), ["Chapel"]);
+        assert_eq!(names(&d[2]), ["Gardens", "Nobles"]);
+        assert!(err("buy:\n  {X: card trashr}\n")
+            .msg
+            .contains("did you mean 'trasher'"));
+    }
+
+    #[test]
+    fn a_template_naming_a_card_needs_it_in_the_kingdom() {
+        let t = Template::parse(
+            "name: Smithy or Village test\nbuy:\n    Mining Village  # not Smithy\n    Smithy if count(Smithy) < {m: 1..3}\n    Count\n",
+            "t.domt",
+        )
+        .unwrap();
+        let named: Vec<_> = t
+            .named_cards()
+            .iter()
+            .map(|c| (c.0.name(), c.1, c.2))
+            .collect();
+        assert_eq!(
+            named,
+            [("Mining Village", 3, 5), ("Smithy", 4, 5), ("Count", 5, 5)],
+            "not Village inside Mining Village, not the name: line, not the function count()"
+        );
+        let piles = |names: &[&str]| {
+            let cards: Vec<Card> = names.iter().map(|n| Card::from_name(n).unwrap()).collect();
+            Kingdom::with_piles(2, &cards).unwrap()
+        };
+        let with = piles(&["Smithy", "Mining Village", "Count"]);
+        assert!(t.domains(&with).is_ok());
+        let without = piles(&["Mining Village", "Village"]);
+        let e = t.domains(&without).unwrap_err();
+        assert_eq!((e.line, e.col), (4, 5));
+        assert!(
+            e.msg
+                .contains("names Smithy, which this kingdom does not have"),
+            "{e}"
+        );
+    }
+
+    /// Every shipped template, in 300 random kingdoms: where it is allowed
+    /// to run (its domains exist), no bot it writes names a card the
+    /// kingdom lacks; and it is allowed wherever its card parameters fit
+    /// and its literal cards are there.
+    #[test]
+    fn shipped_templates_never_name_absent_cards() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/templates");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "domt"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 7);
+        let mut ran_each = vec![0; files.len()];
+        let sets = [Set::Base, Set::Intrigue, Set::DarkAges];
+        let mut ran = 0;
+        for (fi, f) in files.iter().enumerate() {
+            let t = Template::parse(
+                &std::fs::read_to_string(f).unwrap(),
+                &f.display().to_string(),
+            )
+            .unwrap();
+            for seed in 0..300 {
+                let k = Kingdom::random(2, &sets, seed).unwrap();
+                let Ok(d) = t.domains(&k) else { continue };
+                ran += 1;
+                ran_each[fi] += 1;
+                let dims: Vec<usize> = d.iter().map(Vec::len).collect();
+                for p in crate::optimize::initial_points(&dims, 6, seed) {
+                    let values: Vec<Value> = p.iter().zip(&d).map(|(&i, d)| d[i]).collect();
+                    let text = t.render(&values);
+                    // Every bot it writes is a valid strategy here.
+                    let st = crate::strategy::parse(&text, &t.file)
+                        .unwrap_or_else(|e| panic!("{}: {e}", t.describe(&values)));
+                    let mut kk = k;
+                    kk.track_turn |= st.uses_turn_counters();
+                    st.compile(&kk).unwrap_or_else(|e| {
+                        panic!("{} in {}: {e}", t.describe(&values), k.describe())
+                    });
+                    for (c, line, _) in cards_named_in(&text, &[]) {
+                        assert!(
+                            k.kingdom_cards().contains(&c) || k.supply_piles().contains(&c),
+                            "{} names {} (line {line}) in {}",
+                            f.display(),
+                            c.name(),
+                            k.describe()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(ran > 100, "the templates ran in {ran} kingdoms");
+        assert!(
+            ran_each.iter().all(|&r| r >= 5),
+            "each template runs somewhere: {ran_each:?}"
+        );
     }
 }

@@ -11,6 +11,12 @@
 //! A strategy naming a card the kingdom lacks still plays (those entries are
 //! skipped, as `sim` does with a warning); the `ignored_entries` column says
 //! how many of its entries could not apply in that kingdom.
+//!
+//! [`card_effects`] is the raw difference of mean scores with and without
+//! a card; [`adjusted::adjusted_effects`] holds the other cards fixed (a
+//! regression over card indicators, with counts and intervals).
+
+pub mod adjusted;
 
 use super::EntrantStats;
 use crate::report::{EntrantInfo, Meta};

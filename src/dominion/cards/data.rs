@@ -465,6 +465,28 @@ fn program(c: Card) -> Option<&'static Program> {
     PROGRAMS[data_row_index(c)?].get()
 }
 
+/// The program of data card `c` when it is bound (for its roles,
+/// `cards::roles`).
+pub fn bound_program(c: Card) -> Option<&'static Program> {
+    program(c)
+}
+
+impl Program {
+    /// Every primitive of the card's programs: play effect, options,
+    /// on-gain and on-trash effects.
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+    /// How its VP are counted beyond its fixed VP.
+    pub fn vp_rule(&self) -> Option<VpRule> {
+        self.vp
+    }
+    /// A Reaction that makes its owner unaffected by an Attack.
+    pub fn blocks(&self) -> bool {
+        self.blocks_attacks
+    }
+}
+
 // -------------------------------------------------------------------------
 // The interpreter
 

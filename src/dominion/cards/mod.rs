@@ -12,6 +12,7 @@ pub mod dark_ages;
 pub mod data;
 pub mod intrigue;
 pub mod other_sets;
+pub mod roles;
 
 mod table;
 pub use table::*;
