@@ -1894,7 +1894,7 @@ fn lints_cards_held_but_never_played_and_options_never_asked() {
         ask(&g, &c, Why::PlayAction, None, &[RuinedMarket], true),
         Some(RuinedMarket)
     );
-    let c = compile_text("buy: Silver\nplay: Cultist\n    none\n", &k);
+    let c = compile_text("buy: Silver\nplay:\n    Cultist\n    none\n", &k);
     assert_eq!(
         ask(&g, &c, Why::PlayAction, None, &[RuinedMarket], true),
         None,
