@@ -205,6 +205,10 @@ pub struct ScriptedBots {
     /// are not taken from the script but answered "none"; the scenario steps
     /// make those moves explicitly.
     pub script_turn: bool,
+    /// A player's strategy (`strategy.pN:` lines of a scenario): it answers
+    /// what the script leaves unanswered, with its own built-in defaults,
+    /// instead of the engine's documented default.
+    pub strategy: [Option<std::sync::Arc<crate::strategy::Compiled>>; crate::engine::MAX_PLAYERS],
 }
 
 impl ScriptedBots {
@@ -219,6 +223,29 @@ impl ScriptedBots {
     }
     fn next(&mut self, p: u8) -> Option<Answer> {
         self.answers[p as usize].pop_front()
+    }
+    /// Player `p`'s strategy as bots (every seat played by it), if he has one.
+    fn bot(&self, p: u8) -> Option<crate::strategy::StrategyBots<'_>> {
+        let s = self.strategy.get(p as usize)?.as_deref()?;
+        Some(crate::strategy::StrategyBots::new(&[s]))
+    }
+    fn unscripted_pick(&self, g: &Game, q: &Pick) -> Option<Card> {
+        match self.bot(q.player) {
+            Some(mut b) => b.pick(g, q),
+            None => q.default_answer(g),
+        }
+    }
+    fn unscripted_yes_no(&self, g: &Game, q: &YesNo) -> bool {
+        match self.bot(q.player) {
+            Some(mut b) => b.yes_no(g, q),
+            None => q.default_answer(g),
+        }
+    }
+    fn unscripted_choose(&self, g: &Game, q: &Choose) -> u8 {
+        match self.bot(q.player) {
+            Some(mut b) => b.choose(g, q),
+            None => q.default_answer(g),
+        }
     }
 }
 
@@ -244,9 +271,9 @@ impl Bots for ScriptedBots {
                     q.player,
                     describe_pick(q)
                 ));
-                (q.default_answer(g), true)
+                (self.unscripted_pick(g, q), true)
             }
-            None => (q.default_answer(g), true),
+            None => (self.unscripted_pick(g, q), true),
         };
         self.transcript.push(Asked {
             player: q.player,
@@ -266,9 +293,9 @@ impl Bots for ScriptedBots {
                     "player {} was asked a yes/no question ({}) but the script says '{other}'",
                     q.player, q.by
                 ));
-                (q.default_answer(g), true)
+                (self.unscripted_yes_no(g, q), true)
             }
-            None => (q.default_answer(g), true),
+            None => (self.unscripted_yes_no(g, q), true),
         };
         let about = q
             .card
@@ -291,9 +318,9 @@ impl Bots for ScriptedBots {
                     "player {} was asked to choose one of {} options ({}) but the script says '{other}'",
                     q.player, q.n, q.by
                 ));
-                (q.default_answer(g), true)
+                (self.unscripted_choose(g, q), true)
             }
-            None => (q.default_answer(g), true),
+            None => (self.unscripted_choose(g, q), true),
         };
         self.transcript.push(Asked {
             player: q.player,

@@ -431,6 +431,7 @@ const KEYS: &[&str] = &[
     "do",
     "expect",
     "answers",
+    "strategy",
     "p0.hand",
     "p0.deck",
     "p0.discard",
@@ -506,6 +507,8 @@ impl Scenario {
         let mut items = Vec::new();
         let mut turns_set = false;
         let mut strict = false;
+        // `strategy.pN:` lines, joined (first line, text).
+        let mut strategy_text: [(Option<usize>, String); MAX_PLAYERS] = Default::default();
 
         for &(line, l) in &lines {
             let (key, vcol, v) = split(line, l)?;
@@ -616,6 +619,13 @@ impl Scenario {
                         Item::Expect(parse_expect(rest, &v, players, line, kcol, vcol)?),
                     ));
                 }
+                k if k.starts_with("strategy.") => {
+                    let p = player_index(&k["strategy.".len()..], players, line, key_col + 9)?;
+                    let (first, text) = &mut strategy_text[p as usize];
+                    first.get_or_insert(line);
+                    text.push_str(&v);
+                    text.push('\n');
+                }
                 k if k.starts_with("answers.") => {
                     let p = player_index(&k["answers.".len()..], players, line, key_col + 8)?;
                     for (col, t) in parts(&v, vcol) {
@@ -687,6 +697,18 @@ impl Scenario {
         }
         if !turns_set {
             game.turns_taken[game.active as usize] = 1;
+        }
+        for (p, (first, text)) in strategy_text.iter().enumerate() {
+            let Some(line) = *first else { continue };
+            let name = format!("strategy.p{p}");
+            let compiled = crate::strategy::parse(text, &name)
+                .and_then(|st| st.compile(&game.kingdom))
+                .map_err(|e| ScenarioError {
+                    line: line + e.line.saturating_sub(1),
+                    col: 1,
+                    msg: format!("{name}: {}", e.msg),
+                })?;
+            bots.strategy[p] = Some(std::sync::Arc::new(compiled.0));
         }
         game.recount_totals();
         if game.kingdom.total_cards() + 10 * players > crate::engine::MAX_CARDS * 2 {

@@ -413,7 +413,7 @@ impl Gen<'_> {
             1 => VARS[self.below(VARS.len())].0.to_string(),
             2 => {
                 let (name, _, _) = FUNS[self.below(FUNS.len())];
-                let arg = if name == "cost" {
+                let arg = if name == "cost" || name == "card" {
                     self.card().name().to_string()
                 } else {
                     self.subject()

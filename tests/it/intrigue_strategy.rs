@@ -118,9 +118,25 @@ fn every_intrigue_option_parses_and_compiles() {
 
 #[test]
 fn steward_modes_defaults_and_conditions() {
-    // Default: +$2 when it reaches Gold/Province money, trash with 2 junk, else draw.
-    let g = game("p0.hand: Copper*4");
+    // Default: +$2 when no action is left and it changes this turn's buy
+    // (the buy list's choice: $4 Silver, $6 Gold), trash with 2 junk, else
+    // draw.
+    let mut g = game("p0.hand: Copper*4");
+    g.turn.actions = 0;
     assert_eq!(choose(BUY, &g, 0, Card::Steward, 3), 1);
+    g.turn.actions = 1;
+    assert_eq!(
+        choose(BUY, &g, 0, Card::Steward, 3),
+        0,
+        "actions left: draw"
+    );
+    let mut g = game("p0.hand: Copper*3");
+    g.turn.actions = 0;
+    assert_eq!(
+        choose(BUY, &g, 0, Card::Steward, 3),
+        0,
+        "$3 and $5 buy Silver"
+    );
     let g = game("p0.hand: Curse*2, Copper");
     assert_eq!(choose(BUY, &g, 0, Card::Steward, 3), 2);
     let g = game("p0.hand: Copper, Estate");
@@ -270,9 +286,24 @@ fn masquerade_pass_and_trash() {
     assert_eq!(pick(BUY, &g, pass), Some(Card::Curse));
     let own = format!("{BUY}Masquerade pass:\n    Silver\n");
     assert_eq!(pick(&own, &g, pass), Some(Card::Silver));
+    // Estate before Copper (Geronimoo's order; this was Copper before the
+    // defaults asked the buy list), unless the buy list would take an
+    // Estate now: then the points are kept.
     let g2 = game("p0.hand: Province, Silver, Copper, Estate");
     let pass2 = q(Why::Pass, Card::Masquerade, &hand_kinds(&g2, 0), false);
-    assert_eq!(pick(BUY, &g2, pass2), Some(Card::Copper), "keep the points");
+    assert_eq!(pick(BUY, &g2, pass2), Some(Card::Estate), "pass the Estate");
+    let late = "buy:\n    Province\n    Estate if supply(Province) <= 2\n    Gold\n";
+    assert_eq!(
+        pick(late, &g2, pass2),
+        Some(Card::Estate),
+        "8 Provinces left"
+    );
+    let g3 = game("supply: Province=2\np0.hand: Province, Silver, Copper, Estate");
+    assert_eq!(
+        pick(late, &g3, pass2),
+        Some(Card::Copper),
+        "keep the points"
+    );
     let g2 = game("p0.hand: Province, Duchy");
     let pass2 = q(Why::Pass, Card::Masquerade, &hand_kinds(&g2, 0), false);
     assert_eq!(pick(BUY, &g2, pass2), Some(Card::Duchy));

@@ -51,6 +51,18 @@ macro_rules! scenarios {
 }
 
 scenarios! {
+    default_chapel_keeps_coppers_for_the_buy => "default_chapel_keeps_coppers_for_the_buy.txt",
+    default_masquerade_pass_copper_late => "default_masquerade_pass_copper_late.txt",
+    default_masquerade_pass_estate => "default_masquerade_pass_estate.txt",
+    default_militia_victim_drops_excess_terminal => "default_militia_victim_drops_excess_terminal.txt",
+    default_mining_village_keeps_itself => "default_mining_village_keeps_itself.txt",
+    default_mining_village_trashed_for_province => "default_mining_village_trashed_for_province.txt",
+    default_minion_attacks_without_province => "default_minion_attacks_without_province.txt",
+    default_minion_coins_for_province => "default_minion_coins_for_province.txt",
+    default_survivors_discards_junk => "default_survivors_discards_junk.txt",
+    default_survivors_keeps_gold => "default_survivors_keeps_gold.txt",
+    default_torturer_discards_when_buy_holds => "default_torturer_discards_when_buy_holds.txt",
+    default_torturer_takes_curse_to_keep_province => "default_torturer_takes_curse_to_keep_province.txt",
     s5_1_01_cellar_reshuffles_discards => "5.1.01_cellar_reshuffles_discards.txt",
     s5_1_02_chapel_not_itself_limit_4 => "5.1.02_chapel_not_itself_limit_4.txt",
     s5_1_03_chancellor_no_immediate_shuffle => "5.1.03_chancellor_no_immediate_shuffle.txt",

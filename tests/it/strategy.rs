@@ -425,6 +425,144 @@ fn every_condition_of_the_vocabulary() {
     );
 }
 
+/// `would_buy`, `buy_value`, `buy_cost` ask the bot's own buy list with
+/// another amount of coins (its conditions on `coins` see that amount);
+/// `card(X)` names a card for comparisons; `best_hand_money(N)`, `aside(X)`,
+/// `if … then … else …` and conditions used as numbers.
+#[test]
+fn buy_aware_expressions_and_conditional_numbers() {
+    let (k, mut g) = vocabulary_state();
+    let st = strategy::parse(
+        "buy:\n Province\n Gold if coins >= 7\n Smithy if supply(Smithy) > 0\n Silver",
+        "t.dom",
+    )
+    .unwrap();
+    fill(&mut g.players[0].aside, &[Gold, Estate]);
+    let cases: &[(&str, i32)] = &[
+        ("would_buy(8) == card(Province)", 1),
+        ("would_buy(6) == card(Smithy)", 1),
+        // `coins` in the list reads the amount asked about, not the 5 held.
+        ("would_buy(7) == card(Gold)", 1),
+        ("would_buy(3) == card(Silver)", 1),
+        ("would_buy(2)", 0),
+        ("would_buy(4) == would_buy(5)", 1),
+        ("would_buy(coins - 1) == would_buy(coins)", 1),
+        ("would_buy(coins + 2) != would_buy(coins)", 1),
+        ("buy_value(8)", 4),
+        ("buy_value(7)", 3),
+        ("buy_value(4)", 2),
+        ("buy_value(3)", 1),
+        ("buy_value(1)", 0),
+        ("buy_cost(7)", 6),
+        ("buy_cost(-5)", 0),
+        // Above $24 counts as $24.
+        ("would_buy(1000) == card(Province)", 1),
+        ("card(Copper) != card(Gold)", 1),
+        // Hand: Copper, Copper, Silver (Smithy, Estate).
+        ("best_hand_money(1)", 2),
+        ("best_hand_money(2)", 3),
+        ("best_hand_money(hand_size - 2)", 4),
+        ("best_hand_money(0)", 0),
+        ("best_hand_money(-3)", 0),
+        ("aside(Gold) + aside(Victory)", 2),
+        ("aside(Copper)", 0),
+        ("if coins >= 5 then 10 else 20", 10),
+        ("if coins > 5 then 10 else 20", 20),
+        ("1 + if coins > 5 then 10 else 20 * 2", 41),
+        ("(if yes then 1 else 2) + 1", 2),
+        ("if coins > 5 then yes else coins = 5", 1),
+        ("(coins >= 5) * 3 + (coins > 5)", 3),
+        ("2 * (1 < 2 and 2 < 3)", 2),
+        (
+            "if would_buy(coins + 3) == card(Province) then buy_cost(coins + 3) else -1",
+            8,
+        ),
+    ];
+    for &(e, want) in cases {
+        let got = strategy::evaluate_for(e, &st, &k, &g, 0).unwrap_or_else(|x| panic!("{e}: {x}"));
+        assert_eq!(got, want, "{e}");
+    }
+    // A bot with no buy list buys nothing, whatever the amount.
+    assert_eq!(
+        strategy::evaluate("would_buy(8) == card(Copper)", &k, &g, 0).unwrap(),
+        1
+    );
+    let none = strategy::parse("play: Smithy", "t.dom").unwrap();
+    assert_eq!(
+        strategy::evaluate_for("would_buy(8) + buy_value(8)", &none, &k, &g, 0).unwrap(),
+        0
+    );
+    // Every kind of condition takes them: a play entry, a trash entry, an option.
+    let bot = compile_text(
+        "buy: Province, Gold, Silver\n\
+         play: Smithy if would_buy(coins + hand_money) != card(Province)\n\
+         trash: Copper if would_buy(coins + hand_money - 1) == would_buy(coins + hand_money)\n\
+         Chapel trash: Estate if if gains_to_end > 3 then yes else no\n\
+         Moat reveal: buy_value(hand_money) < 3",
+        &k,
+    );
+    // Coins 5 + hand 4 = $9 buys a Province: Smithy is not played.
+    assert_eq!(ask(&g, &bot, Why::PlayAction, None, &[Smithy], true), None);
+    g.turn.coins = 0;
+    assert_eq!(
+        ask(&g, &bot, Why::PlayAction, None, &[Smithy], true),
+        Some(Smithy)
+    );
+    // $4 buys Silver, and so does $3: a Copper may go; at $6 (Gold) not.
+    assert_eq!(
+        ask(&g, &bot, Why::Trash, None, &[Copper], true),
+        Some(Copper)
+    );
+    g.turn.coins = 2;
+    assert_eq!(ask(&g, &bot, Why::Trash, None, &[Copper], true), None);
+}
+
+/// The buy functions ask the buy list: inside it they are refused (they
+/// would ask themselves); malformed uses are parse errors.
+#[test]
+fn buy_aware_expression_errors() {
+    let k = money_kingdom();
+    let st = strategy::parse(
+        "buy:\n Gold if would_buy(coins) == card(Gold)\n Silver",
+        "t.dom",
+    )
+    .unwrap();
+    let e = st.compile(&k).unwrap_err();
+    assert!(e.msg.contains("cannot be used in it"), "{e}");
+    assert_eq!((e.line, e.col), (2, 2), "{e}");
+    for (text, want) in [
+        (
+            "play: Smithy if would_buy > 2",
+            "needs a number in parentheses",
+        ),
+        ("play: Smithy if would_buy(coins > 2", "expected ')'"),
+        (
+            "play: Smithy if card(Treasure) > 2",
+            "card() needs a card, not a type",
+        ),
+        ("play: Smithy if (if coins > 2 then 1) > 0", "'else'"),
+        (
+            "play: Smithy if (if coins then 1 else 2) > 0",
+            "expected a condition here",
+        ),
+        ("play: Smithy if if coins > 2 else 1", "'then'"),
+        (
+            "play: Smithy if would_bye(3) > 1",
+            "did you mean 'would_buy'",
+        ),
+    ] {
+        let e = parse_err(text);
+        assert!(e.msg.contains(want), "{text}: {e}");
+    }
+    // A condition is a number (1 or 0) where one is wanted (this was an
+    // error, "expected a number here", before conditions counted as 0/1).
+    assert!(strategy::parse("buy: Gold if coins + (1 < 2) > 0", "t.dom").is_ok());
+    // A number where a condition is wanted stays an error.
+    assert!(parse_err("play: Smithy if coins + 1")
+        .msg
+        .contains("expected a condition"));
+}
+
 #[test]
 fn gains_to_end_counts_provinces_or_smallest_piles() {
     let k = money_kingdom();
@@ -556,13 +694,6 @@ fn every_error_has_position_message_and_suggestion() {
             "the list on line 1 is written on its header line, which ends it",
         ),
         ("buy:\n Gold if coins", 2, 10, 5, "expected a condition"),
-        (
-            "buy: Gold if coins + (1 < 2) > 0",
-            1,
-            22,
-            7,
-            "expected a number here",
-        ),
         (
             "buy: Gold if (1 < 2) and 3",
             1,
@@ -1681,19 +1812,94 @@ fn lints_see_the_cards_of_the_knights_and_ruins_piles() {
     assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
     let w = lint("buy: Sir Martin\n");
     assert!(w[0].contains("with $2–$3 this bot buys nothing"), "{w:?}");
-    // Never played: one warning for the pile, and none when it is played.
-    let w = lint("buy: Knights, Silver, Copper\nplay: Marauder, Necropolis\n");
+    // Never played: one warning for the pile, and none when it is played
+    // (Marauder hands out Ruins: the lists name them).
+    let w = lint("buy: Knights, Silver, Copper\nplay: Marauder, Necropolis, Ruins\n");
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(
         w[0].contains("t.dom:1:6: warning: Knights (any of them) may be bought here"),
         "{w:?}"
     );
-    let w = lint("buy: Knights, Silver, Copper\nplay: Sir Martin, Marauder, Necropolis\n");
+    let w = lint("buy: Knights, Silver, Copper\nplay: Sir Martin, Marauder, Necropolis, Ruins\n");
     assert_eq!(w.len(), 1, "{w:?}");
     assert!(w[0].contains("Dame Anna"), "{w:?}");
     assert!(!w[0].contains("Sir Martin"), "{w:?}");
-    let w = lint("buy: Knights, Silver, Copper\nplay: Knights, Marauder, Necropolis\n");
+    let w = lint("buy: Knights, Silver, Copper\nplay: Knights, Marauder, Necropolis, Ruins\n");
     assert_eq!(w, Vec::<String>::new());
+}
+
+/// `check` warns of cards a bot will hold but never play (Ruins handed out
+/// by an opponent, its own Spoils, its Hermits' Madmen) and of options for
+/// cards it never buys; options asked of victims or of every player are
+/// exempt. A play list without Ruins still plays them, last.
+#[test]
+fn lints_cards_held_but_never_played_and_options_never_asked() {
+    let mut k = piles(&[
+        "Cultist",
+        "Hermit",
+        "Bandit Camp",
+        "Chapel",
+        "Militia",
+        "Masquerade",
+    ]);
+    k.shelters = Some(false);
+    let lint = |text: &str| {
+        let s = strategy::parse(text, "t.dom").unwrap();
+        strategy::lint::lint(&s, &k)
+    };
+    let w = lint("buy: Silver\nplay: Cultist\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("t.dom:2:7: warning: this bot may hold Ruins (Cultist can hand them out)"),
+        "{w:?}"
+    );
+    assert!(lint("buy: Silver\nplay: Cultist, Ruins\n").is_empty());
+    assert!(lint("buy: Silver\nplay: Cultist, Action\n").is_empty());
+    let w = lint("buy: Hermit, Silver\nplay: Hermit, Ruins\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("Madman"), "{w:?}");
+    let w = lint("buy: Bandit Camp, Silver\nplay: Bandit Camp, Ruins\ntreasures: Silver, Copper\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("t.dom:3:12: warning: this bot gains Spoils (Bandit Camp)"),
+        "{w:?}"
+    );
+    assert!(lint(
+        "buy: Bandit Camp, Silver\nplay: Bandit Camp, Ruins\ntreasures: Spoils, Silver, Copper\n"
+    )
+    .is_empty());
+    // An option for a card the bot never buys.
+    let w = lint("buy: Silver\nChapel trash: Copper\n");
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].starts_with("t.dom:2:1: warning: 'Chapel trash' is an option of Chapel, but this bot never buys or gains Chapel"), "{w:?}");
+    assert!(lint("buy: Chapel, Silver\nChapel trash: Copper\n").is_empty());
+    // Asked of a victim, or of every player: no warning.
+    assert!(lint("buy: Silver\nMilitia discard: Copper\nMasquerade pass: Copper\n").is_empty());
+    // The Ruins are played last by a list that names none.
+    let mut g = blank(&k);
+    fill(&mut g.players[0].hand, &[RuinedMarket]);
+    let c = compile_text("buy: Silver\nplay: Cultist\n", &k);
+    assert_eq!(
+        ask(
+            &g,
+            &c,
+            Why::PlayAction,
+            None,
+            &[Cultist, RuinedMarket],
+            true
+        ),
+        Some(Cultist)
+    );
+    assert_eq!(
+        ask(&g, &c, Why::PlayAction, None, &[RuinedMarket], true),
+        Some(RuinedMarket)
+    );
+    let c = compile_text("buy: Silver\nplay:\n    Cultist\n    none\n", &k);
+    assert_eq!(
+        ask(&g, &c, Why::PlayAction, None, &[RuinedMarket], true),
+        None,
+        "after none: never"
+    );
 }
 
 /// D7: a constant `choose:` out of a data card's range is a warning of

@@ -61,6 +61,29 @@ pub enum Fun {
     Opp,
     OppTotal,
     Cost,
+    /// `card(X)`: the number naming card X, as `would_buy` gives it.
+    CardId,
+    /// `aside(X)`: my set-aside cards (what Survivors, Library or
+    /// Catacombs is looking at while it asks).
+    Aside,
+}
+
+/// Functions of one number: what the bot's own buy list would choose with
+/// an amount of money (`would_buy(N)`, `buy_value(N)`, `buy_cost(N)`), and
+/// the money of the best Treasures in hand (`best_hand_money(N)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumFun {
+    /// The card chosen, as a number: 0 for nothing, else the card's number
+    /// plus one (compare two of them with `==`/`!=`).
+    WouldBuy,
+    /// How high the deciding entry stands in the buy list: the first entry
+    /// is the list's length, the last 1; 0 when nothing would be bought.
+    BuyValue,
+    /// The chosen card's current cost; 0 when nothing would be bought.
+    BuyCost,
+    /// The coin value of my N most valuable Treasures in hand (what is left
+    /// after discarding down to N cards, the Treasures kept last).
+    BestHandMoney,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,8 +103,9 @@ pub enum BinOp {
     Or,
 }
 
-/// A condition or number. Booleans are checked at parse time (a condition
-/// must be a comparison or a combination of them, arithmetic needs numbers).
+/// A condition or number. Types are checked at parse time: a condition
+/// must be a comparison or a combination of them; a condition used as a
+/// number is 1 or 0.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Int(i32),
@@ -91,6 +115,10 @@ pub enum Expr {
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// A function of one number (`would_buy(N)`, `best_hand_money(N)`…).
+    Num(NumFun, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 /// One entry of a priority list.

@@ -69,6 +69,14 @@ pub(crate) enum Op {
     JumpIfZero(u16),
     /// `or`: when the accumulator is non-zero, make it 1 and skip `n`.
     JumpIfNonZero(u16),
+    /// `if`: when the accumulator (the condition) is 0, skip the next `n`
+    /// operations (the `then` branch and its `Jump`); either way pop it.
+    IfNot(u16),
+    /// Skip the next `n` operations (the `else` branch after `then`).
+    Jump(u16),
+    /// `would_buy(acc)` and its kin ([`Compiled::num_fn`]): replaces the
+    /// accumulator (the argument) by the function's value.
+    Num(NumFun),
 }
 
 const _: () = assert!(std::mem::size_of::<Op>() <= 8);
@@ -291,7 +299,8 @@ pub(crate) fn stack_need(e: &Expr, as_entry: bool) -> usize {
 fn stack_depth(e: &Expr) -> usize {
     match e {
         Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Fun(..) => 1,
-        Expr::Neg(x) | Expr::Not(x) => stack_depth(x),
+        Expr::Neg(x) | Expr::Not(x) | Expr::Num(_, x) => stack_depth(x),
+        Expr::If(c, a, b) => stack_depth(c).max(stack_depth(a)).max(stack_depth(b)),
         Expr::Bin(BinOp::And | BinOp::Or, l, r) => stack_depth(l).max(stack_depth(r) + 1),
         Expr::Bin(op, l, r) => match with_constant(*op, l, r) {
             Some((x, _, _)) => stack_depth(x),
@@ -389,6 +398,76 @@ pub struct Compiled {
     pub(crate) guarded: bool,
     /// Treasures of this game whose play has an effect (play order matters).
     pub(crate) effect_treasures: CardSet,
+    /// The `buy` list compiled once per amount of coins 0..=[`HYPO_MAX`]
+    /// (`coins` replaced by that amount): list `hypo_buy + n` is the list
+    /// as it would read with $n, for `would_buy(n)` and its kin. `None`
+    /// when no condition asks (no cost for the bots that do not).
+    pub(crate) hypo_buy: Option<u16>,
+}
+
+/// The largest amount of coins `would_buy` looks at: a larger argument is
+/// taken as this much.
+pub(crate) const HYPO_MAX: i32 = 24;
+
+/// `e` with every `coins` replaced by the constant `n`.
+fn with_coins(e: &Expr, n: i32) -> Expr {
+    let b = |x: &Expr| Box::new(with_coins(x, n));
+    match e {
+        Expr::Var(Var::Coins) => Expr::Int(n),
+        Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Fun(..) => e.clone(),
+        Expr::Neg(x) => Expr::Neg(b(x)),
+        Expr::Not(x) => Expr::Not(b(x)),
+        Expr::Bin(op, l, r) => Expr::Bin(*op, b(l), b(r)),
+        Expr::Num(f, x) => Expr::Num(*f, b(x)),
+        Expr::If(c, l, r) => Expr::If(b(c), b(l), b(r)),
+    }
+}
+
+/// Whether a `play` list names no Ruins (no Ruins card, no `Ruins` or
+/// `Action` type entry) while Ruins are in the game `k`.
+pub(crate) fn plays_no_ruins(entries: &[Entry], k: &Kingdom) -> bool {
+    use crate::cards::Types;
+    let ruins_in_game = k.in_game.iter().any(|c| c.is(Types::RUINS));
+    ruins_in_game
+        && !entries.iter().any(|e| match e.target {
+            Some(Subject::Card(c)) => c == Card::Ruins || c.is(Types::RUINS),
+            Some(Subject::Type(t)) => t.0 & (Types::RUINS.0 | Types::ACTION.0) != 0,
+            Some(Subject::Terminal) | None => false,
+        })
+}
+
+/// Whether `e` asks the buy list (`would_buy`, `buy_value`, `buy_cost`).
+pub(crate) fn asks_buy(e: &Expr) -> bool {
+    match e {
+        Expr::Num(f, x) => *f != NumFun::BestHandMoney || asks_buy(x),
+        Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Fun(..) => false,
+        Expr::Neg(x) | Expr::Not(x) => asks_buy(x),
+        Expr::Bin(_, l, r) => asks_buy(l) || asks_buy(r),
+        Expr::If(c, l, r) => asks_buy(c) || asks_buy(l) || asks_buy(r),
+    }
+}
+
+/// Compile the `buy` list once per amount of coins (see
+/// [`Compiled::hypo_buy`]); without a `buy` list, nothing (the buy
+/// functions then answer 0).
+fn hypothetical_buys(cx: &mut Ctx) -> Result<(), StrategyError> {
+    let Some(entries) = cx.st.list(ListKind::Buy) else {
+        return Ok(());
+    };
+    let mut first = None;
+    for n in 0..=HYPO_MAX {
+        let copy: Vec<Entry> = entries
+            .iter()
+            .map(|e| Entry {
+                cond: e.cond.as_ref().map(|c| with_coins(c, n)),
+                ..e.clone()
+            })
+            .collect();
+        let id = cx.list(&copy, false)?;
+        first.get_or_insert(id);
+    }
+    cx.out.hypo_buy = first;
+    Ok(())
 }
 
 struct Ctx<'a> {
@@ -396,6 +475,8 @@ struct Ctx<'a> {
     k: &'a Kingdom,
     out: Compiled,
     warnings: Vec<String>,
+    /// Some condition compiled so far asks the buy list (`would_buy`…).
+    uses_buy: bool,
 }
 
 impl Ctx<'_> {
@@ -582,6 +663,26 @@ impl Ctx<'_> {
                 self.out.code.push(Op::Not);
                 d
             }
+            Expr::Num(f, x) => {
+                let d = self.emit(x);
+                self.out.code.push(Op::Num(*f));
+                self.uses_buy |= *f != NumFun::BestHandMoney;
+                d
+            }
+            // `c`, a jump over `a` (popping `c`), `a`, a jump over `b`, `b`:
+            // the branch taken starts where `c` stood.
+            Expr::If(c, a, b) => {
+                let dc = self.emit(c);
+                let at = self.out.code.len();
+                self.out.code.push(Op::IfNot(0));
+                let da = self.emit(a);
+                let jump = self.out.code.len();
+                self.out.code.push(Op::Jump(0));
+                let db = self.emit(b);
+                self.out.code[at] = Op::IfNot((jump - at) as u16);
+                self.out.code[jump] = Op::Jump((self.out.code.len() - jump - 1) as u16);
+                dc.max(da).max(db)
+            }
             // Short-circuit: `l`, a jump over `r` and the `Bin` that
             // combines them when `l` decides.
             Expr::Bin(op @ (BinOp::And | BinOp::Or), l, r) => {
@@ -700,8 +801,10 @@ pub(crate) fn compile(
             penultimate_province: st.penultimate_province,
             guarded: st.safe_ending || st.penultimate_province,
             effect_treasures,
+            hypo_buy: None,
         },
         warnings: Vec::new(),
+        uses_buy: false,
     };
 
     // The strategy's own lists and values.
@@ -720,7 +823,38 @@ pub(crate) fn compile(
                 continue;
             }
         }
-        let id = cx.list(&l.entries, true)?;
+        if l.key == Key::List(ListKind::Buy) {
+            if let Some(e) = l
+                .entries
+                .iter()
+                .find(|e| e.cond.as_ref().is_some_and(asks_buy))
+            {
+                return Err(cx.err(
+                    e.pos,
+                    "would_buy, buy_value and buy_cost ask the buy list: they cannot be used in it (use them in play, trash, discard, pass... lists and options)".into(),
+                ));
+            }
+        }
+        let id = if l.key == Key::List(ListKind::Play) && plays_no_ruins(&l.entries, k) {
+            // Ruins are always worth playing once nothing else is: a `play`
+            // list that names none gets them last (`domsim check` says so).
+            let mut entries = l.entries.clone();
+            entries.push(Entry {
+                pos: l.pos,
+                target: Some(Subject::Type(crate::cards::Types::RUINS)),
+                cond: None,
+            });
+            let id = cx.list(&entries, true)?;
+            let here = cx.loc(l.pos);
+            if let Some(at) = cx.out.entry_at.last_mut() {
+                *at = format!(
+                    "the implicit Ruins entry at the end of the play list at {here} (it names no Ruins)"
+                );
+            }
+            id
+        } else {
+            cx.list(&l.entries, true)?
+        };
         lists.insert(l.key, Route::List(id, Rule::Engine));
     }
     for v in &st.values {
@@ -847,6 +981,9 @@ pub(crate) fn compile(
         }
     }
     finish_modes(&mut cx.out, &modes);
+    if cx.uses_buy {
+        hypothetical_buys(&mut cx)?;
+    }
     // Data cards' own options: over the general lists of their row.
     for (key, route) in &lists {
         if let Key::Data(card, i) = *key {
@@ -970,6 +1107,7 @@ fn compile_lone<T>(
         k,
         out: c,
         warnings: Vec::new(),
+        uses_buy: false,
     };
     let pos = Pos {
         file: 0,
@@ -977,6 +1115,9 @@ fn compile_lone<T>(
         col: 1,
     };
     let t = f(&mut cx, pos)?;
+    if cx.uses_buy && cx.out.hypo_buy.is_none() {
+        hypothetical_buys(&mut cx)?;
+    }
     Ok((cx.out, t))
 }
 

@@ -3,10 +3,12 @@
 //! answer the engine. Nothing here allocates: conditions run on a
 //! fixed-size stack, lists are ranges of a flat entry array.
 
-use super::ast::{BinOp, Fun, Var};
-use super::compile::{CEntry, Code, Compiled, Cond, Op, Slot, Subj, Target, Term, TermSrc, STACK};
+use super::ast::{BinOp, Fun, NumFun, Var};
+use super::compile::{
+    CEntry, Code, Compiled, Cond, Op, Slot, Subj, Target, Term, TermSrc, HYPO_MAX, STACK,
+};
 use crate::cards::{Card, CardSet};
-use crate::engine::{Game, Pick};
+use crate::engine::{Game, Pick, Why};
 
 /// Count of `s` in a zone.
 #[inline]
@@ -117,6 +119,22 @@ impl Compiled {
                     }
                     continue;
                 }
+                Op::IfNot(n) => {
+                    if acc == 0 {
+                        pc += n as usize;
+                    }
+                    sp = sp.wrapping_sub(1);
+                    acc = st[sp % N];
+                    continue;
+                }
+                Op::Jump(n) => {
+                    pc += n as usize;
+                    continue;
+                }
+                Op::Num(f) => {
+                    acc = self.num_fn(f, acc, g, me);
+                    continue;
+                }
             };
             // A push: the old top goes to the stack.
             st[sp % N] = acc;
@@ -124,6 +142,42 @@ impl Compiled {
             acc = v;
         }
         acc
+    }
+
+    /// `would_buy(coins)` and its kin ([`NumFun`]): what my `buy` list
+    /// would choose now with `coins` coins (clamped to 0..=[`HYPO_MAX`])
+    /// and one buy, the safety rules included, read from the list compiled
+    /// for that amount ([`Compiled::hypo_buy`]). Out of line: only
+    /// conditions that ask pay for it.
+    #[inline(never)]
+    pub(crate) fn num_fn(&self, f: NumFun, coins: i32, g: &Game, me: u8) -> i32 {
+        if f == NumFun::BestHandMoney {
+            return best_hand_money(&g.players[me as usize].hand, coins);
+        }
+        let Some(base) = self.hypo_buy else {
+            return 0;
+        };
+        let n = coins.clamp(0, HYPO_MAX);
+        let legal = g.gainable_up_to(CardSet::all(), n as u16);
+        if legal.is_empty() {
+            return 0;
+        }
+        let q = Pick::turn(me, Why::Buy, legal);
+        let list = base + n as u16;
+        match f {
+            NumFun::WouldBuy => self.scan(list, g, &q, true).map_or(0, |c| c as i32 + 1),
+            NumFun::BuyCost => self.scan(list, g, &q, true).map_or(0, |c| g.cost(c) as i32),
+            NumFun::BestHandMoney => 0,
+            NumFun::BuyValue => {
+                let (start, len) = self.lists[list as usize];
+                match self.deciding_entry(list, g, &q, true).0 {
+                    Some(i) if self.entries[i].target != Target::Nothing => {
+                        (start + len) as i32 - i as i32
+                    }
+                    _ => 0,
+                }
+            }
+        }
     }
 
     /// Whether an entry's condition holds. `Always` (most entries) is
@@ -409,6 +463,23 @@ impl Compiled {
     }
 }
 
+/// The coin value of the `n` most valuable Treasures of `hand` (all of
+/// them when it holds `n` or fewer; 0 for `n <= 0`). No allocation: the
+/// values are counted by size (a Treasure is worth at most a few coins).
+fn best_hand_money(hand: &crate::engine::CardVec, n: i32) -> i32 {
+    let mut by_value = [0i32; 8];
+    for c in hand.iter().filter(|c| c.is_treasure()) {
+        by_value[(c.info().value as usize).min(7)] += 1;
+    }
+    let (mut left, mut sum) = (n.max(0), 0);
+    for v in (1..8).rev() {
+        let k = by_value[v].min(left);
+        sum += k * v as i32;
+        left -= k;
+    }
+    sum
+}
+
 #[inline]
 fn bin(b: BinOp, l: i32, r: i32) -> i32 {
     match b {
@@ -629,6 +700,11 @@ fn fun(f: Fun, s: Subj, g: &Game, me: u8) -> i32 {
             Subj::Card(c) => g.cost(c) as i32,
             Subj::Mask(_) => 0,
         },
+        Fun::CardId => match s {
+            Subj::Card(c) => c as i32 + 1,
+            Subj::Mask(_) => 0,
+        },
+        Fun::Aside => zone_count(&pl.aside, s),
     }
 }
 
@@ -734,6 +810,14 @@ mod tests {
             Expr::Neg(x) => tree(x, s, k, g, me).wrapping_neg(),
             Expr::Not(x) => (tree(x, s, k, g, me) == 0) as i32,
             Expr::Bin(op, l, r) => bin(*op, tree(l, s, k, g, me), tree(r, s, k, g, me)),
+            Expr::Num(f, x) => s.num_fn(*f, tree(x, s, k, g, me), g, me),
+            Expr::If(c, a, b) => {
+                if tree(c, s, k, g, me) != 0 {
+                    tree(a, s, k, g, me)
+                } else {
+                    tree(b, s, k, g, me)
+                }
+            }
         }
     }
 
@@ -768,9 +852,23 @@ mod tests {
                 }
             };
         }
-        match r.below(6) {
+        match r.below(8) {
             0 => Expr::Neg(Box::new(random_expr(r, depth - 1))),
             1 => Expr::Not(Box::new(random_expr(r, depth - 1))),
+            6 => Expr::If(
+                Box::new(random_expr(r, depth - 1)),
+                Box::new(random_expr(r, depth - 1)),
+                Box::new(random_expr(r, depth - 1)),
+            ),
+            7 => Expr::Num(
+                [
+                    NumFun::WouldBuy,
+                    NumFun::BuyValue,
+                    NumFun::BuyCost,
+                    NumFun::BestHandMoney,
+                ][r.below(4) as usize],
+                Box::new(random_expr(r, depth - 1)),
+            ),
             _ => {
                 let arith = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Mod];
                 let ops: Vec<BinOp> = arith

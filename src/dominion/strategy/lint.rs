@@ -11,6 +11,14 @@
 //! * **Entries that never fire**: an entry after an unconditional entry
 //!   that always answers first (the same card, a type containing it, or
 //!   `none`).
+//! * **Cards held but never played**: Ruins an opponent can hand out
+//!   (Cultist, Marauder, Death Cart…) that a `play:` list never names (they
+//!   are then played only last, by an implicit entry), Spoils from the
+//!   bot's Bandit Camp, Marauder or Pillage that a `treasures:` list never
+//!   names, a Madman from its Hermit that a `play:` list never names.
+//! * **Options for cards never bought**: a card's option (`Chapel trash:`)
+//!   while the bot never buys or gains that card, so the option is never
+//!   asked (options asked of every player or of a victim are exempt).
 
 use super::ast::{Entry, ListKind, Subject};
 use super::Strategy;
@@ -147,6 +155,92 @@ pub fn lint(st: &Strategy, k: &Kingdom) -> Vec<String> {
                 ));
             }
         }
+    }
+
+    // Cards held but never played.
+    let may_get = |c: Card| st.may_gain(c) && k.in_game.contains(c);
+    let names_in = |kind: ListKind, what: &dyn Fn(Card) -> bool| {
+        st.list(kind).is_some_and(|l| {
+            l.iter().any(|e| match e.target {
+                Some(Subject::Card(c)) => what(c),
+                Some(s) => Card::ALL.iter().any(|&c| what(c) && covers(s, c)),
+                None => false,
+            })
+        })
+    };
+    let is_ruins = |c: Card| c == Card::Ruins || c.is(Types::RUINS);
+    if let Some(play) = st.list(ListKind::Play).and_then(|l| l.first()) {
+        let givers: Vec<&str> = k
+            .kingdom
+            .iter()
+            .filter(|c| matches!(c, Card::Cultist | Card::Marauder | Card::DeathCart))
+            .map(|c| c.name())
+            .collect();
+        if k.supply.contains(Card::Ruins) && !names_in(ListKind::Play, &is_ruins) {
+            let from = if givers.is_empty() {
+                "the Ruins pile is in this kingdom".to_string()
+            } else {
+                format!("{} can hand them out", givers.join(", "))
+            };
+            out.push(format!(
+                "{}: warning: this bot may hold Ruins ({from}), but the play: list never names them: they are played only when nothing else is (an implicit last entry); name them (e.g. 'Ruins') to place them",
+                at(play)
+            ));
+        }
+        if may_get(Card::Hermit) && !names_in(ListKind::Play, &|c| c == Card::Madman) {
+            out.push(format!(
+                "{}: warning: this bot's Hermits become Madmen, but the play: list never names Madman: it is never played",
+                at(play)
+            ));
+        }
+    }
+    if let Some(first) = st.list(ListKind::Treasures).and_then(|l| l.first()) {
+        let spoilers: Vec<&str> = [Card::BanditCamp, Card::Marauder, Card::Pillage]
+            .into_iter()
+            .filter(|&c| may_get(c))
+            .map(|c| c.name())
+            .collect();
+        if !spoilers.is_empty() && !names_in(ListKind::Treasures, &|c| c == Card::Spoils) {
+            out.push(format!(
+                "{}: warning: this bot gains Spoils ({}), but the treasures: list never names Spoils: they are never played",
+                at(first),
+                spoilers.join(", ")
+            ));
+        }
+    }
+
+    // Options for cards never bought.
+    let keyed = st
+        .lists
+        .iter()
+        .map(|l| (l.key, l.pos))
+        .chain(st.values.iter().map(|v| (v.key, v.pos)));
+    let mut told = CardSet::EMPTY;
+    for (key, pos) in keyed {
+        let super::ast::Key::Opt(i) = key else {
+            continue;
+        };
+        let spec = &super::options::OPTIONS[i as usize];
+        let c = spec.card;
+        // Asked of players who need not own the card (victims, every
+        // player), or a card one gets without buying it.
+        let anyone = spec.doc.contains("when attacked")
+            || spec.doc.contains("every player")
+            || c.is(Types::RUINS)
+            || c.is(Types::SHELTER)
+            || matches!(c, Card::Spoils | Card::Madman | Card::Mercenary);
+        if anyone || told.contains(c) || !k.in_game.contains(c) || st.may_gain(c) {
+            continue;
+        }
+        told.insert(c);
+        let f = st
+            .files
+            .get(pos.file as usize)
+            .map_or("<strategy>", |s| s.as_str());
+        out.push(format!(
+            "{f}:{}:{}: warning: '{c} {}' is an option of {c}, but this bot never buys or gains {c} (no buy: or gain: entry names it): the option is never asked",
+            pos.line, pos.col, spec.name
+        ));
     }
 
     // Entries that never fire.

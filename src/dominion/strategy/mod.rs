@@ -198,8 +198,9 @@ impl Strategy {
         fn uses(e: &Expr) -> bool {
             match e {
                 Expr::Var(ast::Var::GainedThisTurn | ast::Var::BoughtThisTurn) => true,
-                Expr::Neg(x) | Expr::Not(x) => uses(x),
+                Expr::Neg(x) | Expr::Not(x) | Expr::Num(_, x) => uses(x),
                 Expr::Bin(_, a, b) => uses(a) || uses(b),
+                Expr::If(c, a, b) => uses(c) || uses(a) || uses(b),
                 _ => false,
             }
         }
@@ -493,8 +494,19 @@ fn file_base(f: &str) -> String {
 /// `g` (conditions give 1 or 0). For tests and for checking what a condition
 /// means on a given state.
 pub fn evaluate(expr: &str, k: &Kingdom, g: &Game, player: u8) -> Result<i32, StrategyError> {
-    let e = parse::parse_expr(expr, "<expr>")?;
     let st = parse("buy: Copper", "<expr>")?;
-    let (c, code) = compile::compile_expr(&st, &e, k)?;
+    evaluate_for(expr, &st, k, g, player)
+}
+
+/// [`evaluate`] for the bot `st` (its `buy` list answers `would_buy`).
+pub fn evaluate_for(
+    expr: &str,
+    st: &Strategy,
+    k: &Kingdom,
+    g: &Game,
+    player: u8,
+) -> Result<i32, StrategyError> {
+    let e = parse::parse_expr(expr, "<expr>")?;
+    let (c, code) = compile::compile_expr(st, &e, k)?;
     Ok(c.eval(code, g, player))
 }

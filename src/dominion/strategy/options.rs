@@ -9,7 +9,7 @@
 //! compiler, evaluator and documentation checks all read this table, and a
 //! card's default is written here once.
 
-use super::ast::{Fun, ListKind, Var};
+use super::ast::{Fun, ListKind, NumFun, Var};
 use super::rules::Rule as R;
 use crate::cards::Card;
 use crate::engine::Why;
@@ -118,7 +118,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "cards to trash (up to 4, one at a time)",
-        default_doc: "the `trash` list, else Curse, Estate, Copper while total_money > 6",
+        default_doc: "the `trash` list, else Curse, Estate, Ruins, and Copper while total_money > 6 if this turn's buy stays the same without it (the buy list's choice with coins + hand_money - 1 is the same as with coins + hand_money) or 4+ Curses, Estates and Coppers are in hand",
     },
     OptionSpec {
         card: Card::Feast,
@@ -143,9 +143,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "discard",
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
-        fallback: &[General(L::Discard)],
+        fallback: &[General(L::Discard), Rule(R::VictimDiscard)],
         doc: "when attacked: cards to discard down to 3",
-        default_doc: "the `discard` list, else Curse, Victory-only cards, then the cheapest (the junk rule)",
+        default_doc: "the `discard` list, else the victim's rule: Curse and Victory-only cards, Ruins, Actions beyond the one the next turn can play (the cheapest first), then the cheapest card",
     },
     OptionSpec {
         card: Card::Mine,
@@ -286,9 +286,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "pass",
         question: Question::Pick(Why::Pass),
         kind: Kind::List,
-        fallback: &[],
+        fallback: &[Builtin],
         doc: "the card to pass to the left (asked of every player)",
-        default_doc: "Curse, else the cheapest non-Victory card, else the cheapest Victory card",
+        default_doc: "Curse, Estate unless the `buy` list would take an Estate now (with $2), Ruins, Copper; else the engine's rule: the cheapest non-Victory card, else the cheapest Victory card",
     },
     OptionSpec {
         card: Card::Masquerade,
@@ -297,7 +297,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "the card to trash afterwards (optional)",
-        default_doc: "the `trash` list, else Curse, then Estate while gains_to_end > 6",
+        default_doc: "the `trash` list, else Curse, Estate while gains_to_end > 6 unless the `buy` list would take an Estate now, Ruins, then Copper while total_money > 6 if this turn's buy stays the same without it",
     },
     OptionSpec {
         card: Card::MiningVillage,
@@ -306,7 +306,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::Bool,
         fallback: &[Builtin],
         doc: "trash it for +$2?",
-        default_doc: "when the +$2 lifts the money in hand to $8 (coins + hand_money is 6 or 7)",
+        default_doc: "when the game is about to end (gains_to_end <= 3), or when the +$2 changes this turn's buy to a card higher in the `buy` list that costs $8 or more",
     },
     OptionSpec {
         card: Card::Minion,
@@ -315,8 +315,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::Bool,
         fallback: &[Builtin],
         doc: "choose +$2 (tried first)",
-        default_doc:
-            "when another Action is in hand, or coins + hand_money >= 6 (the +$2 reaches $8)",
+        default_doc: "when another Minion is in hand, or when the +$2 lets this turn buy the `buy` list's top choice (what $24 would buy) and coins alone would not",
     },
     OptionSpec {
         card: Card::Minion,
@@ -462,7 +461,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::Bool,
         fallback: &[Builtin],
         doc: "choose +$2",
-        default_doc: "when coins + hand_money is 4 to 7 (the +$2 reaches Gold or Province)",
+        default_doc: "when no action is left and the +$2 changes this turn's buy (the `buy` list's choice with coins + hand_money + 2 differs from that with coins + hand_money)",
     },
     OptionSpec {
         card: Card::Steward,
@@ -495,30 +494,30 @@ pub static OPTIONS: &[OptionSpec] = &[
     },
     OptionSpec {
         card: Card::Torturer,
-        name: "discard",
-        question: Question::Mode(0),
-        kind: Kind::Bool,
-        fallback: &[Builtin],
-        doc: "when attacked: choose to discard 2 cards (tried first)",
-        default_doc: "the engine default: discard unless the Curse pile is empty",
-    },
-    OptionSpec {
-        card: Card::Torturer,
         name: "curse",
         question: Question::Mode(1),
         kind: Kind::Bool,
         fallback: &[Builtin],
-        doc: "when attacked: choose to gain a Curse into hand",
-        default_doc: "the engine default (see discard)",
+        doc: "when attacked: choose to gain a Curse into hand (tried first)",
+        default_doc: "when the Curse pile is empty (nothing happens), when a trasher is in hand (Chapel, Steward, Masquerade, Trading Post, Remodel, Upgrade, Junk Dealer, Altar), or when the hand would buy the `buy` list's top choice (what $24 would buy) and discarding 2 (down to the best hand_size - 2 Treasures) would not",
+    },
+    OptionSpec {
+        card: Card::Torturer,
+        name: "discard",
+        question: Question::Mode(0),
+        kind: Kind::Bool,
+        fallback: &[Builtin],
+        doc: "when attacked: choose to discard 2 cards",
+        default_doc: "otherwise (yes)",
     },
     OptionSpec {
         card: Card::Torturer,
         name: "discard_cards",
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
-        fallback: &[General(L::Discard)],
+        fallback: &[General(L::Discard), Rule(R::VictimDiscard)],
         doc: "when attacked and discarding: the 2 cards to discard",
-        default_doc: "the `discard` list, else the junk rule",
+        default_doc: "the `discard` list, else the victim's rule (see Militia discard)",
     },
     OptionSpec {
         card: Card::TradingPost,
@@ -998,9 +997,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "discard",
         question: Question::YesNoOwn,
         kind: Kind::Bool,
-        fallback: &[],
+        fallback: &[Builtin],
         doc: "discard both cards looked at (no: put them back in any order)?",
-        default_doc: "yes",
+        default_doc: "yes unless one of them (aside(X)) is a Treasure better than Copper or an Action that is not Ruins",
     },
     OptionSpec {
         card: Card::Urchin,
@@ -1168,23 +1167,33 @@ pub const BUILTIN: &str = concat!(
     "Chapel trash:
     Curse
     Estate
-    Copper if total_money > 6
+    Ruins
+    Copper if total_money > 6 and (hand(Curse) + hand(Estate) + hand(Copper) >= 4 or would_buy(coins + hand_money - 1) == would_buy(coins + hand_money))
 Mine trash:
     Silver if supply(Gold) > 0
     Copper if supply(Silver) > 0
 # ---- Intrigue (mode conditions: used only when the file sets none of the card's modes)
+Masquerade pass:
+    Curse
+    Estate if would_buy(2) != card(Estate)
+    Ruins
+    Copper
 Masquerade trash:
     Curse
-    Estate if gains_to_end > 6
-Mining Village trash: coins + hand_money >= 6 and coins + hand_money < 8
-Minion coins: hand(Action) > 0 or coins + hand_money >= 6
+    Estate if gains_to_end > 6 and would_buy(2) != card(Estate)
+    Ruins
+    Copper if total_money > 6 and would_buy(coins + hand_money - 1) == would_buy(coins + hand_money)
+Mining Village trash: gains_to_end <= 3 or (buy_value(coins + hand_money + 2) > buy_value(coins + hand_money) and buy_cost(coins + hand_money + 2) >= 8)
+Minion coins: hand(Minion) > 0 or (would_buy(coins + hand_money + 2) == would_buy(24) and would_buy(coins + hand_money + 2) != would_buy(coins))
 Minion attack: yes
 Nobles actions: actions = 0 and hand(Action) > 0
 Nobles cards: yes
 Pawn card_action: hand(Action) > 0
 Pawn card_coin: yes
 Steward trash: hand(Curse) >= 2 or (hand(Curse) + hand(Estate) >= 2 and gains_to_end > 5)
-Steward coins: coins + hand_money >= 4 and coins + hand_money <= 7
+Steward coins: actions = 0 and would_buy(coins + hand_money + 2) != would_buy(coins + hand_money)
+Torturer curse: supply(Curse) = 0 or hand(Chapel) + hand(Steward) + hand(Masquerade) + hand(Trading Post) + hand(Remodel) + hand(Upgrade) + hand(Junk Dealer) + hand(Altar) > 0 or (would_buy(hand_money) == would_buy(24) and would_buy(best_hand_money(hand_size - 2)) != would_buy(hand_money))
+Torturer discard: yes
 Steward cards: yes
 Upgrade trash:
     Curse
@@ -1229,6 +1238,7 @@ Junk Dealer trash:
 Squire actions: actions = 0 and hand(Action) > 0
 Squire buys: coins + hand_money >= 10
 Squire silver: yes
+Survivors discard: aside(Treasure) - aside(Copper) + aside(Action) - aside(Ruins) = 0
 Storeroom discard:\n",
     junk_entries!(),
     "    Action if actions = 0\nStoreroom coins:\n",
@@ -1323,6 +1333,42 @@ pub static FUNS: &[(&str, Fun, &str)] = &[
         "cost",
         Fun::Cost,
         "current cost of a card (a card, not a type)",
+    ),
+    (
+        "aside",
+        Fun::Aside,
+        "cards I have set aside (the cards Survivors, Library or Catacombs is looking at while it asks)",
+    ),
+    (
+        "card",
+        Fun::CardId,
+        "the number naming a card, to compare with would_buy: would_buy(coins) == card(Gold) (a card, not a type)",
+    ),
+];
+
+/// The functions of one number with their meaning: what the bot's own
+/// `buy` list would choose with an amount of coins, and the money of the
+/// best Treasures in hand.
+pub static NUM_FUNS: &[(&str, NumFun, &str)] = &[
+    (
+        "would_buy",
+        NumFun::WouldBuy,
+        "the card my `buy` list would choose with that many coins (and one buy) now: 0 for nothing, else a number naming the card (compare two with == or !=)",
+    ),
+    (
+        "buy_value",
+        NumFun::BuyValue,
+        "how high that choice stands in my `buy` list: its first entry counts the list's length, its last 1; 0 for nothing",
+    ),
+    (
+        "buy_cost",
+        NumFun::BuyCost,
+        "the current cost of that card; 0 for nothing",
+    ),
+    (
+        "best_hand_money",
+        NumFun::BestHandMoney,
+        "the coin value of my N most valuable Treasures in hand (what discarding down to N cards, Treasures last, keeps)",
     ),
 ];
 

@@ -4,7 +4,7 @@
 
 use super::ast::*;
 use super::compile;
-use super::options::{self, Kind, FUNS, OPTIONS, SETTINGS, VARS};
+use super::options::{self, Kind, FUNS, NUM_FUNS, OPTIONS, SETTINGS, VARS};
 use super::StrategyError;
 use crate::cards::{edit_distance, normalize, Card, Types};
 
@@ -338,7 +338,8 @@ impl<'a> Cur<'a> {
         self.ws();
         let start = self.i;
         let (e, ty) = self.or()?;
-        if ty != want {
+        // A condition is a number (1 or 0) where one is wanted.
+        if ty != want && !(want == Ty::Int && ty == Ty::Bool) {
             // `coins ≥ 5`: the stray character, not the type, is the error.
             if let Some(err) = self.stray() {
                 return Err(err);
@@ -354,7 +355,8 @@ impl<'a> Cur<'a> {
     }
 
     fn want(&self, ty: Ty, want: Ty, at: usize, end: usize) -> R<()> {
-        if ty == want {
+        // A condition used as a number is 1 or 0 (`(coins >= 6) * 2`).
+        if ty == want || (want == Ty::Int && ty == Ty::Bool) {
             return Ok(());
         }
         let len = self.s[at..end].trim_end().chars().count();
@@ -591,7 +593,28 @@ impl<'a> Cur<'a> {
         match lw.as_str() {
             "yes" | "true" => return Ok((Expr::Bool(true), Ty::Bool)),
             "no" | "false" => return Ok((Expr::Bool(false), Ty::Bool)),
+            "if" => return self.if_then_else(at),
             _ => {}
+        }
+        if let Some(&(_, f, _)) = NUM_FUNS.iter().find(|(n, _, _)| *n == lw) {
+            self.ws();
+            if !self.eat("(") {
+                return Err(self.ln.err(
+                    at,
+                    w.len(),
+                    format!("'{w}' needs a number in parentheses, e.g. {w}(coins + 2)"),
+                ));
+            }
+            self.nest(at)?;
+            self.ws();
+            let arg_at = self.i;
+            let (arg, t) = self.or()?;
+            self.want(t, Ty::Int, arg_at, self.i)?;
+            self.depth -= 1;
+            if !self.eat(")") {
+                return Err(self.unexpected("')'"));
+            }
+            return Ok((Expr::Num(f, Box::new(arg)), Ty::Int));
         }
         if let Some(&(_, f, _)) = FUNS.iter().find(|(n, _, _)| *n == lw) {
             self.ws();
@@ -614,15 +637,15 @@ impl<'a> Cur<'a> {
             // cost() and supply() of a pile pseudo-card (Knights, Ruins) are
             // the pile's (its top card's cost, the cards left in it).
             let sub = match Card::from_name(name) {
-                Some(c) if matches!(f, Fun::Cost | Fun::Supply) => Subject::Card(c),
+                Some(c) if matches!(f, Fun::Cost | Fun::Supply | Fun::CardId) => Subject::Card(c),
                 _ => subject_arg(name)
                     .map_err(|m| self.ln.err(name_at, name.trim().chars().count(), m))?,
             };
-            if f == Fun::Cost && !matches!(sub, Subject::Card(_)) {
+            if matches!(f, Fun::Cost | Fun::CardId) && !matches!(sub, Subject::Card(_)) {
                 return Err(self.ln.err(
                     name_at,
                     name.trim().chars().count(),
-                    "cost() needs a card, not a type",
+                    format!("{}() needs a card, not a type", lw),
                 ));
             }
             self.i += close + 1;
@@ -658,12 +681,41 @@ impl<'a> Cur<'a> {
             .iter()
             .map(|v| v.0)
             .chain(FUNS.iter().map(|f| f.0))
+            .chain(NUM_FUNS.iter().map(|f| f.0))
             .chain(["and", "or", "not", "yes", "no"]);
         let mut msg = format!("unknown name '{w}'{}", did_you_mean(nearest(w, words)));
         if Card::from_name(w).is_some() {
             msg = format!("'{w}' is a card; use count({w}), hand({w}), supply({w})...");
         }
         Err(self.ln.err(at, w.chars().count(), msg))
+    }
+
+    /// `if c then a else b` (the `if` at `at` already read): `a` when the
+    /// condition `c` holds, else `b`. A condition when both branches are
+    /// conditions, else a number (a condition branch counts 1 or 0).
+    fn if_then_else(&mut self, at: usize) -> R<(Expr, Ty)> {
+        self.nest(at)?;
+        self.ws();
+        let c_at = self.i;
+        let (c, ct) = self.or()?;
+        self.want(ct, Ty::Bool, c_at, self.i)?;
+        if !self.eat_word("then") {
+            return Err(self.unexpected("'then' (write 'if CONDITION then A else B')"));
+        }
+        let (a, at_ty) = self.or()?;
+        if !self.eat_word("else") {
+            return Err(self.unexpected(
+                "'else' (an 'if' in a number needs both branches: 'if CONDITION then A else B')",
+            ));
+        }
+        let (b, bt) = self.or()?;
+        self.depth -= 1;
+        let ty = if at_ty == Ty::Bool && bt == Ty::Bool {
+            Ty::Bool
+        } else {
+            Ty::Int
+        };
+        Ok((Expr::If(Box::new(c), Box::new(a), Box::new(b)), ty))
     }
 
     // ---- entries ----

@@ -7,7 +7,7 @@
 //! for the question, and when the list matches nothing on a mandatory pick.
 
 use crate::cards::{Card, CardSet, Types};
-use crate::engine::decision::best_by;
+use crate::engine::decision::{best_by, junk_cards, junk_key};
 use crate::engine::{Game, Pick};
 
 /// A built-in answer to a pick.
@@ -25,6 +25,12 @@ pub enum Rule {
     /// that is not junk (the engine's junk rule would put a Curse on the
     /// deck); junk only when nothing else is left, the cheapest first.
     ScavengerTopdeck,
+    /// A victim's discard from hand (Militia, Torturer): Curse and
+    /// Victory-only cards first (the junk rule's order), then Ruins, then —
+    /// while the hand holds more terminal Actions than the one its next
+    /// turn can play — the cheapest terminal; else the engine rule (the
+    /// cheapest card). Geronimoo's bots also drop excess terminals first.
+    VictimDiscard,
 }
 
 impl Rule {
@@ -37,6 +43,9 @@ impl Rule {
             }
             Rule::ScavengerTopdeck if !q.optional => {
                 scavenger_topdeck(g, q).or_else(|| q.default_answer(g))
+            }
+            Rule::VictimDiscard if !q.optional => {
+                victim_discard(g, q).or_else(|| q.default_answer(g))
             }
             _ => q.default_answer(g),
         }
@@ -74,6 +83,29 @@ fn courtyard_topdeck(g: &Game, q: &Pick) -> Option<Card> {
         })
         .collect();
     best_by(ok, |c| g.cost(c) as i32 * 8 + c.info().value as i32)
+}
+
+/// [`Rule::VictimDiscard`]; `None`: the engine rule decides.
+fn victim_discard(g: &Game, q: &Pick) -> Option<Card> {
+    let junk = q.legal.and(junk_cards());
+    if !junk.is_empty() {
+        return best_by(junk, |c| junk_key(g, c));
+    }
+    let ruins: CardSet = q.legal.iter().filter(|c| c.is(Types::RUINS)).collect();
+    if !ruins.is_empty() {
+        return best_by(ruins, |c| -(g.cost(c) as i32));
+    }
+    let terminal = CardSet::terminal();
+    let held = g
+        .player(q.player)
+        .hand
+        .iter()
+        .filter(|&c| terminal.contains(c))
+        .count();
+    if held > 1 {
+        return best_by(q.legal.and(terminal), |c| -(g.cost(c) as i32));
+    }
+    None
 }
 
 /// [`Rule::ScavengerTopdeck`].
