@@ -11,6 +11,7 @@
 //! * [`cards`] — the card table (single source of truth) and card effects;
 //! * [`engine`] — game state, setup, turns, decisions;
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
+//! * [`search`] — the search bot: Monte-Carlo search with the engine as its model;
 //! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`rank`] — Bradley–Terry and Plackett–Luce ratings over a field of bots (`domsim rank`);
 //! * [`optimize`] — strategy templates and the search for the best bot (`domsim optimize`);
@@ -44,7 +45,7 @@ pub mod stats;
 
 // The Dominion modules keep their short paths (`domsim::engine`, `crate::cards`, …):
 // callers, tests and benches name them as before.
-pub use dominion::{bots, cards, engine, scenario, soak, strategy};
+pub use dominion::{bots, cards, engine, scenario, search, soak, strategy};
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};

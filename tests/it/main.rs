@@ -47,6 +47,7 @@ mod outputs;
 mod random_play;
 mod readme;
 mod scenarios;
+mod search;
 mod serve;
 mod serve_browser;
 mod shards;
