@@ -34,10 +34,13 @@ pub enum Loaded {
 pub struct SearchSpec {
     pub cfg: SearchConfig,
     pub rollout: Strategy,
+    /// Whether the entry names its budget (`budget=N`): a run-wide budget
+    /// ([`Lineup::set_search_budget`]) does not override it.
+    pub budget_given: bool,
 }
 
 /// The options of a `search` entry, for error messages and help.
-pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 300), rollout=FILE the rollout strategy (default strategies/big_money_ultimate.dom), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
+pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 200), rollout=FILE the rollout strategy (default strategies/big_money_ultimate.dom), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
 
 /// The rollout strategy a `search` entry uses when it names none.
 pub const DEFAULT_ROLLOUT: &str = "big_money_ultimate.dom";
@@ -55,6 +58,7 @@ pub fn load_search(spec: &str) -> Option<Result<(EntrantInfo, Loaded)>> {
 fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
     let mut cfg = SearchConfig::default();
     let mut rollout: Option<String> = None;
+    let mut budget_given = false;
     let mut seen: Vec<&str> = Vec::new();
     for part in opts.split(',').filter(|p| !p.trim().is_empty()) {
         let Some((name, value)) = part.split_once('=') else {
@@ -73,6 +77,7 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
         };
         match name {
             "budget" => {
+                budget_given = true;
                 cfg.budget = match value.parse::<u32>() {
                     Ok(n) if (1..=1_000_000).contains(&n) => n,
                     _ => bail!(
@@ -106,14 +111,21 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
     }
     let st = strategy::load(&path).map_err(|e| anyhow!("{e}"))?;
     let info = EntrantInfo {
-        name: format!("Search (budget {}, rollout {})", cfg.budget, st.name),
+        name: search_name(cfg.budget, &st.name),
         source: spec.to_string(),
         hash: format!("{:016x}", st.source_hash),
     };
-    Ok((
-        info,
-        Loaded::Search(Box::new(SearchSpec { cfg, rollout: st })),
-    ))
+    let spec = SearchSpec {
+        cfg,
+        rollout: st,
+        budget_given,
+    };
+    Ok((info, Loaded::Search(Box::new(spec))))
+}
+
+/// The name a search entrant gets in tables.
+fn search_name(budget: u32, rollout: &str) -> String {
+    format!("Search (budget {budget}, rollout {rollout})")
 }
 
 /// Load one strategy: a file, or `builtin:NAME`.
@@ -197,6 +209,24 @@ impl Lineup {
         let mut l = Lineup { entrants };
         l.uniquify();
         l
+    }
+
+    /// Give every search entrant that does not name its own budget this
+    /// one (a run-wide `--search-budget N`), renaming it to match; returns
+    /// how many changed. Call before the lineup is compiled.
+    pub fn set_search_budget(&mut self, budget: u32) -> usize {
+        let mut changed = 0;
+        for (info, l) in &mut self.entrants {
+            if let Loaded::Search(s) = l {
+                if !s.budget_given {
+                    s.cfg.budget = budget.max(1);
+                    info.name = search_name(s.cfg.budget, &s.rollout.name);
+                    changed += 1;
+                }
+            }
+        }
+        self.uniquify();
+        changed
     }
 
     /// Give repeated names a " #2", " #3"... suffix so rows are distinguishable.
@@ -459,5 +489,35 @@ impl Bots for MixedBots<'_> {
     }
     fn explain_choose(&self, g: &Game, q: &Choose) -> Option<String> {
         Some(self.why(q.player, |s| s.explain_choose(g, q)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_wide_budget_sets_the_search_entrants_that_name_none() {
+        let specs = ["search", "search:budget=7", "search:c=1"].map(String::from);
+        let mut l = Lineup::load(&specs).unwrap();
+        assert_eq!(l.set_search_budget(50), 2);
+        let budgets: Vec<u32> = l
+            .entrants
+            .iter()
+            .map(|(_, e)| match e {
+                Loaded::Search(s) => s.cfg.budget,
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(budgets, [50, 7, 50]);
+        let names: Vec<String> = l.infos().into_iter().map(|i| i.name).collect();
+        assert_eq!(
+            names,
+            [
+                "Search (budget 50, rollout Big Money Ultimate)",
+                "Search (budget 7, rollout Big Money Ultimate)",
+                "Search (budget 50, rollout Big Money Ultimate) #2"
+            ]
+        );
     }
 }

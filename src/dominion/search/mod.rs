@@ -94,7 +94,7 @@ impl SearchConfig {
     /// The default budget: rollouts per decision such that a 2-player game
     /// of the search bot takes at most about 50 ms on one core of the
     /// reference machine (results/BENCHMARKS.md, "Search bot").
-    pub const DEFAULT_BUDGET: u32 = 300;
+    pub const DEFAULT_BUDGET: u32 = 200;
     pub const DEFAULT_EXPLORATION: f64 = 0.7;
     pub const DEFAULT_MARGIN: f64 = 0.05;
     /// The margin (VP) at which the margin term saturates.

@@ -39,7 +39,7 @@
 //! moved, not which).
 
 use crate::cards::Card;
-use crate::engine::{Game, GameRng, MAX_PLAYERS};
+use crate::engine::{CardVec, Game, GameRng, Player, MAX_PLAYERS};
 
 /// What seat `me` may know of a game at one of his decisions: the true
 /// game with its hidden parts erased (see the module doc), and the sizes
@@ -77,7 +77,7 @@ impl Observation {
 
     /// Make this the observation of `g` by seat `me` (reusing its memory).
     pub fn observe(&mut self, g: &Game, me: u8) {
-        self.game.clone_from(g);
+        copy_game(&mut self.game, g);
         self.me = me;
         self.hand_len = [0; MAX_PLAYERS];
         self.discard_len = [0; MAX_PLAYERS];
@@ -126,7 +126,7 @@ impl Observation {
     /// shuffles. Everything comes from `self` and `rng`: never from the
     /// true game.
     pub fn deal(&self, into: &mut Game, rng: &mut GameRng) {
-        into.clone_from(&self.game);
+        copy_game(into, &self.game);
         rng.shuffle(into.players[self.me as usize].deck.as_mut_slice());
         let n = self.game.n();
         for q in (0..n).filter(|&q| q != self.me as usize) {
@@ -161,4 +161,111 @@ impl Observation {
     pub fn unseen(&self, q: u8) -> &[Card] {
         self.game.players[q as usize].deck.as_slice()
     }
+}
+
+/// Copy `src` into `dst` — what `dst.clone_from(src)` does, for the parts
+/// a game uses: the seats in play and the filled part of each zone, not
+/// the whole fixed capacity (a `Game` is about 30 KB, a 2-player game's
+/// cards a few hundred bytes). `dst` must have been a game of the same
+/// number of players or more (seats beyond `src`'s are left as they are,
+/// and nothing reads them). The destructuring names every field, so a
+/// field added to [`Game`] fails to compile here until it is copied.
+pub(crate) fn copy_game(dst: &mut Game, src: &Game) {
+    let Game {
+        kingdom,
+        players,
+        supply,
+        trash,
+        empty_piles,
+        nonempty,
+        active,
+        turn,
+        turn_gained,
+        turn_bought,
+        turns_taken,
+        rng,
+        over,
+        capped,
+        action_capped,
+        fault,
+        next_uid,
+        total,
+        knights,
+        ruins,
+        identity,
+        identity_len,
+        pend,
+        pend_len,
+        pend_ms,
+        trash_batch,
+        shelters,
+        seed,
+        index,
+    } = src;
+    dst.kingdom = *kingdom;
+    for (d, s) in dst.players.iter_mut().zip(players.iter()).take(src.n()) {
+        copy_player(d, s);
+    }
+    dst.supply = *supply;
+    copy_zone(&mut dst.trash, trash);
+    dst.empty_piles = *empty_piles;
+    dst.nonempty = *nonempty;
+    dst.active = *active;
+    dst.turn = *turn;
+    dst.turn_gained = *turn_gained;
+    dst.turn_bought = *turn_bought;
+    dst.turns_taken = *turns_taken;
+    dst.rng.clone_from(rng);
+    dst.over = *over;
+    dst.capped = *capped;
+    dst.action_capped = *action_capped;
+    dst.fault = *fault;
+    dst.next_uid = *next_uid;
+    dst.total = *total;
+    dst.knights = *knights;
+    dst.ruins = *ruins;
+    let k = *identity_len as usize;
+    dst.identity[..k].copy_from_slice(&identity[..k]);
+    dst.identity_len = *identity_len;
+    let k = *pend_len as usize;
+    dst.pend[..k].copy_from_slice(&pend[..k]);
+    dst.pend_len = *pend_len;
+    dst.pend_ms = *pend_ms;
+    dst.trash_batch = *trash_batch;
+    dst.shelters = *shelters;
+    dst.seed = *seed;
+    dst.index = *index;
+}
+
+fn copy_zone(dst: &mut CardVec, src: &CardVec) {
+    dst.clear();
+    dst.extend_from(src.as_slice());
+}
+
+fn copy_player(d: &mut Player, s: &Player) {
+    let Player {
+        deck,
+        hand,
+        discard,
+        play,
+        play_uid,
+        aside,
+        owned,
+        owned_total,
+        money,
+        vp_fixed,
+        actions_owned,
+    } = s;
+    copy_zone(&mut d.deck, deck);
+    copy_zone(&mut d.hand, hand);
+    copy_zone(&mut d.discard, discard);
+    copy_zone(&mut d.play, play);
+    let k = play.len();
+    d.play_uid[..k].copy_from_slice(&play_uid[..k]);
+    copy_zone(&mut d.aside, aside);
+    d.owned = *owned;
+    d.owned_total = *owned_total;
+    d.money = *money;
+    d.vp_fixed = *vp_fixed;
+    d.actions_owned = *actions_owned;
 }
