@@ -13,6 +13,7 @@
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`dominion::kingdoms`] — the kingdom of a run and how it was chosen;
 //! * [`dominion::outputs`] — the metadata, CSVs and game log Dominion's runs write;
+//! * [`search`] — the search bot: Monte-Carlo search with the engine as its model;
 //! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`rank`] — Bradley–Terry and Plackett–Luce ratings over a field of bots (`domsim rank`);
 //! * [`optimize`] — strategy templates and the search for the best bot (`domsim optimize`);
@@ -46,7 +47,7 @@ pub mod stats;
 
 // The Dominion modules keep their short paths (`domsim::engine`, `crate::cards`, …):
 // callers, tests and benches name them as before.
-pub use dominion::{bots, cards, engine, scenario, soak, strategy};
+pub use dominion::{bots, cards, engine, scenario, search, soak, strategy};
 
 pub use cards::{Card, CardSet, Types};
 pub use engine::{Bots, Game, Kingdom, Outcome};

@@ -3,7 +3,7 @@
 //! Everything that knows Dominion's rules lives below this folder: the card
 //! table and card handlers ([`cards`]), the engine ([`engine`]), the strategy
 //! language ([`strategy`]), the built-in bots ([`bots`]), the scenario
-//! notation ([`scenario`]) and the soak test ([`soak`]). The shared runner
+//! notation ([`scenario`]), the search bot ([`search`]) and the soak test ([`soak`]). The shared runner
 //! (`crate::sim`), statistics (`crate::stats`) and reports (`crate::report`)
 //! sit above it and serve every game.
 
@@ -13,5 +13,6 @@ pub mod engine;
 pub mod kingdoms;
 pub mod outputs;
 pub mod scenario;
+pub mod search;
 pub mod soak;
 pub mod strategy;

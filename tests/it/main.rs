@@ -50,6 +50,7 @@ mod partials;
 mod random_play;
 mod readme;
 mod scenarios;
+mod search;
 mod serve;
 mod serve_browser;
 mod shards;

@@ -85,6 +85,7 @@ impl Game {
     /// Seat 0 takes the first turn (the runner rotates strategies over seats).
     pub fn new(kingdom: &Kingdom, seed: u64, index: u64) -> Game {
         let mut g = Game::empty(kingdom, GameRng::for_game(seed, index));
+        (g.seed, g.index) = (seed, index);
         g.deal();
         g
     }
@@ -92,6 +93,7 @@ impl Game {
     /// Reuse this game's memory for a new game (no allocation, no big memset).
     pub fn reset(&mut self, kingdom: &Kingdom, seed: u64, index: u64) {
         self.reset_empty(kingdom, GameRng::for_game(seed, index));
+        (self.seed, self.index) = (seed, index);
         self.deal();
     }
 
@@ -126,6 +128,8 @@ impl Game {
             pend_ms: 0,
             trash_batch: 0,
             shelters: false,
+            seed: 0,
+            index: 0,
         };
         g.reset_empty(kingdom, rng);
         g

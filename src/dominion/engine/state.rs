@@ -227,6 +227,15 @@ pub struct Game {
     pub(crate) trash_batch: u8,
     /// Whether this game's starting decks used Shelters.
     pub shelters: bool,
+    /// Which game this is: the run's seed and the game's index as given to
+    /// [`Game::new`] or [`Game::reset`] (0 and 0 for [`Game::empty`]). A
+    /// label, not a part of the play: the search bot (`crate::search`)
+    /// seeds its own generator from it, so its decisions in game `index`
+    /// are the same in `sim`, `log` and the workbench, whatever the thread
+    /// count. No bot may derive the deal from it (bots see the game through
+    /// their own rules of information).
+    pub seed: u64,
+    pub index: u64,
 }
 
 /// Band of Misfits play instances whose copy a turn remembers (`Game::identity`):

@@ -315,7 +315,7 @@ impl Game {
         }
     }
 
-    fn buy_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
+    pub(crate) fn buy_unchecked<B: Bots>(&mut self, b: &mut B, p: u8, c: Card) {
         self.turn.phase = Phase::Bought;
         self.turn.buys -= 1;
         if self.kingdom.track_turn {

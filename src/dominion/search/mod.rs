@@ -1,0 +1,369 @@
+//! A bot that needs no strategy file: Monte-Carlo search with the engine as
+//! its model (issue 46). `search` in a lineup (`crate::sim::lineup`).
+//!
+//! # The variant: determinized flat UCB at the root
+//!
+//! Information-set MCTS (Cowling, Powley & Whitehouse, "Information Set
+//! Monte Carlo Tree Search", IEEE TCIAIG 2012) searches a tree of
+//! information sets, drawing one determinization (a world consistent with
+//! what the player has seen) per iteration. This bot uses its simplest
+//! member, the one the paper calls determinized UCT restricted to the root
+//! (flat Monte Carlo with UCB1 selection, one fresh determinization per
+//! rollout): the candidates of the decision asked are the root's children,
+//! each iteration samples a world from the [`Observation`], plays the
+//! candidate chosen by UCB1 in it and plays the rest of the game out with
+//! a fast rollout policy (a strategy file, Big Money Ultimate by default).
+//! Why not a deeper tree (single-observer ISMCTS):
+//!
+//! * the engine is a call stack, not a resumable state: a game can be cut
+//!   and copied only where the turn's own loops ask (play an Action, buy),
+//!   so a tree node below the root would have to be a later turn-level
+//!   decision reached through card effects answered by the rollout policy —
+//!   the paper's tree over *our* information sets, with the opponents'
+//!   moves and the shuffles inside the edges. At a few hundred rollouts a
+//!   decision (the budget a 50 ms game allows) the second level would get a
+//!   handful of visits per node; the root statistics are what decides;
+//! * the next decision is searched again from its own observation anyway
+//!   (re-search every move), which is where a deeper tree's information
+//!   would have been used;
+//! * flat UCB needs no tree allocation at all: per decision, two numbers
+//!   per candidate.
+//!
+//! Two refinements over plain flat UCB:
+//! * **common random numbers**: the `k`-th rollout of every candidate
+//!   plays in the same sampled world (sample `k` of the decision), so
+//!   candidates are compared on the same draws and the same opponent
+//!   hands — the differences, which decide, have far less variance than
+//!   the means;
+//! * the **value** of a rollout for the player is its game result (1 for
+//!   a win, 1/k for a win shared by k, 0 for a loss; RULES §15's tie
+//!   break on turns included) plus a small VP-margin term (weight
+//!   [`SearchConfig::margin`], default 0.05, the margin capped at ±20 VP
+//!   and scaled to ±1): where every candidate wins (or loses) every
+//!   rollout, the margin still ranks them (keep the lead, or keep the
+//!   game close enough to come back), and a weight of 0.05 changes a
+//!   ranking only between candidates within about 5 points of win rate,
+//!   where the win counts alone are noise at this budget.
+//!
+//! # What is searched, what is not
+//!
+//! Searched: every **buy** (each of several buys is its own decision; the
+//! candidates are every legal card and "nothing", Curse left out) and
+//! every **Action play** of the Action phase (every Action kind in hand
+//! and "stop"): the two questions the turn itself asks, which the engine
+//! can be resumed after. Every other question — the Treasures played
+//! (all of them, by the strategy default), the picks, yes/no and "choose
+//! one" questions cards ask (trash, discard, gain, Throne Room's target,
+//! Masquerade's pass…), Reactions — is answered by the rollout strategy
+//! file, i.e. by its lists or the strategy-file defaults of
+//! docs/QUESTIONS.md and strategies/README.md: those questions arise
+//! inside a card's resolution, where the engine's call stack cannot be
+//! copied into a rollout, and the strategy defaults for them are the
+//! tuned ones every shipped bot uses.
+//!
+//! # Determinism, allocation
+//!
+//! The bot's generator for a decision is derived from the game's seed and
+//! index ([`Game::seed`], [`Game::index`]), its seat and how many
+//! decisions it searched before in this game: the same for a seed and a
+//! budget whatever the thread count, and never shared between games or
+//! seats. The game state stays allocation-free; the bot keeps its own
+//! scratch (an observation, a sampled game, the candidates' statistics)
+//! in memory allocated once per game, outside the game state.
+
+mod observe;
+
+pub use observe::Observation;
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{Bots, Game, GameRng, Pick, Why, MAX_PLAYERS};
+use crate::strategy::{Compiled, StrategyBots};
+
+/// How hard the bot searches, and how it values a rollout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Rollouts per searched decision (at least one per candidate).
+    pub budget: u32,
+    /// UCB1's exploration constant `c` in `mean + c·sqrt(ln N / n)`.
+    pub exploration: f64,
+    /// Weight of the VP margin in a rollout's value (0 = results only).
+    pub margin: f64,
+}
+
+impl SearchConfig {
+    /// The default budget: rollouts per decision such that a 2-player game
+    /// of the search bot takes at most about 50 ms on one core of the
+    /// reference machine (results/BENCHMARKS.md, "Search bot").
+    pub const DEFAULT_BUDGET: u32 = 200;
+    pub const DEFAULT_EXPLORATION: f64 = 0.7;
+    pub const DEFAULT_MARGIN: f64 = 0.05;
+    /// The margin (VP) at which the margin term saturates.
+    pub const MARGIN_CAP: i32 = 20;
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            budget: SearchConfig::DEFAULT_BUDGET,
+            exploration: SearchConfig::DEFAULT_EXPLORATION,
+            margin: SearchConfig::DEFAULT_MARGIN,
+        }
+    }
+}
+
+/// Whether the search bot searches pick `q` (a turn-level play an Action
+/// or buy); every other question goes to the rollout strategy.
+#[inline]
+pub fn searched(q: &Pick) -> bool {
+    q.by.is_none() && matches!(q.why, Why::PlayAction | Why::Buy)
+}
+
+/// One candidate's statistics at the root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Arm {
+    /// The answer (None: stop playing Actions / buy nothing).
+    pub answer: Option<Card>,
+    pub visits: u32,
+    /// Sum of the rollouts' values.
+    pub total: f64,
+}
+
+impl Arm {
+    pub fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
+    }
+}
+
+/// The last decision searched (for `log --explain`).
+#[derive(Clone, Debug, Default)]
+pub struct Searched {
+    pub player: u8,
+    /// The seed of the decision's generator: sample `k` is
+    /// `GameRng::for_game(seed, k)` dealt from the observation.
+    pub seed: u64,
+    pub why: Option<Why>,
+    pub arms: Vec<Arm>,
+    pub chosen: Option<Card>,
+}
+
+impl Searched {
+    /// "search: N rollouts; Province 250 visits, mean 0.712; …".
+    pub fn describe(&self) -> String {
+        let total: u32 = self.arms.iter().map(|a| a.visits).sum();
+        let mut arms = self.arms.clone();
+        arms.sort_by_key(|a| std::cmp::Reverse(a.visits));
+        let parts: Vec<String> = arms
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {} visits, mean {:.3}",
+                    a.answer.map_or("none", |c| c.name()),
+                    a.visits,
+                    a.mean()
+                )
+            })
+            .collect();
+        format!("search: {total} rollouts; {}", parts.join("; "))
+    }
+}
+
+/// The search bot of one seat in one game. Answers only the searched
+/// questions ([`searched`]); its caller sends the others to the rollout
+/// strategy.
+pub struct SearchBot<'a> {
+    cfg: SearchConfig,
+    rollout: &'a Compiled,
+    /// Searched decisions so far in this game.
+    decisions: u64,
+    /// The observation of the decision being searched and the sampled
+    /// game of the rollout being played (made at the first decision).
+    scratch: Option<Box<(Observation, Game)>>,
+    pub last: Searched,
+}
+
+/// SplitMix64's finaliser: mixes the generator seed of a decision.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'a> SearchBot<'a> {
+    /// A search bot playing with `rollout` as its rollout policy (compiled
+    /// for the game's kingdom).
+    pub fn new(cfg: SearchConfig, rollout: &'a Compiled) -> Self {
+        SearchBot {
+            cfg,
+            rollout,
+            decisions: 0,
+            scratch: None,
+            last: Searched::default(),
+        }
+    }
+
+    /// The seed of the next decision's generator for seat `p` in `g`.
+    fn decision_seed(&self, g: &Game, p: u8) -> u64 {
+        mix(mix(mix(g.seed ^ 0x5EA4_C4B0_7000_0000) ^ g.index)
+            ^ (((p as u64) << 56) | self.decisions))
+    }
+
+    /// The candidates of `q`: "none" first, then the legal cards by id
+    /// (Curse left out of buys).
+    pub fn candidates(q: &Pick) -> impl Iterator<Item = Option<Card>> {
+        let legal = if q.why == Why::Buy {
+            q.legal.minus(CardSet::one(Card::Curse))
+        } else {
+            q.legal
+        };
+        std::iter::once(None).chain(legal.iter().map(Some))
+    }
+
+    /// Answer the searched pick `q` in the true game `g`.
+    pub fn decide(&mut self, g: &Game, q: &Pick) -> Option<Card> {
+        let p = q.player;
+        let seed = self.decision_seed(g, p);
+        self.decisions += 1;
+        match &mut self.scratch {
+            Some(s) => s.0.observe(g, p),
+            None => self.scratch = Some(Box::new((Observation::of(g, p), g.clone()))),
+        }
+        self.search(q, seed)
+    }
+
+    /// The search itself, from the observation only (the true game is not
+    /// in reach): UCB1 over the candidates, sample `k` for the `k`-th
+    /// visit of each (common random numbers).
+    fn search(&mut self, q: &Pick, seed: u64) -> Option<Card> {
+        let scratch = self.scratch.as_deref_mut()?;
+        let (obs, world) = (&scratch.0, &mut scratch.1);
+        let arms = &mut self.last.arms;
+        arms.clear();
+        arms.extend(Self::candidates(q).map(|answer| Arm {
+            answer,
+            visits: 0,
+            total: 0.0,
+        }));
+        self.last.player = q.player;
+        self.last.seed = seed;
+        self.last.why = Some(q.why);
+        let n = obs.public().n();
+        let seats = [self.rollout; MAX_PLAYERS];
+        let budget = self.cfg.budget.max(arms.len() as u32);
+        for t in 0..budget {
+            let i = if (t as usize) < arms.len() {
+                t as usize
+            } else {
+                let ln = (t as f64).ln();
+                let mut best = 0;
+                let mut best_u = f64::NEG_INFINITY;
+                for (j, a) in arms.iter().enumerate() {
+                    let u = a.mean() + self.cfg.exploration * (ln / a.visits as f64).sqrt();
+                    if u > best_u {
+                        best_u = u;
+                        best = j;
+                    }
+                }
+                best
+            };
+            let mut rng = GameRng::for_game(seed, arms[i].visits as u64);
+            obs.deal(world, &mut rng);
+            let mut bots = StrategyBots::new(&seats[..n]);
+            let v = rollout(world, &mut bots, q, arms[i].answer, &self.cfg);
+            arms[i].visits += 1;
+            arms[i].total += v;
+        }
+        // The most visited (UCB's robust choice); ties to the better mean,
+        // then to the first.
+        let mut best = 0;
+        for (j, a) in arms.iter().enumerate() {
+            let b = &arms[best];
+            if a.visits > b.visits || (a.visits == b.visits && a.mean() > b.mean()) {
+                best = j;
+            }
+        }
+        self.last.chosen = arms[best].answer;
+        arms[best].answer
+    }
+
+    /// The observation of the last decision searched.
+    pub fn observation(&self) -> Option<&Observation> {
+        self.scratch.as_deref().map(|s| &s.0)
+    }
+
+    /// The world the `k`-th rollout of every candidate of the last
+    /// decision started from (before the candidate was played).
+    pub fn world(&self, k: u64) -> Option<Game> {
+        let obs = self.observation()?;
+        let mut g = obs.public().clone();
+        obs.deal(&mut g, &mut GameRng::for_game(self.last.seed, k));
+        Some(g)
+    }
+
+    /// `--explain` for pick `q`, just answered: the last search's
+    /// statistics if `q` was searched.
+    pub fn explain(&self, q: &Pick) -> Option<String> {
+        (searched(q) && self.last.player == q.player && self.last.why == Some(q.why))
+            .then(|| self.last.describe())
+    }
+}
+
+/// Play answer `a` to the turn-level pick `q` in the sampled game `g`,
+/// finish the turn and the game with `b`, and return the value of the
+/// outcome for `q.player`.
+pub fn rollout<B: Bots>(
+    g: &mut Game,
+    b: &mut B,
+    q: &Pick,
+    a: Option<Card>,
+    cfg: &SearchConfig,
+) -> f64 {
+    let p = q.player;
+    match (q.why, a) {
+        (Why::PlayAction, Some(c)) => {
+            g.turn.actions -= 1;
+            g.play_from_hand(b, p, c);
+            g.action_phase(b);
+            g.treasure_step(b);
+            g.buy_step(b);
+        }
+        (Why::PlayAction, None) => {
+            g.treasure_step(b);
+            g.buy_step(b);
+        }
+        (_, Some(c)) => {
+            g.buy_unchecked(b, p, c);
+            g.buy_step(b);
+        }
+        (_, None) => {}
+    }
+    g.cleanup(b);
+    while !g.over {
+        g.play_turn(b);
+    }
+    value(g, p, cfg.margin)
+}
+
+/// The value of the finished game `g` for seat `p`: its share of the win,
+/// and `margin` times its VP margin over the best other seat (capped at
+/// [`SearchConfig::MARGIN_CAP`], scaled to ±1, shifted to 0..1).
+pub fn value(g: &Game, p: u8, margin: f64) -> f64 {
+    let o = g.outcome();
+    let win = if o.won(p as usize) {
+        1.0 / o.winner_count() as f64
+    } else {
+        0.0
+    };
+    let best_other = (0..g.n())
+        .filter(|&s| s != p as usize)
+        .map(|s| o.vp[s])
+        .max()
+        .unwrap_or(o.vp[p as usize]);
+    let cap = SearchConfig::MARGIN_CAP;
+    let m = (o.vp[p as usize] - best_other).clamp(-cap, cap) as f64 / cap as f64;
+    (1.0 - margin) * win + margin * (0.5 + 0.5 * m)
+}

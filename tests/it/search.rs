@@ -1,0 +1,338 @@
+//! The search bot (issue 46, `domsim::search`): its information boundary
+//! (the way New Salem's bots are tested: two true states that differ only
+//! in what the player cannot see give the same decision), that its
+//! rollouts never start from the true hidden state, a decision that only
+//! look-ahead gets right, determinism across thread counts, and its
+//! lineup entry.
+
+use crate::cli::{domsim, scratch, stderr};
+use domsim::bots::BigMoney;
+use domsim::cards::Card;
+use domsim::engine::{Bots, Game, GameRng, Kingdom, Pick, Why};
+use domsim::search::{SearchBot, SearchConfig};
+use domsim::sim::lineup::compile_shipped;
+use domsim::strategy::{Compiled, StrategyBots};
+
+/// A kingdom with Witch (and Moat against it).
+const WITCH: [&str; 10] = [
+    "Witch",
+    "Smithy",
+    "Village",
+    "Market",
+    "Moat",
+    "Cellar",
+    "Chapel",
+    "Festival",
+    "Laboratory",
+    "Mine",
+];
+
+fn witch_kingdom() -> Kingdom {
+    Kingdom::from_names(2, &WITCH).unwrap()
+}
+
+fn cfg(budget: u32) -> SearchConfig {
+    SearchConfig {
+        budget,
+        ..SearchConfig::default()
+    }
+}
+
+/// Game 3 of seed 11 in `k`, played by `bots` for `turns` turns, then the
+/// active player's Treasures played: a buy decision with hidden cards on
+/// both sides. Returns the game and the buy question.
+fn mid_game(k: &Kingdom, bots: &Compiled, turns: usize) -> (Game, Pick) {
+    let mut g = Game::new(k, 11, 3);
+    let mut b = StrategyBots::new(&[bots, bots]);
+    for _ in 0..turns {
+        g.play_turn(&mut b);
+    }
+    g.start_turn(&mut b);
+    g.action_phase(&mut b);
+    g.treasure_step(&mut b);
+    let q = Pick::turn(g.active, Why::Buy, g.buyable());
+    (g, q)
+}
+
+/// `g` with everything `me` cannot see changed: his draw pile reordered;
+/// each opponent's hand, draw pile and discard pile below its top card
+/// dealt again (same sizes) from a shuffle of those cards; another
+/// generator.
+fn reshuffle_hidden(g: &Game, me: u8, seed: u64) -> Game {
+    let mut h = g.clone();
+    let mut rng = GameRng::for_game(seed, 99);
+    rng.shuffle(h.players[me as usize].deck.as_mut_slice());
+    for q in g.others(me) {
+        let pl = &mut h.players[q as usize];
+        let (hn, dn, xn) = (pl.hand.len(), pl.deck.len(), pl.discard.len());
+        let top = pl.discard.pop();
+        let mut pool: Vec<Card> = pl
+            .hand
+            .iter()
+            .chain(pl.deck.iter())
+            .chain(pl.discard.iter())
+            .collect();
+        rng.shuffle(&mut pool);
+        pl.hand.clear();
+        pl.deck.clear();
+        pl.discard.clear();
+        pl.hand.extend_from(&pool[..hn]);
+        pl.deck.extend_from(&pool[hn..hn + dn]);
+        pl.discard.extend_from(&pool[hn + dn..]);
+        if let Some(t) = top {
+            pl.discard.push(t);
+        }
+        assert_eq!(
+            (pl.hand.len(), pl.deck.len(), pl.discard.len()),
+            (hn, dn, xn)
+        );
+    }
+    h.rng = GameRng::for_game(seed, 7);
+    h
+}
+
+fn same_zone(a: &domsim::engine::CardVec, b: &domsim::engine::CardVec) -> bool {
+    a.as_slice() == b.as_slice()
+}
+
+#[test]
+fn hidden_information_does_not_change_the_decision() {
+    let k = witch_kingdom();
+    let dw = compile_shipped("double_witch.dom", &k).unwrap();
+    let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    let (g, q) = mid_game(&k, &dw, 9);
+    let me = q.player;
+    let opp = 1 - me;
+    let decide = |g: &Game| {
+        let mut bot = SearchBot::new(cfg(60), &bmu);
+        let a = bot.decide(g, &q);
+        (a, bot.last.arms.clone())
+    };
+    let truth = decide(&g);
+    let mut changed = 0;
+    for seed in 1..=4 {
+        let h = reshuffle_hidden(&g, me, seed);
+        // The hidden parts did change (the test is not vacuous)…
+        if !same_zone(&h.players[opp as usize].hand, &g.players[opp as usize].hand)
+            || !same_zone(&h.players[me as usize].deck, &g.players[me as usize].deck)
+        {
+            changed += 1;
+        }
+        // …and the search saw none of it: same answer, same statistics to
+        // the last bit.
+        assert_eq!(
+            decide(&h),
+            truth,
+            "hidden reshuffle {seed} changed the search"
+        );
+    }
+    assert!(changed >= 3, "the hidden reshuffles changed nothing");
+    // A change the player can see (one more card on his discard pile)
+    // does change the statistics: the comparison above can fail.
+    let mut seen = g.clone();
+    seen.players[me as usize].discard.push(Card::Gold);
+    seen.players[me as usize].add_owned(Card::Gold);
+    assert_ne!(decide(&seen).1, truth.1);
+}
+
+#[test]
+fn rollouts_never_start_from_the_true_hidden_state() {
+    let k = witch_kingdom();
+    let dw = compile_shipped("double_witch.dom", &k).unwrap();
+    let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    // The first mid-game buy where my draw pile has 6 cards or more (so its
+    // order has many arrangements) and the opponent holds a hand.
+    let (g, q) = (5..20)
+        .map(|t| mid_game(&k, &dw, t))
+        .find(|(g, q)| {
+            let me = q.player as usize;
+            g.players[me].deck.len() >= 6
+                && g.players[me]
+                    .deck
+                    .iter()
+                    .any(|c| c != g.players[me].deck.as_slice()[0])
+                && g.players[1 - me].hand.len() == 5
+        })
+        .unwrap();
+    let (me, opp) = (q.player as usize, 1 - q.player as usize);
+    let mut bot = SearchBot::new(cfg(40), &bmu);
+    bot.decide(&g, &q);
+    let sorted = |z: &[Card]| {
+        let mut v = z.to_vec();
+        v.sort();
+        v
+    };
+    let mut opp_hands = std::collections::HashSet::new();
+    for k in 0..200 {
+        let w = bot.world(k).unwrap();
+        // Never the true generator, never the true order of my draw pile,
+        // never the opponent's true hand and draw pile together.
+        assert_ne!(w.rng, g.rng, "sample {k} has the game's generator");
+        assert!(
+            !same_zone(&w.players[me].deck, &g.players[me].deck),
+            "sample {k} has my true draw order"
+        );
+        assert!(
+            !(same_zone(&w.players[opp].hand, &g.players[opp].hand)
+                && same_zone(&w.players[opp].deck, &g.players[opp].deck)),
+            "sample {k} has the opponent's true hand and deck"
+        );
+        // What I see is kept: my hand and discard, my deck's composition,
+        // every size, the tops of the discard piles, the Supply, the trash.
+        assert!(same_zone(&w.players[me].hand, &g.players[me].hand));
+        assert!(same_zone(&w.players[me].discard, &g.players[me].discard));
+        assert_eq!(
+            sorted(w.players[me].deck.as_slice()),
+            sorted(g.players[me].deck.as_slice())
+        );
+        for p in [me, opp] {
+            let (a, b) = (&w.players[p], &g.players[p]);
+            assert_eq!(
+                (
+                    a.hand.len(),
+                    a.deck.len(),
+                    a.discard.len(),
+                    a.discard.last()
+                ),
+                (
+                    b.hand.len(),
+                    b.deck.len(),
+                    b.discard.len(),
+                    b.discard.last()
+                )
+            );
+            assert_eq!(a.owned, b.owned);
+        }
+        assert_eq!(w.supply, g.supply);
+        assert!(same_zone(&w.trash, &g.trash));
+        w.check_invariants().unwrap();
+        opp_hands.insert(sorted(w.players[opp].hand.as_slice()));
+    }
+    // The opponent's hands are really sampled.
+    assert!(opp_hands.len() >= 5, "{opp_hands:?}");
+}
+
+/// A game where seat 0 holds $8 (two Golds, a Silver, two Coppers) with
+/// one Province left, 4 VP behind an opponent whose deck is all Gold: the
+/// last Province wins now; anything else lets the opponent take it.
+fn last_province() -> Game {
+    let k = witch_kingdom();
+    let mut g = Game::empty(&k, GameRng::for_game(5, 5));
+    let me = &mut g.players[0];
+    me.hand.extend_from(&[
+        Card::Gold,
+        Card::Gold,
+        Card::Silver,
+        Card::Copper,
+        Card::Copper,
+    ]);
+    me.deck.extend_from(&[Card::Copper; 5]);
+    me.deck.extend_from(&[Card::Estate; 3]);
+    me.discard.extend_from(&[Card::Province, Card::Silver]);
+    let opp = &mut g.players[1];
+    opp.hand.extend_from(&[Card::Gold; 5]);
+    opp.deck.extend_from(&[Card::Gold; 8]);
+    opp.discard.extend_from(&[Card::Province, Card::Duchy]);
+    opp.discard.extend_from(&[Card::Estate; 4]);
+    g.supply[Card::Province as usize] = 1;
+    g.turns_taken = [9, 9, 0, 0, 0, 0];
+    g.recount_totals();
+    g.start_turn(&mut BigMoney);
+    g.treasure_step(&mut BigMoney);
+    g
+}
+
+#[test]
+fn look_ahead_finds_the_last_province() {
+    let g = last_province();
+    let k = g.kingdom;
+    let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    assert_eq!((g.vp(0), g.vp(1)), (9, 13));
+    let q = Pick::turn(0, Why::Buy, g.buyable());
+    // The rollout strategy alone buys a Duchy here (total money 17 < 18):
+    // only looking ahead shows that the Province ends the game won.
+    let mut plain = StrategyBots::new(&[&bmu, &bmu]);
+    assert_eq!(plain.turn_pick(&g, &q), Some(Card::Duchy));
+    let mut bot = SearchBot::new(cfg(100), &bmu);
+    assert_eq!(
+        bot.decide(&g, &q),
+        Some(Card::Province),
+        "{}",
+        bot.last.describe()
+    );
+    let arms = &bot.last.arms;
+    let province = arms
+        .iter()
+        .find(|a| a.answer == Some(Card::Province))
+        .unwrap();
+    let duchy = arms.iter().find(|a| a.answer == Some(Card::Duchy)).unwrap();
+    assert!(province.mean() > 0.9 && duchy.mean() < 0.2, "{arms:?}");
+}
+
+#[test]
+fn same_csv_whatever_the_thread_count() {
+    let dir = scratch("search-threads");
+    let run = |j: &str| {
+        let out = dir.join(format!("j{j}.csv"));
+        let o = domsim(&[
+            "sim",
+            "search:budget=8",
+            "strategies/double_witch.dom",
+            "--kingdom",
+            "Witch,Smithy,Village,Market,Moat,Cellar,Chapel,Festival,Laboratory,Mine",
+            "-n",
+            "12",
+            "--seed",
+            "5",
+            "-j",
+            j,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let one = run("1");
+    assert!(
+        one.contains("Search (budget 8, rollout Big Money Ultimate)"),
+        "{one}"
+    );
+    assert_eq!(one, run("2"));
+}
+
+#[test]
+fn bad_search_options_exit_2_with_the_option_named() {
+    for (spec, says) in [
+        ("search:budget=0", "budget=0 must be a whole number"),
+        ("search:budget=lots", "budget=lots"),
+        ("search:depth=3", "unknown option 'depth'"),
+        ("search:budget", "'budget' is not NAME=VALUE"),
+        ("search:c=-1", "c=-1 must be a number from 0 to 10"),
+        ("search:margin=2", "margin=2 must be a number from 0 to 1"),
+        ("search:budget=5,budget=6", "option 'budget' is given twice"),
+        (
+            "search:rollout=nowhere.dom",
+            "rollout strategy file 'nowhere.dom' does not exist",
+        ),
+    ] {
+        let o = domsim(&["sim", spec, "strategies/double_witch.dom", "-n", "2"]);
+        assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{spec}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn log_explain_shows_the_search_statistics() {
+    let o = domsim(&[
+        "log",
+        "search:budget=12",
+        "strategies/big_money_ultimate.dom",
+        "--kingdom",
+        "Witch,Smithy,Village,Market,Moat,Cellar,Chapel,Festival,Laboratory,Mine",
+        "--explain",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("search: "), "{text}");
+    assert!(text.contains(" visits, mean "), "{text}");
+}
