@@ -51,9 +51,15 @@ impl Bonus {
         if self.cards > 0 {
             g.draw(b, p, self.cards.saturating_mul(times));
         }
-        g.turn.actions += self.actions as u16 * times as u16;
-        g.turn.buys += self.buys as u16 * times as u16;
-        g.turn.coins += self.coins as u16 * times as u16;
+        g.turn.actions = g
+            .turn
+            .actions
+            .saturating_add(self.actions as u16 * times as u16);
+        g.turn.buys = g.turn.buys.saturating_add(self.buys as u16 * times as u16);
+        g.turn.coins = g
+            .turn
+            .coins
+            .saturating_add(self.coins as u16 * times as u16);
     }
 }
 
@@ -995,6 +1001,8 @@ fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
 /// A whole number of `min..=max` (the documented range: a value outside it
 /// is refused, never clamped).
 fn int_in(cx: &Cx, v: &Sp<toml::Value>, field: &str, min: i64, max: i64) -> Result<u8> {
+    // Unreachable by input: `min` and `max` are constants of this file
+    // (every call site gives literal bounds within 0..=255), not values read.
     debug_assert!(min >= 0 && max <= u8::MAX as i64);
     whole(cx, v, field, min, max).map(|i| i as u8)
 }
@@ -2016,6 +2024,26 @@ pub fn bound_files() -> Vec<String> {
     files.sort();
     files.dedup();
     files
+}
+
+/// The slots of the data cards bound now, in binding order (empty without
+/// `--cards`): what `soak --cards` soaks ([`crate::soak::run_with_cards`]).
+pub fn bound_slots() -> Vec<Card> {
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    (0..bound.len())
+        .map(|s| Card::ALL[FIRST_DATA + s])
+        .collect()
+}
+
+/// The card file data card `c` was read from, while it is bound (None for
+/// a printed card or an unbound slot).
+pub fn file_of(c: Card) -> Option<String> {
+    let s = (c as usize).checked_sub(FIRST_DATA)?;
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    bound
+        .get(s)
+        .filter(|dc| dc.name == c.name())
+        .map(|dc| dc.file.clone())
 }
 
 /// The cards of the binding that lives now (for run keys and metadata).
