@@ -196,3 +196,321 @@ impl domsim::Bots for Hoard {
         0
     }
 }
+
+// ---------------------------------------------------------------------------
+// 3. Integrity of partial files and checkpoints
+
+use std::path::Path;
+
+fn run_ok(args: &[&str]) {
+    let o = domsim(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+}
+
+/// The parts `tag-IofN.json` of `verb_args` cut into `n` shards.
+fn parts_of(verb_args: &[&str], dir: &Path, tag: &str, n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|i| {
+            let part = dir.join(format!("{tag}-{i}of{n}.json"));
+            let spec = format!("{i}/{n}");
+            let mut args = verb_args.to_vec();
+            args.extend(["--shard", &spec, "--save-partial", part.to_str().unwrap()]);
+            run_ok(&args);
+            part.to_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// `merge` of `parts` into `out`: refused (status 2) with `needle` in the
+/// message and nothing written.
+fn merge_refused(parts: &[String], out: &Path, needle: &str) {
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["-o", out.to_str().unwrap()]);
+    let o = domsim(&args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{needle}: {err}");
+    assert!(err.contains(needle), "{needle:?} not in {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!out.exists(), "{needle}: nothing written");
+}
+
+/// Part `src` with its JSON changed by `f`, written to `dst` (indented as a
+/// JSON tool would write it: the digest covers the content, not the
+/// layout).
+fn edited(src: &str, dst: &Path, f: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(src).unwrap()).unwrap();
+    f(&mut v);
+    std::fs::write(dst, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    dst.to_str().unwrap().to_string()
+}
+
+/// `n` with one digit changed (its last digit, plus one modulo 10), sign
+/// kept.
+fn one_digit(n: i64) -> i64 {
+    let last = n.unsigned_abs() % 10;
+    let m = n.unsigned_abs() - last + (last + 1) % 10;
+    if n < 0 {
+        -(m as i64)
+    } else {
+        m as i64
+    }
+}
+
+#[test]
+fn merge_refuses_every_edit_of_a_sim_part_whose_sums_still_fit() {
+    let d = scratch("integrity-sim");
+    let run = [
+        "sim",
+        "-n",
+        "120",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+    ];
+    let whole = d.join("whole.csv");
+    let mut one = run.to_vec();
+    one.extend(["-o", whole.to_str().unwrap()]);
+    run_ok(&one);
+    let p = parts_of(&run, &d, "p", 2);
+    let out = d.join("m.csv");
+    // The parts as written merge into the one-machine bytes, also re-indented
+    // and with a byte-order mark.
+    let plain = edited(&p[0], &d.join("plain.json"), |_| {});
+    let bom = d.join("bom.json");
+    let mut b = vec![0xef, 0xbb, 0xbf];
+    b.extend(std::fs::read(&plain).unwrap());
+    std::fs::write(&bom, b).unwrap();
+    run_ok(&[
+        "merge",
+        bom.to_str().unwrap(),
+        &p[1],
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&whole).unwrap());
+    std::fs::remove_file(&out).unwrap();
+
+    let bad = d.join("bad.json");
+    fn e(v: &mut serde_json::Value, j: usize) -> &mut serde_json::Value {
+        &mut v["counts"]["Sim"]["entrants"][j]
+    }
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
+        (
+            "one digit of vp_sum",
+            Box::new(|v| {
+                let x = e(v, 0)["vp_sum"].as_i64().unwrap();
+                e(v, 0)["vp_sum"] = one_digit(x).into();
+            }),
+        ),
+        (
+            "one digit of turns_sum",
+            Box::new(|v| {
+                let x = e(v, 1)["turns_sum"].as_i64().unwrap();
+                e(v, 1)["turns_sum"] = one_digit(x).into();
+            }),
+        ),
+        ("vp_sum -5", Box::new(|v| e(v, 0)["vp_sum"] = (-5).into())),
+        (
+            "a win moved from entrant 0 to entrant 1, every sum kept",
+            Box::new(|v| {
+                let bump = |x: &mut serde_json::Value, by: i64| {
+                    *x = (x.as_i64().unwrap() + by).into();
+                };
+                // Entrant 0 loses a win from seat 0, entrant 1 gains one in
+                // seat 1 (the same games: each sits in both seats).
+                bump(&mut e(v, 0)["wins"], -1);
+                bump(&mut e(v, 0)["losses"], 1);
+                bump(&mut e(v, 0)["seat_wins"][0], -1);
+                bump(&mut e(v, 0)["seat_units"][0], -60);
+                bump(&mut e(v, 1)["wins"], 1);
+                bump(&mut e(v, 1)["losses"], -1);
+                bump(&mut e(v, 1)["seat_wins"][1], 1);
+                bump(&mut e(v, 1)["seat_units"][1], 60);
+            }),
+        ),
+    ];
+    for (what, f) in &edits {
+        let b = edited(&p[0], &bad, f);
+        eprintln!("edit: {what}");
+        merge_refused(&[b, p[1].clone()], &out, "damaged or edited");
+    }
+    // A part of the previous format (no digest) is named as such.
+    let old = edited(&p[0], &bad, |v| {
+        v["format"] = "domsim-partial-1".into();
+        v.as_object_mut().unwrap().remove("digest");
+    });
+    merge_refused(&[old, p[1].clone()], &out, "older domsim");
+    // A part without its digest.
+    let none = edited(&p[0], &bad, |v| {
+        v.as_object_mut().unwrap().remove("digest");
+    });
+    merge_refused(&[none, p[1].clone()], &out, "damaged or edited");
+}
+
+#[test]
+fn merge_refuses_a_rank_part_with_two_rows_swapped() {
+    let d = scratch("integrity-rank");
+    let run = [
+        "rank",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "-n",
+        "40",
+        "--seed",
+        "4",
+    ];
+    let p = parts_of(&run, &d, "r", 2);
+    let out = d.join("m.csv");
+    let bad = d.join("bad.json");
+    let b = edited(&p[0], &bad, |v| {
+        let rows = v["counts"]["Tables"]["tables"][0]["stats"]["entrants"]
+            .as_array_mut()
+            .unwrap();
+        rows.swap(0, 1);
+    });
+    merge_refused(&[b, p[1].clone()], &out, "damaged or edited");
+    // Over an odd number of games the seat rotation itself shows the swap,
+    // by field (one entrant sat first once more than the other).
+    let mut odd = run.to_vec();
+    odd[5] = "41";
+    let p = parts_of(&odd, &d, "odd", 1);
+    let b = edited(&p[0], &bad, |v| {
+        let rows = v["counts"]["Tables"]["tables"][0]["stats"]["entrants"]
+            .as_array_mut()
+            .unwrap();
+        rows.swap(0, 1);
+    });
+    merge_refused(&[b], &out, "seat rotation");
+}
+
+#[test]
+fn resume_refuses_a_checkpoint_edited_consistently() {
+    let d = scratch("integrity-ck");
+    let ck = d.join("run.ck");
+    let out = d.join("out.csv");
+    let args = |n: &str| -> Vec<String> {
+        [
+            "sim",
+            "-n",
+            n,
+            "--checkpoint",
+            ck.to_str().unwrap(),
+            "--checkpoint-every",
+            "100",
+            "-o",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run = |a: &[String]| domsim(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(run(&args("200")).status.success());
+    std::fs::remove_file(&out).unwrap();
+    let good = std::fs::read_to_string(&ck).unwrap();
+    assert!(good.starts_with("domsim-checkpoint 3\n"), "{good}");
+    let line = good.lines().find(|l| l.starts_with("entrant 0 ")).unwrap();
+    let mut f: Vec<String> = line.split(' ').map(String::from).collect();
+    // entrant J games wins ties tie_units losses vp_sum …
+    f[7] = (f[7].parse::<i64>().unwrap() + 1000).to_string();
+    let edited = good.replace(line, &f.join(" "));
+    for (text, needle) in [
+        (edited, "damaged or edited"),
+        (
+            good.replace("domsim-checkpoint 3", "domsim-checkpoint 2"),
+            "older domsim",
+        ),
+        (
+            good.lines()
+                .filter(|l| !l.starts_with("digest "))
+                .map(|l| format!("{l}\n"))
+                .collect(),
+            "damaged or edited",
+        ),
+    ] {
+        std::fs::write(&ck, &text).unwrap();
+        let o = run(&args("300"));
+        assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{needle}: {}", stderr(&o));
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_to_string(&ck).unwrap(), text, "kept");
+    }
+    // With a byte-order mark, the good checkpoint still resumes.
+    std::fs::write(&ck, format!("\u{feff}{good}")).unwrap();
+    let o = run(&args("300"));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The fuzz target `part_tamper`'s property on stable Rust: every
+/// single-byte change of a real part or checkpoint is refused, or reads
+/// back as the very same content (whitespace, say): none loads with
+/// different counts.
+#[test]
+fn no_single_byte_change_of_a_part_or_checkpoint_loads_different_counts() {
+    use domsim::sim::checkpoint::Checkpoint;
+    use domsim::sim::shard::Partial;
+    use domsim::sim::Stats;
+    let d = scratch("tamper-bytes");
+    let part = d.join("p.json");
+    run_ok(&[
+        "sim",
+        "-n",
+        "60",
+        "builtin:big-money",
+        "strategies/smithy_big_money.dom",
+        "--shard",
+        "1/2",
+        "--save-partial",
+        part.to_str().unwrap(),
+    ]);
+    let ck = d.join("run.ck");
+    run_ok(&[
+        "sim",
+        "-n",
+        "60",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "-o",
+        d.join("o.csv").to_str().unwrap(),
+    ]);
+    let replacements = [b'0', b'1', b'7', b' ', b'-', b'x', b'"', b'\n'];
+    let text = std::fs::read_to_string(&part).unwrap();
+    let good = Partial::from_json(&text).unwrap();
+    let mut refused = 0;
+    for (i, &r) in (0..text.len()).zip(replacements.iter().cycle()) {
+        let mut b = text.clone().into_bytes();
+        if b[i] == r {
+            continue;
+        }
+        b[i] = r;
+        let Ok(t) = String::from_utf8(b) else {
+            continue;
+        };
+        match Partial::from_json(&t) {
+            Ok(p) => assert_eq!(
+                p, good,
+                "byte {i} set to {:?} loaded other counts",
+                r as char
+            ),
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(refused > text.len() / 2, "{refused} of {}", text.len());
+    let text = std::fs::read_to_string(&ck).unwrap();
+    let good = Checkpoint::parse(&text, Stats::default()).unwrap();
+    for (i, &r) in (0..text.len()).zip(replacements.iter().cycle()) {
+        let mut b = text.clone().into_bytes();
+        if b[i] == r {
+            continue;
+        }
+        b[i] = r;
+        let Ok(t) = String::from_utf8(b) else {
+            continue;
+        };
+        if let Ok(c) = Checkpoint::parse(&t, Stats::default()) {
+            assert_eq!(c, good, "checkpoint byte {i} set to {:?}", r as char);
+        }
+    }
+}
