@@ -576,3 +576,105 @@ fn too_many_cards_to_bind_are_refused_before_parsing() {
     std::fs::write(&f, many_cards(14)).unwrap();
     assert_eq!(data::load_for_binding(&[&f], None).unwrap().len(), 14);
 }
+
+// ---------------------------------------------------------------------------
+// 4. Only regular files are read
+
+/// A FIFO at `path` (`mkfifo`), or false when the tool is missing.
+fn mkfifo(path: &Path) -> bool {
+    std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// `domsim args` ends within 60 s (a blocking open of a FIFO would hang it
+/// forever); its output.
+fn ends(args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!("{args:?} blocked on a FIFO");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn fifos_and_devices_are_refused_before_they_are_opened() {
+    let d = scratch("fifo-inputs");
+    let fifo = d.join("pipe.dom");
+    assert!(mkfifo(&fifo), "mkfifo");
+    let st = d.join("mine.dom");
+    std::fs::write(&st, "extends: pipe.dom\nbuy:\n    Gold\n").unwrap();
+    let (fifo, st) = (fifo.to_str().unwrap(), st.to_str().unwrap());
+    for args in [
+        vec!["check", st],
+        vec!["check", fifo],
+        vec![
+            "sim",
+            "--cards",
+            fifo,
+            "builtin:big-money",
+            "builtin:big-money",
+        ],
+        vec!["scenario", fifo],
+        vec!["merge", fifo],
+        vec!["check", "/dev/zero"],
+    ] {
+        let o = ends(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+}
+
+/// The workbench: a typed strategy whose `extends:` names a FIFO of the
+/// strategy folder is answered at once with the error, eight times over
+/// (each used to leave a server thread blocked forever).
+#[test]
+fn the_server_answers_an_extends_naming_a_fifo() {
+    let d = scratch("fifo-serve");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/big_money.dom"),
+        d.join("big_money.dom"),
+    )
+    .unwrap();
+    assert!(mkfifo(&d.join("pipe.dom")), "mkfifo");
+    let srv = super::serve::Server::start_with(&["--strategies", d.to_str().unwrap()]);
+    let bots = serde_json::json!({ "bots": [
+        super::serve::bot("mine.dom", "extends: pipe.dom\nbuy:\n    Gold\n"),
+        super::serve::bot("b.dom", "buy: Gold"),
+    ] });
+    for _ in 0..8 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let port = srv.port;
+        let body = bots.to_string();
+        std::thread::spawn(move || {
+            let _ = tx.send(super::serve::try_request(
+                port,
+                "POST",
+                "/api/check",
+                Some(&body),
+                &[],
+            ));
+        });
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the server answers")
+            .unwrap();
+        let c = r.json();
+        assert_eq!(c["bots"][0]["ok"], false, "{c}");
+        assert!(c.to_string().contains("not a regular file"), "{c}");
+    }
+}
