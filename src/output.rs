@@ -720,12 +720,59 @@ pub fn note(line: &str) {
     let _ = writeln!(e, "{}", shorten(line));
 }
 
+/// Refuse a name read from a data file (a card, a building, a character,
+/// an event, a set, a category) that holds a control character (ESC, BEL,
+/// NUL, a line break…): names are printed, to terminals, CSV comment lines
+/// and logs, where such a character would act rather than show. The
+/// message shows the name escaped. One rule for every data format.
+pub fn check_name(name: &str) -> std::result::Result<(), String> {
+    match name.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "{} holds the control character U+{:04X}: a name is printed (terminal, logs, CSV) and may hold none",
+            quoted(name),
+            c as u32
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `s` in double quotes with every control character escaped (`\u{1b}`,
+/// `\n`): how a message quotes a value read from a file.
+pub fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// `msg` with every control character but line breaks and tabs escaped
+/// (`\u{1b}`): what every message to the terminal goes through
+/// ([`shorten`]), so that a value quoted raw from a file cannot act on the
+/// terminal (ESC sequences, BEL, carriage returns over the line).
+pub fn escape_controls(msg: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !msg.chars().any(bad) {
+        return msg.into();
+    }
+    let mut out = String::with_capacity(msg.len() + 8);
+    for c in msg.chars() {
+        if bad(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 /// A message quotes what it is about, and that can be a whole megabyte-long
 /// line of a bad file: lines past 2,000 characters keep their first 1,000
-/// and last 200, with how many were left out.
+/// and last 200, with how many were left out. Control characters but line
+/// breaks and tabs are escaped ([`escape_controls`]).
 pub fn shorten(msg: &str) -> std::borrow::Cow<'_, str> {
     const KEEP: usize = 1000;
     const TAIL: usize = 200;
+    let msg = match escape_controls(msg) {
+        std::borrow::Cow::Borrowed(m) => m,
+        std::borrow::Cow::Owned(m) => return shorten(&m).into_owned().into(),
+    };
     if msg.len() <= 2 * KEEP {
         return msg.into();
     }

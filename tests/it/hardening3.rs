@@ -678,3 +678,144 @@ fn the_server_answers_an_extends_naming_a_fifo() {
         assert!(c.to_string().contains("not a regular file"), "{c}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// 5. Control characters, byte-order marks, number ranges
+
+/// The four sample files of New Salem's data, `file` changed by `f`.
+fn salem_files(file: &str, f: impl Fn(&str) -> String) -> [(&'static str, String); 4] {
+    use domsim::new_salem::data::*;
+    let all = [
+        ("rules.toml", SAMPLE_RULES),
+        ("buildings.csv", SAMPLE_BUILDINGS),
+        ("events.toml", SAMPLE_EVENTS),
+        ("characters.toml", SAMPLE_CHARACTERS),
+    ];
+    all.map(|(n, t)| (n, if n == file { f(t) } else { t.to_string() }))
+}
+
+fn salem_error(files: [(&'static str, String); 4]) -> String {
+    let refs = [0, 1, 2, 3].map(|i| (files[i].0, files[i].1.as_str()));
+    match domsim::new_salem::data::Data::parse(refs, "test") {
+        Ok(_) => panic!("accepted"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn control_characters_in_new_salem_names_are_refused_and_shown_escaped() {
+    for (file, from, to, shown) in [
+        (
+            "buildings.csv",
+            "Market Stall",
+            "Market\u{1b}[31mStall",
+            "\\u{1b}",
+        ),
+        (
+            "buildings.csv",
+            "Trading Post",
+            "Trading\u{7}Post",
+            "\\u{7}",
+        ),
+        (
+            "buildings.csv",
+            "commerce,com_a",
+            "comm\u{0}erce,com_a",
+            "\\0",
+        ),
+        ("buildings.csv", "Wharf", "\"Wh\narf\"", "\\n"),
+        (
+            "events.toml",
+            "name = \"Trial\"",
+            "name = \"Tr\\u001bial\"",
+            "\\u{1b}",
+        ),
+        (
+            "events.toml",
+            "id = \"sermon\"",
+            "id = \"ser\\nmon\"",
+            "\\n",
+        ),
+    ] {
+        let e = salem_error(salem_files(file, |t| t.replacen(from, to, 1)));
+        assert!(e.contains("control character"), "{to:?}: {e}");
+        assert!(e.contains(shown), "{to:?}: {e}");
+        assert!(!e.chars().any(|c| c.is_control() && c != '\n'), "{e:?}");
+        assert!(e.contains(file), "{e}");
+    }
+    // `salem check` on such a folder prints nothing raw either.
+    let d = scratch("salem-control");
+    for (n, t) in salem_files("buildings.csv", |t| {
+        t.replacen("Wharf", "Wh\u{1b}]0;x\u{7}arf", 1)
+    }) {
+        std::fs::write(d.join(n), t).unwrap();
+    }
+    let o = domsim(&["salem", "check", "--data", d.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+}
+
+#[test]
+fn new_salem_numbers_past_64_bits_get_the_fields_range() {
+    for (file, from, to, want) in [
+        (
+            "rules.toml",
+            "new_constable_hope = 1",
+            "new_constable_hope = 99999999999999999999",
+            "new_constable_hope: 99999999999999999999 is outside 0..=10",
+        ),
+        (
+            "rules.toml",
+            "[3, 4, 5, 6, 7, 8]",
+            "[3, 4, 5, 6, 7, 123456789012345678901234567890]",
+            "player_counts: 123456789012345678901234… is outside 3..=8",
+        ),
+        (
+            "rules.toml",
+            "death = 3",
+            "death = -99999999999999999999",
+            "death: -99999999999999999999 is outside -100..=100",
+        ),
+        (
+            "events.toml",
+            "cost = 4",
+            "cost = 18446744073709551616",
+            "cost: 18446744073709551616 is outside 0..=50",
+        ),
+    ] {
+        let e = salem_error(salem_files(file, |t| {
+            assert!(t.contains(from), "{from}");
+            t.replacen(from, to, 1)
+        }));
+        assert!(e.contains(want), "{want:?} not in {e}");
+        assert!(e.contains(&format!("{file}:")), "{e}");
+    }
+}
+
+/// A message quoting a value read from a file shows its control characters
+/// escaped, whatever the verb (the one function every message goes through).
+#[test]
+fn messages_never_print_a_control_character_raw() {
+    let d = scratch("escape-messages");
+    let st = d.join("s.dom");
+    std::fs::write(&st, "buy:\n    Go\u{1b}[2Jld\n").unwrap();
+    let f = d.join("c.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"X\"\ncost = 1\ntypes = [\"Act\\u001bion\"]\n",
+    )
+    .unwrap();
+    for args in [
+        vec!["check", st.to_str().unwrap()],
+        vec!["cards", "list", f.to_str().unwrap()],
+    ] {
+        let o = domsim(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {err:?}"
+        );
+    }
+}
