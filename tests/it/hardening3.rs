@@ -819,3 +819,46 @@ fn messages_never_print_a_control_character_raw() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// 6. Soak with data cards
+
+/// The soak's invariant checks over kingdoms holding data cards: the five
+/// examples, the test cards and the adversarial cards (the
+/// largest piles that fit, 43: a kingdom holding several of them with more
+/// players does not fit and is tried again with 2).
+#[test]
+fn a_data_card_soak_passes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("data-soak");
+    let (echo, _) = echo_cards(43);
+    let echo: String = echo.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
+    let f = d.join("echo.toml");
+    std::fs::write(&f, echo).unwrap();
+    let cards = data::load_files(&[
+        root.join("cards/examples.toml"),
+        root.join("tests/data_cards/cards.toml"),
+        f,
+    ])
+    .unwrap();
+    assert_eq!(cards.len(), 14);
+    let binding = data::bind(&cards).unwrap();
+    assert_eq!(data::bound_slots(), binding.cards());
+    let cfg = domsim::soak::SoakConfig::new(150, 48);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let r = domsim::soak::run_with_cards(&cfg, binding.cards(), &stop);
+    let text = r.text(&cfg);
+    assert!(r.ok(), "{text}");
+    assert_eq!(r.games + r.setups_refused, 150, "{text}");
+    assert!(r.games >= 140, "{text}");
+    assert!(text.contains("data cards: "), "{text}");
+    let played = binding
+        .cards()
+        .iter()
+        .filter(|&&c| r.played[c as usize] > 0)
+        .count();
+    assert!(played >= 12, "most data cards are played: {text}");
+    // The same figures again (a function of the seed and game index).
+    let again = domsim::soak::run_with_cards(&cfg, binding.cards(), &stop);
+    assert_eq!((again.decisions, again.played), (r.decisions, r.played));
+}
