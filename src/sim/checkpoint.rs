@@ -592,9 +592,7 @@ mod tests {
         assert!(format!("{e}").contains("seat rotation"), "{e}");
         // Any edit the digest covers is refused; a byte-order mark is not one.
         let t = c.to_text();
-        let edited = t
-            .replace("\nnext 3\n", "\nnext 3 \n")
-            .replace("games 3\n", "games 3\n");
+        let edited = t.replace("\nnext 3\n", "\nnext 3 \n");
         assert_eq!(Checkpoint::parse(&edited, Stats::default()).unwrap(), c);
         let e =
             Checkpoint::parse(&t.replace("key seed", "key Seed"), Stats::default()).unwrap_err();

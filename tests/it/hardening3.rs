@@ -618,6 +618,8 @@ fn fifos_and_devices_are_refused_before_they_are_opened() {
     let st = d.join("mine.dom");
     std::fs::write(&st, "extends: pipe.dom\nbuy:\n    Gold\n").unwrap();
     let (fifo, st) = (fifo.to_str().unwrap(), st.to_str().unwrap());
+    let out = d.join("m.csv");
+    let out = out.to_str().unwrap();
     for args in [
         vec!["check", st],
         vec!["check", fifo],
@@ -629,7 +631,7 @@ fn fifos_and_devices_are_refused_before_they_are_opened() {
             "builtin:big-money",
         ],
         vec!["scenario", fifo],
-        vec!["merge", fifo],
+        vec!["merge", fifo, "-o", out],
         vec!["check", "/dev/zero"],
     ] {
         let o = ends(&args);
@@ -803,7 +805,7 @@ fn messages_never_print_a_control_character_raw() {
     let f = d.join("c.toml");
     std::fs::write(
         &f,
-        "[[card]]\nname = \"X\"\ncost = 1\ntypes = [\"Act\\u001bion\"]\n",
+        "[[card]]\nname = \"X\\u001b[2J\"\ncost = 1\ntypes = [\"Action\"]\n",
     )
     .unwrap();
     for args in [
