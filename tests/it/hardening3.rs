@@ -864,3 +864,63 @@ fn a_data_card_soak_passes() {
     let again = domsim::soak::run_with_cards(&cfg, binding.cards(), &stop);
     assert_eq!((again.decisions, again.played), (r.decisions, r.played));
 }
+
+// ---------------------------------------------------------------------------
+// 7. The gaps mutation testing found
+
+/// Saboteur's ceiling is the trashed card's cost minus $2: Gold ($6)
+/// trashed, the victim may gain up to $4. Its default is the most
+/// expensive card it may gain (Smithy, not Duchy or Province, which a
+/// ceiling of cost + 2 would allow), and an answer over the ceiling
+/// (Duchy, $5) is illegal. (Before this, only a results matrix's bytes
+/// noticed `cost - 2` turned into `cost + 2`.)
+#[test]
+fn saboteur_gains_up_to_the_trashed_cost_minus_two() {
+    let base =
+        "players: 2\nkingdom: Saboteur, Smithy\np0.hand: Saboteur\np1.deck: Copper, Gold, Estate\n";
+    super::scenarios::check_scenario(
+        "saboteur default",
+        &format!(
+            "{base}do: play Saboteur\nexpect trash: Gold\nexpect p1.discard~: Copper, Smithy\nexpect p1.deck: Estate\n"
+        ),
+    );
+    super::scenarios::check_scenario(
+        "saboteur exact",
+        &format!(
+            "{base}answers.p1: Smithy\ndo: play Saboteur\nexpect p1.discard~: Copper, Smithy\n"
+        ),
+    );
+    super::scenarios::check_scenario(
+        "saboteur over",
+        &format!(
+            "{base}answers.p1: Duchy\ndo: play Saboteur\nexpect fault: answered 'Duchy'\nexpect trash: Gold\nexpect p1.discard~: Copper, Smithy\n"
+        ),
+    );
+}
+
+/// The engine's documented default for Mining Village's yes/no
+/// (docs/QUESTIONS.md: "no", keep it): with no answer, it stays in play
+/// and gives no coins.
+#[test]
+fn mining_village_keeps_itself_by_default() {
+    super::scenarios::check_scenario(
+        "mining village default",
+        "players: 2\nkingdom: Mining Village, Baron\np0.hand: Mining Village\np0.deck: Copper\ndo: play Mining Village\nexpect actions: 2\nexpect coins: 0\nexpect p0.play: Mining Village\nexpect p0.hand: Copper\nexpect trash:\n",
+    );
+}
+
+/// The engine's default for Masquerade's optional trash: a Curse in hand
+/// is trashed, anything else is kept.
+#[test]
+fn masquerade_trashes_a_curse_and_nothing_else_by_default() {
+    let setup = "players: 2\nkingdom: Masquerade\np0.deck: Copper, Copper\np1.hand: Gold\n";
+    let play = "answers.p0: Estate\nanswers.p1: Gold\ndo: play Masquerade\n";
+    super::scenarios::check_scenario(
+        "masquerade curse",
+        &format!("{setup}p0.hand: Masquerade, Curse, Estate, Silver\n{play}expect trash: Curse\nexpect p0.hand~: Silver, Gold, Copper, Copper\n"),
+    );
+    super::scenarios::check_scenario(
+        "masquerade nothing",
+        &format!("{setup}p0.hand: Masquerade, Estate, Silver, Duchy\n{play}expect trash:\nexpect p0.hand~: Silver, Duchy, Gold, Copper, Copper\n"),
+    );
+}
