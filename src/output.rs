@@ -47,9 +47,11 @@
 //! text that is the result itself; when files of the run are still to be
 //! written, the console text is dropped and the files are written.
 //!
-//! **Reading** ([`read_input`]): every file input is read through a hard size
-//! cap, whatever size the file reports (`/dev/zero` is refused after the cap,
-//! not read forever).
+//! **Reading** ([`read_input`], [`read_capped`]): every file input is a
+//! regular file (a FIFO, device or socket is refused before it is opened:
+//! opening a FIFO for reading blocks until a writer comes, forever in a
+//! server thread), and is read through a hard size cap, whatever size the
+//! file reports.
 //!
 //! **Inputs are never outputs** ([`check_distinct`]): before anything runs,
 //! each verb compares every output path with every input and every other
@@ -718,12 +720,59 @@ pub fn note(line: &str) {
     let _ = writeln!(e, "{}", shorten(line));
 }
 
+/// Refuse a name read from a data file (a card, a building, a character,
+/// an event, a set, a category) that holds a control character (ESC, BEL,
+/// NUL, a line break…): names are printed, to terminals, CSV comment lines
+/// and logs, where such a character would act rather than show. The
+/// message shows the name escaped. One rule for every data format.
+pub fn check_name(name: &str) -> std::result::Result<(), String> {
+    match name.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "{} holds the control character U+{:04X}: a name is printed (terminal, logs, CSV) and may hold none",
+            quoted(name),
+            c as u32
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `s` in double quotes with every control character escaped (`\u{1b}`,
+/// `\n`): how a message quotes a value read from a file.
+pub fn quoted(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// `msg` with every control character but line breaks and tabs escaped
+/// (`\u{1b}`): what every message to the terminal goes through
+/// ([`shorten`]), so that a value quoted raw from a file cannot act on the
+/// terminal (ESC sequences, BEL, carriage returns over the line).
+pub fn escape_controls(msg: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !msg.chars().any(bad) {
+        return msg.into();
+    }
+    let mut out = String::with_capacity(msg.len() + 8);
+    for c in msg.chars() {
+        if bad(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 /// A message quotes what it is about, and that can be a whole megabyte-long
 /// line of a bad file: lines past 2,000 characters keep their first 1,000
-/// and last 200, with how many were left out.
+/// and last 200, with how many were left out. Control characters but line
+/// breaks and tabs are escaped ([`escape_controls`]).
 pub fn shorten(msg: &str) -> std::borrow::Cow<'_, str> {
     const KEEP: usize = 1000;
     const TAIL: usize = 200;
+    let msg = match escape_controls(msg) {
+        std::borrow::Cow::Borrowed(m) => m,
+        std::borrow::Cow::Owned(m) => return shorten(&m).into_owned().into(),
+    };
     if msg.len() <= 2 * KEEP {
         return msg.into();
     }
@@ -771,17 +820,63 @@ pub fn read_input_bytes(path: &Path, what: &str) -> Result<Vec<u8>> {
     })
 }
 
-/// Read at most `cap` bytes of `path`: a longer input (or an endless one,
-/// like `/dev/zero`, whatever size it reports) is an error of kind
-/// `FileTooLarge`; a directory is an error of kind `IsADirectory`.
-pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
-    let f = File::open(path)?;
-    if f.metadata()?.is_dir() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::IsADirectory,
-            "is a directory",
-        ));
+/// Open `path` for reading only if it is a regular file (links followed):
+/// a directory is an error of kind `IsADirectory`, a FIFO, device or
+/// socket one of kind `InvalidInput` ("not a regular file"), both before
+/// anything is opened, so that a FIFO never blocks the open. The open itself
+/// does not block either (`O_NONBLOCK`: a FIFO put in place between the
+/// look and the open is refused by the second look, on the open file).
+/// Every file input goes through here ([`read_capped`]).
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    fn kind_of(m: &std::fs::Metadata) -> std::io::Result<()> {
+        let t = m.file_type();
+        if t.is_file() {
+            return Ok(());
+        }
+        if t.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
+        }
+        let what = if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "not a file"
+        };
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not a regular file ({what}): give a file"),
+        ))
     }
+    kind_of(&std::fs::metadata(path)?)?;
+    #[cfg(target_os = "linux")]
+    let f = {
+        use std::os::unix::fs::OpenOptionsExt;
+        /// `O_NONBLOCK` of Linux (every architecture but Alpha, SPARC
+        /// and PA-RISC, which Rust's Linux targets do not include).
+        const O_NONBLOCK: i32 = 0o4000;
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(O_NONBLOCK)
+            .open(path)?
+    };
+    #[cfg(not(target_os = "linux"))]
+    let f = File::open(path)?;
+    kind_of(&f.metadata()?)?;
+    Ok(f)
+}
+
+/// Read at most `cap` bytes of regular file `path` ([`open_regular`]): a
+/// longer input (or one that grows while read) is an error of kind
+/// `FileTooLarge`; a directory is an error of kind `IsADirectory`, a FIFO,
+/// device or socket of kind `InvalidInput`.
+pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let f = open_regular(path)?;
     let mut buf = Vec::new();
     f.take(cap + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > cap {
@@ -1017,9 +1112,19 @@ mod tests {
     #[test]
     fn bounded_read_refuses_endless_input() {
         if Path::new("/dev/zero").exists() {
+            // A device is not read at all (it used to be read up to the cap).
             let e = read_input(Path::new("/dev/zero"), "strategy file").unwrap_err();
-            assert!(format!("{e}").contains("larger than"), "{e}");
+            assert!(
+                format!("{e}").contains("not a regular file (a device)"),
+                "{e}"
+            );
         }
+        let d = tempfile::tempdir().unwrap();
+        let big = d.path().join("big");
+        std::fs::write(&big, vec![b'x'; 100]).unwrap();
+        let e = read_capped(&big, 99).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
+        assert_eq!(read_capped(&big, 100).unwrap().len(), 100);
         let d = tempfile::tempdir().unwrap();
         let e = read_input(d.path(), "strategy file").unwrap_err();
         assert!(format!("{e}").contains("directory"), "{e}");

@@ -605,6 +605,9 @@ fn per_entrant(r: &CardGame, m: usize) -> [i64; MAX_PLAYERS] {
     }
     for (x, &k) in sum.iter_mut().zip(&seats) {
         if k > 0 {
+            // Arithmetic, not a bound: SCALE is a multiple of every seat
+            // count 1..=6, so the division is exact; were it not, the mean
+            // would round down, never index or overflow.
             debug_assert_eq!(*x % k, 0, "SCALE makes every mean exact");
             *x /= k;
         }

@@ -24,6 +24,15 @@
 //! they are never silent. The report gives the games played, the distinct
 //! kingdoms, every card never played (and never gained), the decisions
 //! checked and the time taken.
+//!
+//! **Data cards** ([`run_with_cards`], `soak --cards FILE…`): every kingdom
+//! then holds 1 to 10 of the bound data cards (drawn from `(S, i)`), the
+//! rest drawn from the printed sets, and the same checks apply. A setup
+//! the engine refuses (the cards of the game do not fit its zones:
+//! [`crate::engine::SetupError::TooManyCards`]) is tried again with 2
+//! players, and counted apart if it still does not fit: a refusal is the
+//! documented answer, not a failure. The report says how often each data
+//! card was played and gained.
 
 use crate::bots::RandomBots;
 use crate::cards::{Card, Set};
@@ -94,6 +103,12 @@ pub struct SoakReport {
     /// Games with an illegal answer (strategy games: the evaluator answered
     /// something illegal; random games: a failure).
     pub strategy_faults: u64,
+    /// The data cards soaked ([`run_with_cards`]; empty otherwise).
+    pub data_cards: Vec<Card>,
+    /// Data-card kingdoms refused at setup even with 2 players (their cards
+    /// do not fit a game); the first ones listed.
+    pub setups_refused: u64,
+    pub setups_refused_first: Vec<Problem>,
     /// Panics, invariant violations, illegal random answers, runaway turns,
     /// generated strategies rejected: any of these makes the soak fail.
     pub failures: u64,
@@ -142,6 +157,13 @@ impl SoakReport {
             keep(&mut self.turn_capped_first, p);
         }
         self.action_capped += o.action_capped;
+        self.setups_refused += o.setups_refused;
+        for p in o.setups_refused_first {
+            keep(&mut self.setups_refused_first, p);
+        }
+        if self.data_cards.is_empty() {
+            self.data_cards = o.data_cards;
+        }
         self.strategy_faults += o.strategy_faults;
         self.failures += o.failures;
         for p in o.failures_first {
@@ -244,6 +266,27 @@ impl SoakReport {
             names(&self.never_gained()),
             names(&Self::ungainable())
         );
+        if !self.data_cards.is_empty() {
+            let each: Vec<String> = self
+                .data_cards
+                .iter()
+                .map(|&c| {
+                    format!(
+                        "{} played {}, gained {}",
+                        c.name(),
+                        self.played[c as usize],
+                        self.gained[c as usize]
+                    )
+                })
+                .collect();
+            let _ = writeln!(s, "  data cards: {}", each.join("; "));
+            let _ = writeln!(
+                s,
+                "  data-card kingdoms refused at setup (their cards do not fit one game, even with 2 players): {}{}",
+                self.setups_refused,
+                first(&self.setups_refused_first)
+            );
+        }
         let _ = writeln!(
             s,
             "  games stopped by the turn cap: {} ({} random-bot, {} generated-strategy games){}",
@@ -549,14 +592,55 @@ fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Play soak game `i` into `r`.
-fn soak_game(cfg: &SoakConfig, sets: &[Set], i: u64, r: &mut SoakReport) {
+/// The kingdom of data-card soak game `i`: 1 to 10 of `data` (at most
+/// all of them), the rest drawn from the printed `sets`; with 2 players if
+/// `players` cannot hold its cards. `Ok(None)`: refused even then.
+fn data_kingdom(
+    rng: &mut GameRng,
+    players: usize,
+    sets: &[Set],
+    data: &[Card],
+) -> Result<Option<Kingdom>, String> {
+    let mut pool = data.to_vec();
+    rng.shuffle(&mut pool);
+    let m = 1 + rng.below(data.len().min(10) as u32) as usize;
+    let mut cards = pool[..m].to_vec();
+    let fill = Kingdom::fill_cards(&cards, sets, rng.next_u64(), |_| true)
+        .map_err(|e| format!("no random kingdom: {e}"))?;
+    cards.extend(fill);
+    for p in [players, 2] {
+        match Kingdom::new(p, &cards) {
+            Ok(k) => return Ok(Some(k)),
+            Err(crate::engine::SetupError::TooManyCards(_)) => continue,
+            Err(e) => return Err(format!("no kingdom of {}: {e}", names(&cards))),
+        }
+    }
+    Ok(None)
+}
+
+/// Play soak game `i` into `r` (with `data` cards in its kingdom, if any).
+fn soak_game(cfg: &SoakConfig, sets: &[Set], data: &[Card], i: u64, r: &mut SoakReport) {
     let mut rng = GameRng::for_game(cfg.seed, i ^ 0x50A4_0000_0000_0000);
     let players = 2 + rng.below(5) as usize;
-    let mut k = match Kingdom::random(players, sets, rng.next_u64()) {
-        Ok(k) => k,
-        Err(e) => return r.fail(i, format!("no random kingdom: {e}")),
+    let k = if data.is_empty() {
+        Kingdom::random(players, sets, rng.next_u64())
+            .map_err(|e| format!("no random kingdom: {e}"))
+    } else {
+        match data_kingdom(&mut rng, players, sets, data) {
+            Ok(Some(k)) => Ok(k),
+            Ok(None) => {
+                r.setups_refused += 1;
+                let what = format!("{players} players: the game's cards do not fit");
+                return keep(&mut r.setups_refused_first, Problem { index: i, what });
+            }
+            Err(e) => Err(e),
+        }
     };
+    let mut k = match k {
+        Ok(k) => k,
+        Err(e) => return r.fail(i, e),
+    };
+    let players = k.n();
     // The soak plays with the turn counters on (generated strategies may
     // read them), which also keeps that engine path under test.
     k.track_turn = true;
@@ -652,9 +736,18 @@ fn soak_game(cfg: &SoakConfig, sets: &[Set], i: u64, r: &mut SoakReport) {
 /// derived from `(cfg.seed, i)`, so the figures do not depend on threads.
 /// `stop` (Ctrl-C) ends the run after the games in progress.
 pub fn run(cfg: &SoakConfig, stop: &AtomicBool) -> SoakReport {
+    run_with_cards(cfg, &[], stop)
+}
+
+/// [`run`] with data cards: `data` are the slots of the bound data cards
+/// ([`crate::cards::data::bound_slots`], or a [`crate::cards::data::Binding`]'s
+/// cards), each kingdom holding some of them (see the module doc). With
+/// no data cards this is [`run`].
+pub fn run_with_cards(cfg: &SoakConfig, data: &[Card], stop: &AtomicBool) -> SoakReport {
     let t0 = Instant::now();
     let sets = implemented_sets();
     let mut total = SoakReport::empty();
+    total.data_cards = data.to_vec();
     let mut start = 0;
     while start < cfg.games && !stop.load(Ordering::Relaxed) {
         let end = (start + BLOCK).min(cfg.games);
@@ -662,7 +755,7 @@ pub fn run(cfg: &SoakConfig, stop: &AtomicBool) -> SoakReport {
             .into_par_iter()
             .fold(SoakReport::empty, |mut r, i| {
                 if !stop.load(Ordering::Relaxed) {
-                    soak_game(cfg, &sets, i, &mut r);
+                    soak_game(cfg, &sets, data, i, &mut r);
                 }
                 r
             })

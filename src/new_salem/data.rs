@@ -459,10 +459,68 @@ fn at(
 }
 
 fn toml_err(file: &str, text: &str, e: toml::de::Error) -> anyhow::Error {
-    let msg = e.message().trim().to_string();
+    let mut msg = e.message().trim().to_string();
+    if let Some(s) = e.span() {
+        if msg.contains("as i128") || msg.contains("out of range") {
+            // A whole number beyond what TOML reads (64 bits): out of range
+            // like any other, with the field's documented range.
+            let number = text.get(s.clone()).unwrap_or("").trim();
+            msg = too_large(text, s.start, number);
+        }
+    }
     match e.span() {
         Some(s) => at(file, text, s, msg),
         None => anyhow!("{file}: {msg}"),
+    }
+}
+
+/// The documented range of each whole-number field of the TOML files
+/// (rules, events), as the checks below apply them.
+fn field_range(key: &str) -> Option<String> {
+    Some(match key {
+        "player_counts" | "min_players" => format!("{MIN_PLAYERS}..={MAX_PLAYERS}"),
+        "witch_cards" => format!("0..={MAX_PLAYERS}"),
+        "puritan_cards" => "0..=16".into(),
+        "despair_threshold" => "-1000..=1000".into(),
+        "dealt_per_round" | "kept_per_round" => format!("1..={MAX_HAND}"),
+        "witch_on_trial" | "witch_free" | "puritan_on_trial" | "puritan_free" | "death"
+        | "justice" | "matching_building" | "complete_set" => {
+            format!("-{END_NUMBER}..={END_NUMBER}")
+        }
+        "new_constable_hope" => "0..=10".into(),
+        "cost" => "0..=50".into(),
+        "remove_despair" | "n" => "0..=20".into(),
+        _ => return None,
+    })
+}
+
+/// The message for a number too large for TOML at `offset` of `text`: the
+/// field it is given to (the nearest key before it, in an array or an
+/// inline table too) and the field's range.
+fn too_large(text: &str, offset: usize, number: &str) -> String {
+    let before = text.get(..offset).unwrap_or("");
+    let key: String = before
+        .rfind('=')
+        .map(|i| {
+            let k: Vec<char> = before[..i]
+                .trim_end()
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            k.into_iter().rev().collect()
+        })
+        .unwrap_or_default();
+    let number = if number.chars().count() > 24 {
+        format!("{}…", number.chars().take(24).collect::<String>())
+    } else {
+        number.to_string()
+    };
+    match field_range(&key) {
+        Some(r) => format!("{key}: {number} is outside {r}"),
+        None => format!(
+            "{number} is out of range (every number of the New Salem data is small; docs/NEW_SALEM.md gives each field's range)"
+        ),
     }
 }
 
@@ -1004,6 +1062,8 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
     let mut first_use: Vec<FirstUse> = Vec::new();
     let mut set_names: Vec<String> = Vec::new();
     let mut designs: Vec<Design> = Vec::new();
+    // The ids seen (a search of `designs` per row made a long file quadratic).
+    let mut design_ids: std::collections::HashSet<String> = Default::default();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| anyhow!("{file}: {e}"))?;
         let line = csv_line(text, rec.position());
@@ -1018,11 +1078,16 @@ fn parse_buildings(file: &str, text: &str) -> Result<Buildings> {
         let f = |i: usize| rec.get(i).unwrap_or("");
         let field_err =
             |i: usize, msg: String| anyhow!("{file}:{line}: field {}: {msg}", BUILDING_COLUMNS[i]);
+        // Every name of the row is printed (logs, messages): no control
+        // character ([`crate::output::check_name`]).
+        for i in [0, 1, 2, 3] {
+            crate::output::check_name(f(i)).map_err(|m| field_err(i, m))?;
+        }
         let id = f(0).to_string();
         if id.is_empty() {
             return Err(field_err(0, "empty id".into()));
         }
-        if designs.iter().any(|d| d.id == id) {
+        if !design_ids.insert(id.clone()) {
             return Err(field_err(0, format!("{id:?} is used twice")));
         }
         let name = f(1).to_string();
@@ -1252,11 +1317,16 @@ fn chain_of(designs: &[Design], m: &[usize]) -> Option<[u8; 3]> {
 fn parse_events(file: &str, text: &str) -> Result<Vec<Event>> {
     let f: EventsFile = toml::from_str(text).map_err(|e| toml_err(file, text, e))?;
     let mut out: Vec<Event> = Vec::new();
+    // The ids seen (a search of `out` per row made a long file quadratic).
+    let mut ids: std::collections::HashSet<String> = Default::default();
     for row in &f.events {
         let r = row.get_ref();
         let e = |span: std::ops::Range<usize>, msg: String| at(file, text, span, msg);
         let id = r.id.get_ref().clone();
-        if id.is_empty() || out.iter().any(|x| x.id == id) {
+        crate::output::check_name(&id).map_err(|m| e(r.id.span(), format!("event id {m}")))?;
+        crate::output::check_name(&r.name)
+            .map_err(|m| e(r.id.span(), format!("event {id:?}: name {m}")))?;
+        if id.is_empty() || !ids.insert(id.clone()) {
             return Err(e(
                 r.id.span(),
                 format!("event id {id:?} is empty or used twice"),
@@ -1404,6 +1474,8 @@ fn parse_characters(
     for row in &f.characters {
         let r = row.get_ref();
         let id = r.id.get_ref().clone();
+        crate::output::check_name(&id)
+            .map_err(|m| at(file, text, r.id.span(), format!("character id {m}")))?;
         if id.is_empty() || out.iter().any(|x| x.id == id) {
             return Err(at(
                 file,

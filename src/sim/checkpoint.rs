@@ -12,9 +12,13 @@
 //! numbers are identical to those of an uninterrupted run, whatever the
 //! number of interruptions, threads or the batch size.
 //!
-//! The file is plain text, one `key value` per line; it stays after the run
-//! completes (running the same command again then plays nothing and prints
-//! the same result).
+//! The file is plain text, one `key value` per line, ending with a
+//! `digest` of everything before it (FNV-1a 64 of the canonical text, as
+//! [`Checkpoint::to_text`] writes it: see [`crate::sim::shard::content_digest`]
+//! for why this digest) and `end`: a checkpoint changed after it was
+//! written, by damage or by hand, is refused ("damaged or edited") even when
+//! its counts still fit together. It stays after the run completes (running
+//! the same command again then plays nothing and prints the same result).
 
 use super::runner::{play_block, Match};
 use super::{DominionMatch, Plain, RunConfig, RunResult, Stats};
@@ -24,7 +28,7 @@ use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-const MAGIC: &str = "domsim-checkpoint 2";
+const MAGIC: &str = "domsim-checkpoint 3";
 
 /// Default games per checkpoint batch.
 pub const DEFAULT_EVERY: u64 = 1 << 20;
@@ -58,10 +62,19 @@ pub trait Saved: Sized {
     fn check(&self) -> std::result::Result<(), String> {
         Ok(())
     }
+    /// Check what the counts of games `first..first + games` must hold
+    /// besides [`Saved::check`] (Dominion: the seat rotation). Default:
+    /// nothing.
+    fn check_games(&self, first: u64, games: u64) -> std::result::Result<(), String> {
+        let _ = (first, games);
+        Ok(())
+    }
 }
 
 fn one_line(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('\n', "\\n")
+    s.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
 }
 
 fn un_line(s: &str) -> String {
@@ -71,6 +84,7 @@ fn un_line(s: &str) -> String {
         if c == '\\' {
             match it.next() {
                 Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
                 Some(o) => out.push(o),
                 None => {}
             }
@@ -83,22 +97,36 @@ fn un_line(s: &str) -> String {
 
 impl<T: Saved> Checkpoint<T> {
     pub fn to_text(&self) -> String {
+        let mut t = self.body();
+        t.push_str(&format!(
+            "digest {}\nend\n",
+            crate::digest::hex(t.as_bytes())
+        ));
+        t
+    }
+
+    /// The text before the `digest` line: what the digest covers.
+    fn body(&self) -> String {
         let mut t = format!("{MAGIC}\nkey {}\n", one_line(&self.key));
         if self.first != 0 {
             t.push_str(&format!("first {}\n", self.first));
         }
         t.push_str(&format!("next {}\n", self.next));
         self.stats.write_lines(&mut t);
-        t.push_str("end\n");
         t
     }
 
-    /// Parse a checkpoint file's text, reading the tally into `empty`.
+    /// Parse a checkpoint file's text, reading the tally into `empty` (a
+    /// leading byte-order mark is skipped).
     pub fn parse(text: &str, empty: T) -> Result<Checkpoint<T>> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.lines();
         let first = lines.next();
         if first == Some("domsim-checkpoint 1") {
             bail!("written by an older domsim (format 1, without per-seat wins and rounds); delete it and run again");
+        }
+        if first == Some("domsim-checkpoint 2") {
+            bail!("written by an older domsim (format 2, without the digest that shows a checkpoint is as its run wrote it); delete it and run again");
         }
         if first != Some(MAGIC) {
             bail!("not a domsim checkpoint (first line is not '{MAGIC}')");
@@ -110,6 +138,7 @@ impl<T: Saved> Checkpoint<T> {
             stats: empty,
         };
         let mut ended = false;
+        let mut digest = None;
         for (n, l) in lines.enumerate() {
             let n = n + 2;
             let (k, v) = l.split_once(' ').unwrap_or((l, ""));
@@ -123,6 +152,7 @@ impl<T: Saved> Checkpoint<T> {
                 "first" => c.first = num(v)?,
                 "next" => c.next = num(v)?,
                 "end" => ended = true,
+                "digest" => digest = Some(v.to_string()),
                 _ => {
                     if !c.stats.read_line(n, k, v)? {
                         bail!("line {n}: unknown field '{k}'");
@@ -142,7 +172,18 @@ impl<T: Saved> Checkpoint<T> {
             );
         }
         c.stats.check().map_err(|e| anyhow!("inconsistent: {e}"))?;
-        Ok(c)
+        c.stats
+            .check_games(c.first, c.next - c.first)
+            .map_err(|e| anyhow!("inconsistent: {e}"))?;
+        // The fields first, so that a damaged field is named; then the
+        // digest, which refuses any other change.
+        match digest {
+            None => bail!("damaged or edited: it has no digest line (a checkpoint always has one); delete it and run again"),
+            Some(d) if d != crate::digest::hex(c.body().as_bytes()) => bail!(
+                "damaged or edited: its content does not match its digest {d}; delete it and run again"
+            ),
+            Some(_) => Ok(c),
+        }
     }
 
     fn save(&self, path: &Path) -> Result<()> {
@@ -170,6 +211,16 @@ impl Saved for Stats {
             .filter(|&s| self.entrants.iter().any(|e| e.seat_games[s] > 0))
             .count();
         self.check(players.max(1))
+    }
+
+    fn check_games(&self, first: u64, games: u64) -> std::result::Result<(), String> {
+        let players = (0..MAX_PLAYERS)
+            .filter(|&s| self.entrants.iter().any(|e| e.seat_games[s] > 0))
+            .count();
+        if games == 0 {
+            return Ok(());
+        }
+        super::shard::check_seating(self, players.max(1), first, games)
     }
 
     fn write_lines(&self, t: &mut String) {
@@ -423,6 +474,9 @@ impl Saved for (Stats, ()) {
     fn check(&self) -> std::result::Result<(), String> {
         Saved::check(&self.0)
     }
+    fn check_games(&self, first: u64, games: u64) -> std::result::Result<(), String> {
+        self.0.check_games(first, games)
+    }
 }
 
 /// Dominion's [`super::run`] with a checkpoint file ([`run_match`]).
@@ -492,12 +546,15 @@ mod tests {
                 winners: 1 << 5,
                 capped: false,
             };
-            s.record(&[2, 1, 0, 3, 4, 5], &o);
+            // Seated as a run seats games 0, 1, 2 (a checkpoint is held
+            // to the seat rotation).
+            let order = crate::sim::seat_orders(6)[g as usize];
+            s.record(&order, &o);
         }
         s.faults = 1;
         s.first_fault = Some((2, "a \\ b\nc".into()));
         assert_eq!(s.entrants[1].vp_sum, -9);
-        assert_eq!(s.entrants[5].seat_units[5], 180);
+        assert_eq!(s.entrants[5].seat_units[5], 120);
         let c = Checkpoint {
             key: "seed 1\nx".into(),
             first: 0,
@@ -513,16 +570,36 @@ mod tests {
             Checkpoint::parse(&t[..t.len() - 4], Stats::default()).is_err(),
             "truncated"
         );
-        // A shard's checkpoint keeps where it starts.
+        // A shard's checkpoint keeps where it starts (game 720 = 6!: the
+        // seat rotation starts over, so the same counts fit).
         let shard = Checkpoint {
-            first: 10,
-            next: 13,
-            ..c
+            first: 720,
+            next: 723,
+            ..c.clone()
         };
-        assert!(shard.to_text().contains("\nfirst 10\n"));
+        assert!(shard.to_text().contains("\nfirst 720\n"));
         assert_eq!(
             Checkpoint::parse(&shard.to_text(), Stats::default()).unwrap(),
             shard
+        );
+        // The same counts from game 10 on are not how a run seats them.
+        let moved = Checkpoint {
+            first: 10,
+            next: 13,
+            ..c.clone()
+        };
+        let e = Checkpoint::parse(&moved.to_text(), Stats::default()).unwrap_err();
+        assert!(format!("{e}").contains("seat rotation"), "{e}");
+        // Any edit the digest covers is refused; a byte-order mark is not one.
+        let t = c.to_text();
+        let edited = t.replace("\nnext 3\n", "\nnext 3 \n");
+        assert_eq!(Checkpoint::parse(&edited, Stats::default()).unwrap(), c);
+        let e =
+            Checkpoint::parse(&t.replace("key seed", "key Seed"), Stats::default()).unwrap_err();
+        assert!(format!("{e}").contains("damaged or edited"), "{e}");
+        assert_eq!(
+            Checkpoint::parse(&format!("\u{feff}{t}"), Stats::default()).unwrap(),
+            c
         );
     }
 

@@ -60,6 +60,26 @@ pub fn seat_orders(n: usize) -> Vec<[u8; MAX_PLAYERS]> {
     out
 }
 
+/// How many games of `first..first + games` seat entrant `e` in seat `s`
+/// (`[e][s]`), under the rotation of [`seat_orders`] over `n` entrants:
+/// what an honest count's `seat_games` must be.
+pub fn seat_counts(n: usize, first: u64, games: u64) -> [[u64; MAX_PLAYERS]; MAX_PLAYERS] {
+    let orders = seat_orders(n);
+    let l = orders.len() as u64;
+    let (full, rem) = (games / l, games % l);
+    let mut out = [[0u64; MAX_PLAYERS]; MAX_PLAYERS];
+    for (k, o) in orders.iter().enumerate() {
+        // Games `i` of the range with `i mod l == k`: every full cycle has
+        // one, and the remainder `first .. first + rem` (mod l) one more.
+        let offset = (k as u64 + l - first % l) % l;
+        let c = full + u64::from(offset < rem);
+        for (s, &e) in o[..n].iter().enumerate() {
+            out[e as usize][s] += c;
+        }
+    }
+    out
+}
+
 /// Results of one entrant, accumulated over games. All integers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EntrantStats {
@@ -732,6 +752,25 @@ pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seat_counts_are_those_of_the_rotation() {
+        for n in 1..=4 {
+            let orders = seat_orders(n);
+            for (first, games) in [(0u64, 0u64), (0, 7), (5, 30), (23, 1), (1000, 53)] {
+                let mut want = [[0u64; MAX_PLAYERS]; MAX_PLAYERS];
+                for i in first..first + games {
+                    for (s, &e) in orders[(i % orders.len() as u64) as usize][..n]
+                        .iter()
+                        .enumerate()
+                    {
+                        want[e as usize][s] += 1;
+                    }
+                }
+                assert_eq!(seat_counts(n, first, games), want, "{n} {first} {games}");
+            }
+        }
+    }
 
     #[test]
     fn orders_are_all_permutations() {

@@ -48,7 +48,10 @@ impl GameRng {
     /// Uniform integer in `0..n` (`n > 0`), unbiased (Lemire's method).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
+        // `n = 0` (never asked: every caller draws from a non-empty
+        // range) cannot panic either: `m` is 0, so `(m as u32) < n` is
+        // false, the modulo by `n` is never reached, and the answer is 0.
+        debug_assert!(n > 0, "a draw from an empty range");
         let mut m = (self.0.next_u32() as u64) * (n as u64);
         if (m as u32) < n {
             let t = n.wrapping_neg() % n;

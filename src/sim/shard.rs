@@ -7,10 +7,14 @@
 //!   `⌊(I−1)·G/N⌋ .. ⌊I·G/N⌋` of a `G`-game run (for `matrix`, that slice of
 //!   every pair). Game `i` is dealt from `(seed, i)` and seated by `i`
 //!   alone, so the union of the shards is exactly the one-machine run.
-//! * A partial file (JSON, `format: domsim-partial-1`) carries the full run
+//! * A partial file (JSON, `format: domsim-partial-2`) carries the full run
 //!   key — the output's metadata (version, command, seed, kingdom, players),
 //!   the entrants with their file hashes, the games asked — its shard
-//!   number, its slice and its counts.
+//!   number, its slice, its counts, and a `digest` of all of these
+//!   ([`content_digest`]): a part whose content was changed after it was
+//!   written, by damage or by hand, is refused ("damaged or edited") even
+//!   when its sums still look plausible. Parts of the previous format
+//!   (`domsim-partial-1`, no digest) are refused with a message saying so.
 //! * `domsim merge` refuses parts of different runs, a shard given twice, a
 //!   missing shard or a part whose counts do not cover its slice, then adds
 //!   the counts (integers: the order does not matter) and writes the outputs
@@ -27,7 +31,23 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Format tag of partial files.
-pub const FORMAT: &str = "domsim-partial-1";
+pub const FORMAT: &str = "domsim-partial-2";
+
+/// The format tag of partial files without a digest (refused).
+const FORMAT_1: &str = "domsim-partial-1";
+
+/// The digest of a partial's content (16 hex digits): FNV-1a 64
+/// ([`crate::digest`]) over its canonical form, the compact JSON of every
+/// field but the digest, in the struct's order (so a part re-indented or
+/// re-saved by a JSON tool still matches, and any change of a value does
+/// not). FNV-1a changes with any one changed byte; two edits that cancel
+/// out are a 2^-64 chance. Like any digest without a secret key it tells
+/// damage and edits apart from the run's own output, it does not resist
+/// forgery (whoever edits a part can compute its digest again): a
+/// cryptographic hash would add nothing here but a dependency.
+pub fn content_digest(p: &Partial) -> Result<String> {
+    Ok(crate::digest::hex(&serde_json::to_vec(p)?))
+}
 
 /// The most shards a run may be cut into (`--shard I/N`: N ≤ this).
 pub const MAX_SHARDS: u64 = 100_000;
@@ -150,26 +170,56 @@ impl Partial {
         }
     }
 
+    /// The partial file's bytes: its fields, then `digest`
+    /// ([`content_digest`]).
     pub fn to_json(&self) -> Result<Vec<u8>> {
-        let mut v = serde_json::to_vec_pretty(self)?;
+        let mut v = serde_json::to_value(self)?;
+        if let serde_json::Value::Object(m) = &mut v {
+            m.insert("digest".into(), content_digest(self)?.into());
+        }
+        let mut v = serde_json::to_vec_pretty(&v)?;
         v.push(b'\n');
         Ok(v)
     }
 
-    /// Load a partial file (bounded read, format checked).
+    /// Load a partial file (bounded read, a leading byte-order mark
+    /// skipped, format checked, every field checked against the others,
+    /// then the digest).
     pub fn load(path: &Path) -> Result<Partial> {
         let text = crate::output::read_input(path, "partial file")?;
-        let p: Partial = serde_json::from_str(&text)
-            .map_err(|e| anyhow!("{}: not a domsim partial file: {e}", path.display()))?;
-        if p.format != FORMAT {
-            bail!(
-                "{}: format '{}' is not {FORMAT} (written by another domsim version?)",
-                path.display(),
-                p.format
-            );
+        Partial::from_json(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+    }
+
+    /// [`Partial::load`] of a partial file's text.
+    pub fn from_json(text: &str) -> Result<Partial> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| anyhow!("not a domsim partial file: {e}"))?;
+        let Some(format) = v.get("format").and_then(|f| f.as_str()) else {
+            bail!("not a domsim partial file (it has no \"format\" field)");
+        };
+        if format == FORMAT_1 {
+            bail!("format '{FORMAT_1}' was written by an older domsim, without the digest that shows a part is as its run wrote it: run the shard again with this domsim");
         }
-        p.check().map_err(|e| anyhow!("{}: {e}", path.display()))?;
-        Ok(p)
+        if format != FORMAT {
+            bail!("format '{format}' is not {FORMAT} (written by another domsim version?)");
+        }
+        let digest = match v.as_object_mut().and_then(|m| m.remove("digest")) {
+            Some(serde_json::Value::String(d)) => Some(d),
+            _ => None,
+        };
+        let p: Partial =
+            serde_json::from_value(v).map_err(|e| anyhow!("not a domsim partial file: {e}"))?;
+        // The fields first, so that a damaged field is named; then the
+        // digest, which refuses any other change.
+        p.check()?;
+        match digest {
+            None => bail!("damaged or edited: it has no digest (a {FORMAT} part always has one); run the shard again"),
+            Some(d) if d != content_digest(&p)? => bail!(
+                "damaged or edited: its content does not match its digest {d} (a part must be merged as its run wrote it); run the shard again"
+            ),
+            Some(_) => Ok(p),
+        }
     }
 
     /// Check every field against the others and against the limits, so
@@ -225,6 +275,8 @@ impl Partial {
                     bail!("key.entrants has {n} strategies but the run has {players} players (one strategy per seat)");
                 }
                 s.check(players).map_err(|e| anyhow!("counts.Sim: {e}"))?;
+                check_seating(s, players, self.first, self.games)
+                    .map_err(|e| anyhow!("counts.Sim: {e}"))?;
             }
             (Counts::Matrix(cells), "matrix") => {
                 if players != 2 {
@@ -301,6 +353,8 @@ impl Partial {
                         )));
                     }
                     x.stats.check(p).map_err(|e| at(format!("stats: {e}")))?;
+                    check_seating(&x.stats, p, self.first, x.stats.games)
+                        .map_err(|e| at(format!("stats: {e}")))?;
                 }
             }
             (Counts::Compare(p), "compare") => {
@@ -403,6 +457,30 @@ impl Partial {
             }
         }
     }
+}
+
+/// Check that each entrant of `s` sat in each seat as often as the seat
+/// rotation puts it there over games `first..first + games`
+/// ([`super::seat_counts`]): two entrants' rows swapped, or a game moved
+/// from one seat to another, no longer add up.
+pub(crate) fn check_seating(
+    s: &Stats,
+    players: usize,
+    first: u64,
+    games: u64,
+) -> std::result::Result<(), String> {
+    let want = super::seat_counts(players, first, games);
+    for (j, e) in s.entrants.iter().enumerate().take(players) {
+        if e.seat_games != want[j] {
+            return Err(format!(
+                "entrants[{j}]: seat_games {:?} is not how the seat rotation seats entrant {j} in games {first}..{} ({:?})",
+                &e.seat_games[..players],
+                first.saturating_add(games),
+                &want[j][..players]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Check a strategy of a run's key as a run writes it: a name (a

@@ -710,6 +710,9 @@ impl RecordState {
         for (i, s) in self.seat_strategy.iter_mut().enumerate() {
             *s = seat_to_strategy.get(i).copied().unwrap_or(0) as u8;
         }
+        // Not a bound: a shorter map only leaves the missing seats at
+        // strategy 0 (`get` above), never indexes past it; every caller
+        // passes the game's seat order, one entry per seat.
         debug_assert!(seat_to_strategy.len() >= g.n());
         self.cur = g.active;
         self.cur_turn = 0;

@@ -424,7 +424,7 @@ fn checkpointed_run_killed_and_resumed_gives_the_same_numbers() {
     );
     assert!(!other.exists());
     // A damaged checkpoint is refused, never half-used.
-    std::fs::write(&ck, "domsim-checkpoint 2\nkey x\nnext 10\n").unwrap();
+    std::fs::write(&ck, "domsim-checkpoint 3\nkey x\nnext 10\n").unwrap();
     let o = domsim(&args);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));

@@ -39,6 +39,7 @@ mod docs;
 mod event_ledger;
 mod golden;
 mod hardening;
+mod hardening3;
 mod help;
 mod intrigue_random;
 mod intrigue_strategy;

@@ -233,7 +233,7 @@ pub fn mine<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Moneylender: trash a Copper from hand; if you did, +$3.
 pub fn moneylender<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     if g.trash_from_hand(b, ctx.player, Card::Copper) {
-        g.turn.coins += 3;
+        g.turn.coins = g.turn.coins.saturating_add(3);
     }
 }
 

@@ -184,7 +184,7 @@ pub fn count<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         }
     }
     match choose(g, b, p, Card::Count, 3) {
-        0 => g.turn.coins += 3,
+        0 => g.turn.coins = g.turn.coins.saturating_add(3),
         1 => {
             g.begin_trash_batch();
             while let Some(c) = g.players[p as usize].hand.last() {
@@ -202,7 +202,7 @@ pub fn count<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// hand twice, then trash it (if it is still in play).
 pub fn counterfeit<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     let p = ctx.player;
-    g.turn.buys += 1;
+    g.turn.buys = g.turn.buys.saturating_add(1);
     let legal = g.hand_kinds(p, CardSet::treasures());
     let Some(t) = g.pick(b, p, Why::PlayTarget, Some(Card::Counterfeit), legal, true) else {
         return;
@@ -250,7 +250,10 @@ pub fn forager<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     for c in g.trash.iter() {
         kinds.insert(c);
     }
-    g.turn.coins += kinds.and(CardSet::treasures()).len() as u16;
+    g.turn.coins = g
+        .turn
+        .coins
+        .saturating_add(kinds.and(CardSet::treasures()).len() as u16);
 }
 
 /// Gain a card costing $3–$6 from the trash (mandatory if one is there),
@@ -550,8 +553,8 @@ pub fn scavenger<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// Squire (+$1): choose 0 = +2 Actions, 1 = +2 Buys, 2 = gain a Silver.
 pub fn squire<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     match choose(g, b, ctx.player, Card::Squire, 3) {
-        0 => g.turn.actions += 2,
-        1 => g.turn.buys += 2,
+        0 => g.turn.actions = g.turn.actions.saturating_add(2),
+        1 => g.turn.buys = g.turn.buys.saturating_add(2),
         _ => {
             g.gain(b, ctx.player, Card::Silver, Dest::Discard);
         }
@@ -576,7 +579,7 @@ pub fn storeroom<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         if round == 0 {
             g.draw(b, p, n);
         } else {
-            g.turn.coins += n as u16;
+            g.turn.coins = g.turn.coins.saturating_add(n as u16);
         }
     }
 }
@@ -744,7 +747,7 @@ pub fn mercenary<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     g.end_trash_batch(b);
     if second.is_some() {
         g.draw(b, p, 2);
-        g.turn.coins += 2;
+        g.turn.coins = g.turn.coins.saturating_add(2);
         discard_down_to(g, b, ctx, 3);
     }
 }

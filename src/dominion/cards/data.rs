@@ -54,9 +54,15 @@ impl Bonus {
         if self.cards > 0 {
             g.draw(b, p, self.cards.saturating_mul(times));
         }
-        g.turn.actions += self.actions as u16 * times as u16;
-        g.turn.buys += self.buys as u16 * times as u16;
-        g.turn.coins += self.coins as u16 * times as u16;
+        g.turn.actions = g
+            .turn
+            .actions
+            .saturating_add(self.actions as u16 * times as u16);
+        g.turn.buys = g.turn.buys.saturating_add(self.buys as u16 * times as u16);
+        g.turn.coins = g
+            .turn
+            .coins
+            .saturating_add(self.coins as u16 * times as u16);
     }
 }
 
@@ -860,7 +866,53 @@ struct FileDe {
 /// Read card files (TOML) into cards ready to bind. Errors name the file,
 /// line, column and field.
 pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
-    let mut out: Vec<DataCard> = Vec::new();
+    parse_texts(&read_files(paths)?)
+}
+
+/// The cards of the card files `paths` that a run binds: those `only`
+/// names (`--cards-only "A,B"`), or all of them, at most [`DATA_SLOTS`].
+/// Without `only`, files that define more cards than that are refused
+/// before any card is parsed (the `[[card]]` tables are counted first:
+/// parsing a large file only to refuse it would take its whole load time).
+pub fn load_for_binding(paths: &[impl AsRef<Path>], only: Option<&str>) -> Result<Vec<DataCard>> {
+    let texts = read_files(paths)?;
+    let too_many = |n: usize| {
+        anyhow!("the card files define {n} cards; at most {DATA_SLOTS} can be loaded at once: choose some with --cards-only \"A,B\"")
+    };
+    if only.is_none() {
+        let tables: usize = texts.iter().map(|(_, t)| card_tables(t)).sum();
+        if tables > DATA_SLOTS {
+            return Err(too_many(tables));
+        }
+    }
+    let cards = parse_texts(&texts)?;
+    match only {
+        Some(o) => select(cards, o),
+        None if cards.len() > DATA_SLOTS => Err(too_many(cards.len())),
+        None => Ok(cards),
+    }
+}
+
+/// How many `[[card]]` table headers `text` has (a line that is one, spaces
+/// allowed inside the brackets): one pass, no parsing. A line of a
+/// multi-line string that reads as a header counts too, so this is an
+/// upper bound of the cards, exact for any file a person writes.
+fn card_tables(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.starts_with("[[") && {
+                let head: String = l.chars().take(32).filter(|c| !c.is_whitespace()).collect();
+                head.starts_with("[[card]]")
+            }
+        })
+        .count()
+}
+
+/// The text of each card file of `paths` (bounded reads), named for
+/// messages; the same file twice is refused.
+fn read_files(paths: &[impl AsRef<Path>]) -> Result<Vec<(String, String)>> {
+    let mut texts = Vec::new();
     let mut seen: Vec<(std::path::PathBuf, String)> = Vec::new();
     for path in paths {
         let path = path.as_ref();
@@ -873,18 +925,30 @@ pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
             }
             seen.push((real, file.clone()));
         }
-        let text = crate::output::read_input(path, "card file")?;
-        for c in parse_cards(&file, &text)? {
-            if let Some(prev) = out
-                .iter()
-                .find(|p| super::normalize(&p.name) == super::normalize(&c.name))
-            {
-                bail!(
+        texts.push((file, crate::output::read_input(path, "card file")?));
+    }
+    Ok(texts)
+}
+
+/// The cards of card files already read (`(name, text)`), checked for a
+/// name defined twice.
+fn parse_texts(texts: &[(String, String)]) -> Result<Vec<DataCard>> {
+    let mut out: Vec<DataCard> = Vec::new();
+    let mut first_at: std::collections::HashMap<String, usize> = Default::default();
+    for (file, text) in texts {
+        for c in parse_cards(file, text)? {
+            // By a map of the names seen, not a search of the cards read:
+            // a file of many cards loads in linear time.
+            match first_at.entry(super::normalize(&c.name)) {
+                std::collections::hash_map::Entry::Occupied(prev) => bail!(
                     "{}: card '{}' is defined twice (first at {})",
                     c.origin,
                     c.name,
-                    prev.origin
-                );
+                    out[*prev.get()].origin
+                ),
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(out.len());
+                }
             }
             out.push(c);
         }
@@ -892,24 +956,56 @@ pub fn load_files(paths: &[impl AsRef<Path>]) -> Result<Vec<DataCard>> {
     Ok(out)
 }
 
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+/// The byte offset at which each line of `text` starts (the first is 0):
+/// one pass, so that [`line_col`] finds any position by a binary search
+/// instead of rescanning the text from its start (every card's position
+/// is asked: a rescan made loading a file quadratic in its size).
+pub(crate) fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// Line and column (1-based; the column counts characters) of byte
+/// `offset` of `text`, whose [`line_starts`] are `starts`: a binary search,
+/// then the characters of that line before `offset`.
+pub(crate) fn line_col(text: &str, starts: &[usize], offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line = starts.partition_point(|&s| s <= offset).max(1);
+    let start = starts[line - 1];
+    let col = text
+        .get(start..offset)
+        .map_or(offset - start, |l| l.chars().count());
+    // The work of this lookup: the search's steps and the bytes counted.
+    let steps = usize::BITS - starts.len().leading_zeros();
+    POSITION_WORK.with(|w| w.set(w.get() + steps as u64 + (offset - start) as u64));
+    (line, col + 1)
+}
+
+thread_local! {
+    static POSITION_WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The work spent finding line and column positions in card files on this
+/// thread so far (binary-search steps plus bytes counted): a measure, not a
+/// time, for the test that loading is linear in the file's size.
+pub fn position_work() -> u64 {
+    POSITION_WORK.with(|w| w.get())
 }
 
 struct Cx<'a> {
     file: &'a str,
     text: &'a str,
+    /// [`line_starts`] of `text`.
+    starts: Vec<usize>,
     /// The names of the file's cards, normalised (a card field naming one
     /// is told that data cards cannot be named there).
-    names: Vec<String>,
+    names: std::collections::HashSet<String>,
 }
 
 impl Cx<'_> {
     fn at(&self, span: std::ops::Range<usize>) -> String {
-        let (l, c) = line_col(self.text, span.start);
+        let (l, c) = line_col(self.text, &self.starts, span.start);
         format!("{}:{l}:{c}", self.file)
     }
     fn err(&self, span: std::ops::Range<usize>, msg: impl std::fmt::Display) -> anyhow::Error {
@@ -925,7 +1021,8 @@ pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
     let mut cx = Cx {
         file,
         text,
-        names: Vec::new(),
+        starts: line_starts(text),
+        names: Default::default(),
     };
     let de: FileDe = toml::from_str(text).map_err(|e| {
         let mut msg = e.message().trim().to_string();
@@ -1020,6 +1117,8 @@ fn int(cx: &Cx, v: &Sp<toml::Value>, field: &str, max: i64) -> Result<u8> {
 /// A whole number of `min..=max` (the documented range: a value outside it
 /// is refused, never clamped).
 fn int_in(cx: &Cx, v: &Sp<toml::Value>, field: &str, min: i64, max: i64) -> Result<u8> {
+    // Unreachable by input: `min` and `max` are constants of this file
+    // (every call site gives literal bounds within 0..=255), not values read.
     debug_assert!(min >= 0 && max <= u8::MAX as i64);
     whole(cx, v, field, min, max).map(|i| i as u8)
 }
@@ -1985,6 +2084,26 @@ pub fn bound_files() -> Vec<String> {
     files.sort();
     files.dedup();
     files
+}
+
+/// The slots of the data cards bound now, in binding order (empty without
+/// `--cards`): what `soak --cards` soaks ([`crate::soak::run_with_cards`]).
+pub fn bound_slots() -> Vec<Card> {
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    (0..bound.len())
+        .map(|s| Card::ALL[FIRST_DATA + s])
+        .collect()
+}
+
+/// The card file data card `c` was read from, while it is bound (None for
+/// a printed card or an unbound slot).
+pub fn file_of(c: Card) -> Option<String> {
+    let s = (c as usize).checked_sub(FIRST_DATA)?;
+    let bound = BOUND.lock().unwrap_or_else(|e| e.into_inner());
+    bound
+        .get(s)
+        .filter(|dc| dc.name == c.name())
+        .map(|dc| dc.file.clone())
 }
 
 /// The cards of the binding that lives now (for run keys and metadata).

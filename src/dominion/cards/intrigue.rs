@@ -73,7 +73,7 @@ pub fn baron<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
             target: p,
         };
         if g.ask_yes_no(b, q) && g.discard_from_hand(b, p, Card::Estate) {
-            g.turn.coins += 4;
+            g.turn.coins = g.turn.coins.saturating_add(4);
             return;
         }
     }
@@ -91,7 +91,7 @@ pub fn bridge<B: Bots>(g: &mut Game, _b: &mut B, _ctx: PlayCtx) {
 pub fn conspirator<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     if g.turn.action_plays >= 3 {
         g.draw(b, ctx.player, 1);
-        g.turn.actions += 1;
+        g.turn.actions = g.turn.actions.saturating_add(1);
     }
 }
 
@@ -179,7 +179,7 @@ pub fn mining_village<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         target: p,
     };
     if g.ask_yes_no(b, q) && g.trash_from_play(b, p, ctx.uid) {
-        g.turn.coins += 2;
+        g.turn.coins = g.turn.coins.saturating_add(2);
     }
 }
 
@@ -193,7 +193,7 @@ pub fn minion<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         n: 2,
     };
     if g.ask_choose(b, q) == 0 {
-        g.turn.coins += 2;
+        g.turn.coins = g.turn.coins.saturating_add(2);
         return;
     }
     discard_hand(g, b, p);
@@ -217,7 +217,7 @@ pub fn nobles<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     if g.ask_choose(b, q) == 0 {
         g.draw(b, ctx.player, 3);
     } else {
-        g.turn.actions += 2;
+        g.turn.actions = g.turn.actions.saturating_add(2);
     }
 }
 
@@ -235,9 +235,9 @@ pub fn pawn<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
             0 => {
                 g.draw(b, ctx.player, 1);
             }
-            1 => g.turn.actions += 1,
-            2 => g.turn.buys += 1,
-            _ => g.turn.coins += 1,
+            1 => g.turn.actions = g.turn.actions.saturating_add(1),
+            2 => g.turn.buys = g.turn.buys.saturating_add(1),
+            _ => g.turn.coins = g.turn.coins.saturating_add(1),
         }
     }
 }
@@ -322,7 +322,7 @@ pub fn secret_chamber<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         if !g.discard_from_hand(b, p, c) {
             break;
         }
-        g.turn.coins += 1;
+        g.turn.coins = g.turn.coins.saturating_add(1);
     }
 }
 
@@ -370,7 +370,7 @@ pub fn steward<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
         0 => {
             g.draw(b, p, 2);
         }
-        1 => g.turn.coins += 2,
+        1 => g.turn.coins = g.turn.coins.saturating_add(2),
         _ => {
             trash_n(g, b, p, Card::Steward, 2);
         }
@@ -447,10 +447,10 @@ pub fn tribute<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
     g.discard_aside(b, l, start);
     for c in names.iter() {
         if c.is_action() {
-            g.turn.actions += 2;
+            g.turn.actions = g.turn.actions.saturating_add(2);
         }
         if c.is_treasure() {
-            g.turn.coins += 2;
+            g.turn.coins = g.turn.coins.saturating_add(2);
         }
         if c.is_victory() {
             g.draw(b, p, 2);

@@ -129,10 +129,10 @@ pub fn play_effect<B: Bots>(g: &mut Game, b: &mut B, ctx: PlayCtx) {
 /// +1 Action, a Treasure +$1, a Victory card +1 Card (each that applies).
 pub(crate) fn bonus_by_types<B: Bots>(g: &mut Game, b: &mut B, p: u8, c: Card) {
     if c.is_action() {
-        g.turn.actions += 1;
+        g.turn.actions = g.turn.actions.saturating_add(1);
     }
     if c.is_treasure() {
-        g.turn.coins += 1;
+        g.turn.coins = g.turn.coins.saturating_add(1);
     }
     if c.is_victory() {
         g.draw(b, p, 1);

@@ -42,6 +42,10 @@ pub enum SetupError {
     UnknownSet(String),
     #[error("no card set in '{0}' has implemented cards")]
     EmptySet(String),
+    /// The game's cards do not fit the engine's zones ([`MAX_CARDS`]): the
+    /// message names the total, the bound, the data cards' piles and files.
+    #[error("{0}")]
+    TooManyCards(String),
 }
 
 pub(crate) fn did_you_mean(s: &Option<&'static str>) -> String {
@@ -227,8 +231,57 @@ impl Kingdom {
             k.n_piles += 1;
         }
         k.refresh_flags();
-        debug_assert!(k.total_cards() <= MAX_CARDS);
+        // Checked in every build: a zone holds `MAX_CARDS` cards, and a
+        // player may end up holding every card of the game in one zone.
+        if k.total_cards() > MAX_CARDS {
+            return Err(SetupError::TooManyCards(k.too_many_cards()));
+        }
         Ok(k)
+    }
+
+    /// The message of [`SetupError::TooManyCards`]: the total and the
+    /// bound, the data cards' piles (the only piles that can go past it)
+    /// with their card files, and the largest `pile` that would fit.
+    fn too_many_cards(&self) -> String {
+        let total = self.total_cards();
+        let start = 10 * self.n();
+        let mut data: Vec<(Card, usize)> = self
+            .kingdom
+            .iter()
+            .filter(|c| c.info().set == Set::Data)
+            .map(|c| (c, self.pile_size[c as usize] as usize))
+            .collect();
+        data.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+        let mut msg = format!(
+            "this {}-player game would hold {total} cards ({} in its piles, {start} in the starting decks), more than the {MAX_CARDS} the engine holds in one game",
+            self.n(),
+            total - start,
+        );
+        if !data.is_empty() {
+            let mut files: Vec<String> = data
+                .iter()
+                .filter_map(|&(c, _)| crate::cards::data::file_of(c))
+                .collect();
+            files.sort();
+            files.dedup();
+            let piles: Vec<String> = data
+                .iter()
+                .map(|&(c, n)| format!("{} {n}", c.name()))
+                .collect();
+            let in_data: usize = data.iter().map(|&(_, n)| n).sum();
+            let room = MAX_CARDS.saturating_sub(total - in_data) / data.len();
+            msg.push_str(&format!(
+                "; the data cards' piles ({}{}) hold {in_data}: give them a smaller `pile` (at most {room} each fits with {} players), or play fewer data cards or fewer players",
+                piles.join(", "),
+                if files.is_empty() {
+                    String::new()
+                } else {
+                    format!(", from {}", files.join(", "))
+                },
+                self.n()
+            ));
+        }
+        msg
     }
 
     /// Parse a kingdom from card names (exactly 10).

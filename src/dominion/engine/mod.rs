@@ -437,6 +437,10 @@ impl Game {
         why: Why,
         legal: CardSet,
     ) -> Option<Card> {
+        // Unreachable by input: the three callers (the Action phase, the
+        // Treasure step, the buy step) return before asking when `legal` is
+        // empty; and an empty `legal` would only make every answer illegal
+        // (refused, replaced by "none"), never index anything.
         debug_assert!(!legal.is_empty());
         let q = Pick::turn(player, why, legal);
         match b.turn_pick(self, &q) {
@@ -521,6 +525,11 @@ impl Game {
     /// needed from an empty deck.
     fn reshuffle<B: Bots>(&mut self, b: &mut B, p: u8) {
         let pl = &mut self.players[p as usize];
+        // Unreachable by input: both callers reshuffle only when the deck is
+        // empty; were it not, the discard pile would go under it, still
+        // inside the zone (deck and discard together hold at most the
+        // game's `MAX_CARDS` cards, and `append` drops rather than
+        // overflows).
         debug_assert!(pl.deck.is_empty());
         // Copy only the cards (a CardVec swap would move the whole capacity).
         pl.deck.append(&pl.discard);

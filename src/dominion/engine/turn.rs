@@ -279,9 +279,10 @@ impl Game {
         if bonus != 0 {
             // Coppersmith: each Copper just played is worth `bonus` more.
             let played = &pl.play.as_slice()[first..];
-            coins += bonus * played.iter().filter(|&&c| c == Card::Copper).count() as u16;
+            let n = played.iter().filter(|&&c| c == Card::Copper).count() as u16;
+            coins = coins.saturating_add(bonus.saturating_mul(n));
         }
-        self.turn.coins += coins;
+        self.turn.coins = self.turn.coins.saturating_add(coins);
         for i in first..self.players[p as usize].play.len() {
             let c = self.players[p as usize].play.as_slice()[i];
             b.event(self, Event::Play { player: p, card: c });
@@ -303,7 +304,7 @@ impl Game {
         if c == Card::Copper {
             v += self.turn.copper_bonus as u16;
         }
-        self.turn.coins += v;
+        self.turn.coins = self.turn.coins.saturating_add(v);
         if c.info().effect {
             let ctx = PlayCtx {
                 player: p,
@@ -366,7 +367,7 @@ impl Game {
             match self.identity(b, p, c, uid) {
                 Some(x) => x,
                 None => {
-                    self.turn.action_plays += 1;
+                    self.turn.action_plays = self.turn.action_plays.saturating_add(1);
                     b.event(self, Event::Play { player: p, card: c });
                     return;
                 }
@@ -390,9 +391,9 @@ impl Game {
         if info.cards > 0 {
             self.draw(b, p, info.cards);
         }
-        self.turn.actions += info.actions as u16;
-        self.turn.buys += info.buys as u16;
-        self.turn.coins += info.coins as u16;
+        self.turn.actions = self.turn.actions.saturating_add(info.actions as u16);
+        self.turn.buys = self.turn.buys.saturating_add(info.buys as u16);
+        self.turn.coins = self.turn.coins.saturating_add(info.coins as u16);
         if info.effect {
             crate::cards::play_effect(
                 self,

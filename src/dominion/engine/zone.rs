@@ -4,11 +4,35 @@ use crate::cards::Card;
 use std::fmt;
 
 /// Capacity of every zone. A zone must be able to hold every card of the game
-/// (a player may draw his whole deck). The largest game in scope — 6 players,
-/// two sets of basic cards, ten 12-card Victory Kingdom piles, Ruins, Spoils,
-/// Madman and Mercenary — has 575 cards; `Kingdom` setup checks its own total
-/// against this constant, so a push can never overflow.
+/// (a player may draw his whole deck). The largest game of printed cards — 6
+/// players, two sets of basic cards, ten 12-card Victory Kingdom piles,
+/// Ruins, Spoils, Madman and Mercenary — has 575 cards; data cards with a
+/// large `pile` can ask for more, and `Kingdom` setup refuses any game whose
+/// cards do not fit ([`crate::engine::SetupError::TooManyCards`], in every
+/// build). No card is ever created during a game, so no zone can hold more.
+///
+/// Should that bound ever be wrong, no operation of [`CardVec`] indexes past
+/// its storage or panics: a card that does not fit is dropped and counted
+/// ([`zone_overflows`]), which breaks the conservation invariant the soak
+/// and the tests check.
 pub const MAX_CARDS: usize = 600;
+
+/// Cards dropped because a zone was full, over the whole process (0 unless
+/// the bound of [`MAX_CARDS`] is wrong). Written only on that cold path.
+static OVERFLOWS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many cards were dropped because a zone was full, since the process
+/// started: 0 in any game whose setup passed the `Kingdom` checks.
+pub fn zone_overflows() -> u64 {
+    OVERFLOWS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The cold path of a full zone: `n` cards dropped.
+#[cold]
+#[inline(never)]
+fn overflowed(n: usize) {
+    OVERFLOWS.fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Cards copied per step by [`CardVec::append`]; the backing array has this
 /// many spare slots past `MAX_CARDS` so a chunk never needs a range check.
@@ -66,10 +90,17 @@ impl CardVec {
     pub fn as_mut_slice(&mut self) -> &mut [Card] {
         &mut self.cards[..self.len as usize]
     }
+    /// Put `c` last. A full zone (which `Kingdom` setup rules out) drops
+    /// it and counts it ([`zone_overflows`]); never panics.
     #[inline]
     pub fn push(&mut self, c: Card) {
-        self.cards[self.len as usize] = c;
-        self.len += 1;
+        let n = self.len as usize;
+        if n < MAX_CARDS {
+            self.cards[n] = c;
+            self.len += 1;
+        } else {
+            overflowed(1);
+        }
     }
     #[inline]
     pub fn pop(&mut self) -> Option<Card> {
@@ -162,8 +193,9 @@ impl CardVec {
     /// range checks.
     ///
     /// A game never holds more than `MAX_CARDS` cards, so `out.len() +
-    /// self.len() <= MAX_CARDS` (a broken invariant panics on the slice
-    /// bounds, as in [`CardVec::append`], rather than writing out of place).
+    /// self.len() <= MAX_CARDS`; should that fail, the moves go one card at
+    /// a time through [`CardVec::push`] (which drops what does not fit), so
+    /// nothing indexes past the storage.
     #[inline(always)]
     pub fn partition_out(
         &mut self,
@@ -174,17 +206,20 @@ impl CardVec {
     ) -> u16 {
         let n = self.len as usize;
         let o0 = out.len as usize;
+        if n + o0 > MAX_CARDS {
+            return self.partition_out_slow(out, out_uid, uid, info);
+        }
         let id = *uid;
         let (o, sum) = if n <= CHUNK {
             let pass = self.partition_chunk(out, o0, info);
             // The ids as one chunk too (those past the moved cards are
             // unused).
             const STEP: [u16; CHUNK] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-            let ids = out_uid[o0..]
-                .first_chunk_mut::<CHUNK>()
-                .expect("a game never holds more than MAX_CARDS cards");
-            for (x, k) in ids.iter_mut().zip(STEP) {
-                *x = id.wrapping_add(k);
+            // `o0 <= MAX_CARDS`, so the chunk is always there.
+            if let Some(ids) = out_uid[o0..].first_chunk_mut::<CHUNK>() {
+                for (x, k) in ids.iter_mut().zip(STEP) {
+                    *x = id.wrapping_add(k);
+                }
             }
             pass
         } else {
@@ -214,6 +249,40 @@ impl CardVec {
         (sum - 0x80 * o as u32) as u16
     }
 
+    /// [`CardVec::partition_out`] when the two zones together hold more
+    /// than `MAX_CARDS` (never, once `Kingdom` setup passed): the same
+    /// moves, one checked push at a time.
+    #[cold]
+    #[inline(never)]
+    fn partition_out_slow(
+        &mut self,
+        out: &mut CardVec,
+        out_uid: &mut [u16; MAX_CARDS + CHUNK],
+        uid: &mut u16,
+        info: &[u8; Card::COUNT],
+    ) -> u16 {
+        let n = self.len as usize;
+        let (mut kept, mut coins) = (0usize, 0u16);
+        for i in 0..n {
+            let c = self.cards[i];
+            let f = info[c as usize];
+            if f & 0x80 != 0 {
+                let at = out.len as usize;
+                out.push(c);
+                if (out.len as usize) > at {
+                    out_uid[at] = *uid;
+                    *uid = uid.wrapping_add(1);
+                    coins = coins.saturating_add((f & 0x7f) as u16);
+                }
+            } else {
+                self.cards[kept] = c;
+                kept += 1;
+            }
+        }
+        self.len = kept as u16;
+        coins
+    }
+
     /// The card moves of [`CardVec::partition_out`] for a zone of at most
     /// `CHUNK` cards (every hand of a plain turn), `out` holding `o0` cards:
     /// the zone is read once as a local chunk, and each card is written
@@ -241,7 +310,7 @@ impl CardVec {
             .expect("CHUNK <= MAX_CARDS");
         let moved = out.cards[o0..]
             .first_chunk_mut::<CHUNK>()
-            .expect("a game never holds more than MAX_CARDS cards");
+            .expect("o0 <= MAX_CARDS: CHUNK spare slots follow it");
         let (mut o, mut sum) = (0usize, 0u32);
         for i in 0..n.min(CHUNK) {
             let c = src[i];
@@ -260,17 +329,24 @@ impl CardVec {
     /// (one vector move each, no call to `memmove`): the copy may write up to
     /// 15 stale cards past the new length, which is unused capacity.
     ///
-    /// A game never holds more than `MAX_CARDS` cards, so `n + m <= MAX_CARDS`
-    /// and every chunk stays inside the padded array (a broken invariant
-    /// panics on the slice bounds rather than writing out of place).
+    /// A game never holds more than `MAX_CARDS` cards, so `n + m <=
+    /// MAX_CARDS` and every chunk stays inside the padded array; a longer
+    /// total (a wrong bound) goes through [`CardVec::extend_from`], which
+    /// drops what does not fit: nothing indexes past the storage.
     #[inline(always)]
     pub fn append(&mut self, other: &CardVec) {
         let (n, m) = (self.len as usize, other.len as usize);
+        if n + m > MAX_CARDS {
+            return self.extend_from(other.as_slice());
+        }
         let mut i = 0;
         while i < m {
-            let mut chunk = [Card::Copper; CHUNK];
-            chunk.copy_from_slice(&other.cards[i..i + CHUNK]);
-            self.cards[n + i..n + i + CHUNK].copy_from_slice(&chunk);
+            // In range: `i < m`, so `n + i + CHUNK <= MAX_CARDS + CHUNK - 1`.
+            let src = other.cards[i..].first_chunk::<CHUNK>();
+            let dst = self.cards[n + i..].first_chunk_mut::<CHUNK>();
+            if let (Some(src), Some(dst)) = (src, dst) {
+                *dst = *src;
+            }
             i += CHUNK;
         }
         self.len += m as u16;
@@ -278,27 +354,38 @@ impl CardVec {
 
     /// Move the top `k` cards of this pile (the last `k`) to the end of
     /// `to`, top card first: what `k` pops each followed by a push does.
-    /// The caller checks `k <= self.len()`.
+    /// At most the whole pile moves (`k` is clamped to `self.len()`), and
+    /// cards that do not fit in `to` (a wrong bound) are dropped as
+    /// [`CardVec::push`] drops them.
     #[inline]
     pub fn move_top_to(&mut self, to: &mut CardVec, k: usize) {
         let d = self.len as usize;
         let t = to.len as usize;
-        debug_assert!(k <= d);
+        let k = k.min(d);
+        let fit = k.min(MAX_CARDS - t);
+        if fit < k {
+            overflowed(k - fit);
+        }
         let src = &self.cards[d - k..d];
-        let dst = &mut to.cards[t..t + k];
+        let dst = &mut to.cards[t..t + fit];
         for (x, &c) in dst.iter_mut().zip(src.iter().rev()) {
             *x = c;
         }
         self.len -= k as u16;
-        to.len += k as u16;
+        to.len += fit as u16;
     }
 
-    /// Append every card of `other`, in order.
+    /// Append every card of `other`, in order; what does not fit (a wrong
+    /// bound) is dropped as [`CardVec::push`] drops it.
     #[inline]
     pub fn extend_from(&mut self, other: &[Card]) {
         let n = self.len as usize;
-        self.cards[n..n + other.len()].copy_from_slice(other);
-        self.len += other.len() as u16;
+        let fit = other.len().min(MAX_CARDS - n);
+        if fit < other.len() {
+            overflowed(other.len() - fit);
+        }
+        self.cards[n..n + fit].copy_from_slice(&other[..fit]);
+        self.len += fit as u16;
     }
     pub fn iter(&self) -> std::iter::Copied<std::slice::Iter<'_, Card>> {
         self.as_slice().iter().copied()
@@ -400,6 +487,41 @@ mod tests {
                 assert_eq!(coins, value, "coins, {n} cards");
             }
         }
+    }
+
+    /// A zone never panics or writes past its storage, even when asked to
+    /// hold more than `MAX_CARDS` (which `Kingdom` setup rules out): the
+    /// extra cards are dropped and counted.
+    #[test]
+    fn a_full_zone_drops_cards_instead_of_panicking() {
+        let before = zone_overflows();
+        let mut a = CardVec::from_slice(&[Copper; MAX_CARDS - 2]);
+        a.push(Silver);
+        a.push(Gold);
+        a.push(Estate);
+        assert_eq!(a.len(), MAX_CARDS);
+        assert_eq!(a.last(), Some(Gold));
+        assert!(zone_overflows() > before);
+        let b = CardVec::from_slice(&[Duchy; 40]);
+        a.append(&b);
+        a.extend_from(&[Duchy; 3]);
+        assert_eq!(a.len(), MAX_CARDS);
+        let mut c = CardVec::from_slice(&[Curse; MAX_CARDS - 1]);
+        let mut d = CardVec::from_slice(&[Province; 10]);
+        // More than the pile holds, and more than fits.
+        d.move_top_to(&mut c, 25);
+        assert_eq!((c.len(), d.len()), (MAX_CARDS, 0));
+        assert_eq!(c.last(), Some(Province));
+        // Treasures out of a long hand into a nearly full play area.
+        let mut hand = CardVec::from_slice(&[Copper; 30]);
+        let mut play = CardVec::from_slice(&[Village; MAX_CARDS - 5]);
+        let mut uids = [0u16; MAX_CARDS + CHUNK];
+        let mut next = 0u16;
+        let coins = hand.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
+        assert_eq!((play.len(), hand.len(), coins, next), (MAX_CARDS, 0, 5, 5));
+        let mut short = CardVec::from_slice(&[Copper; 8]);
+        let coins = short.partition_out(&mut play, &mut uids, &mut next, &PLAY_ALL);
+        assert_eq!((play.len(), short.len(), coins), (MAX_CARDS, 0, 0));
     }
 
     #[test]

@@ -719,6 +719,9 @@ impl Ctx<'_> {
     fn code(&mut self, e: &Expr, pos: Pos) -> Result<Code, StrategyError> {
         let start = self.out.code.len() as u32;
         let depth = self.emit(e);
+        // A self-check of the compiler, not a bound: both functions walk the
+        // same expression by the same rule; the bound input can reach (the
+        // nesting) is the checked error just below.
         debug_assert_eq!(depth, stack_depth(e));
         if depth > STACK {
             return Err(self.err(pos, "condition too deeply nested".into()));
@@ -963,6 +966,9 @@ pub(crate) fn compile(
             };
         }
         let route = route.unwrap_or(Route::ENGINE).with_rule(rule);
+        // A self-check of the option table (a constant of the crate, not
+        // input): only list options take routes other than a value or the
+        // engine's default.
         debug_assert!(
             spec.kind == Kind::List || matches!(route, Route::Value(_) | Route::ENGINE),
             "option {} {}",

@@ -321,6 +321,8 @@ impl Compiled {
         let mut skipped = CardSet::EMPTY;
         for (k, e) in self.entries(list).iter().enumerate() {
             let i = start as usize + k;
+            // Unreachable: `k` enumerates `entries(list)`, which is exactly
+            // the `len` entries from `start` (a slice, bounds-checked).
             debug_assert!(k < len as usize);
             if q.legal.and(e.mask).is_empty() {
                 if e.target == Target::Nothing && self.holds(e.cond, g, me) {
