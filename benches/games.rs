@@ -16,7 +16,7 @@ use std::hint::black_box;
 
 /// The "first game" kingdom of the rulebook.
 fn first_game(players: usize) -> Kingdom {
-    domsim::sim::presets::Preset::find("First Game")
+    domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(players))
         .expect("First Game preset")
 }
@@ -204,7 +204,7 @@ fn big_money_mirror_strategy_file(c: &mut Criterion) {
 /// Intrigue: the Masquerade Big Money reference bot in a mirror on the
 /// "Victory Dance" preset.
 fn masquerade_big_money_mirror(c: &mut Criterion) {
-    let k = domsim::sim::presets::Preset::find("Victory Dance")
+    let k = domsim::dominion::presets::Preset::find("Victory Dance")
         .and_then(|p| p.kingdom(2))
         .expect("preset");
     strategy_mirror(

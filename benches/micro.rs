@@ -114,7 +114,7 @@ fn owned(g: &Game) -> [[u8; Card::COUNT]; 6] {
 }
 
 fn big_money_turn(c: &mut Criterion) {
-    let k = domsim::sim::presets::Preset::find("First Game")
+    let k = domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(2))
         .expect("First Game preset");
     // A mid-game state: 12 turns of a Big Money mirror.
@@ -210,7 +210,7 @@ fn bench_buy(c: &mut Criterion, name: &str, strat: &Compiled, state: &str, want:
 }
 
 fn strategy_conditions(c: &mut Criterion) {
-    let k = domsim::sim::presets::Preset::find("First Game")
+    let k = domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(2))
         .expect("First Game preset");
     let smithy = compiled("smithy_big_money.dom", &k);

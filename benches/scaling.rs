@@ -12,7 +12,8 @@
 //! Quick mode for CI: `cargo bench --bench scaling -- --quick --noplot`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use domsim::sim::{self, lineup::Lineup, presets::Preset, RunConfig, Stats};
+use domsim::dominion::presets::Preset;
+use domsim::sim::{self, lineup::Lineup, RunConfig, Stats};
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;

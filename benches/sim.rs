@@ -5,8 +5,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use domsim::bots::BigMoney;
+use domsim::dominion::presets::Preset;
 use domsim::engine::Game;
-use domsim::sim::{self, lineup::Lineup, presets::Preset, RunConfig};
+use domsim::sim::{self, lineup::Lineup, RunConfig};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 

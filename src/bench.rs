@@ -16,10 +16,10 @@
 //! 1 thread. Nothing here runs inside a game: allocation is of no concern.
 
 use crate::cards::normalize;
+use crate::dominion::presets::Preset;
 use crate::engine::Kingdom;
 use crate::report::{AtomicFile, Meta};
 use crate::sim::lineup::{self, CompiledLineup, Lineup};
-use crate::sim::presets::Preset;
 use crate::sim::{self, RunConfig, Stats};
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};

@@ -13,12 +13,14 @@
 //! * [`bots`] — built-in bots: scripted (tests), Big Money, random;
 //! * [`dominion::kingdoms`] — the kingdom of a run and how it was chosen;
 //! * [`dominion::outputs`] — the metadata, CSVs and game log Dominion's runs write;
+//! * [`dominion::presets`] — the recommended kingdoms of the rulebooks;
+//! * [`dominion::logbots`] — the bots wrapper that logs a game (`domsim log`);
 //! * [`search`] — the search bot: Monte-Carlo search with the engine as its model;
 //! * [`bench`] — the throughput suite of `domsim bench`;
 //! * [`rank`] — Bradley–Terry and Plackett–Luce ratings over a field of bots (`domsim rank`);
 //! * [`optimize`] — strategy templates and the search for the best bot (`domsim optimize`);
 //! * [`sim`] — the game-independent runner ([`sim::runner`]), shards,
-//!   checkpoints, sweeps, seat rotation, the win-rate statistics, presets;
+//!   checkpoints, sweeps, seat rotation, the win-rate statistics;
 //! * [`stats`] — playtest statistics and the HTML report;
 //! * [`strategy`] — the strategy language: parse, compile, evaluate;
 //! * [`report`] — console tables and CSV outputs;

@@ -1,11 +1,11 @@
 //! `domsim presets`: the recommended kingdoms and whether they are
 //! available. The smallest verb, and the shape of every verb: its clap
 //! arguments (none here), its `run`, the library doing the work
-//! ([`crate::sim::presets::PRESETS`]); registered by one line in the
+//! ([`crate::dominion::presets::PRESETS`]); registered by one line in the
 //! `verbs!` list of `commands/mod.rs`.
 
 use crate::outln;
-use crate::sim::presets::PRESETS;
+use crate::dominion::presets::PRESETS;
 use anyhow::Result;
 use clap::Args;
 use std::process::ExitCode;

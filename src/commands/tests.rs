@@ -14,7 +14,7 @@ use super::sim::*;
 use super::sweep::*;
 use super::{Cli, Command};
 use crate::dominion::kingdoms::*;
-use crate::sim::presets::Preset;
+use crate::dominion::presets::Preset;
 use crate::sim::{self, lineup};
 use anyhow::Result;
 use clap::Parser;

@@ -6,9 +6,9 @@
 //! kingdoms of a run over many kingdoms (`sweep`, `rank`), and
 //! [`kingdom_seed`], the seed of kingdom k of such a run.
 
+use crate::dominion::presets::Preset;
 use crate::engine::Kingdom;
 use crate::sim::lineup::Lineup;
-use crate::sim::presets::Preset;
 use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 

@@ -657,7 +657,7 @@ mod tests {
     fn card_parameters_take_the_kingdoms_cards() {
         // First Game: Cellar, Market, Militia, Mine, Moat, Remodel, Smithy,
         // Village, Woodcutter, Workshop.
-        let k = crate::sim::presets::Preset::find("First Game")
+        let k = crate::dominion::presets::Preset::find("First Game")
             .unwrap()
             .kingdom(2)
             .unwrap();

@@ -615,7 +615,7 @@ async fn style(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
-    let presets: Vec<Value> = sim::presets::PRESETS
+    let presets: Vec<Value> = crate::dominion::presets::PRESETS
         .iter()
         .map(|p| {
             let missing = p.missing();

@@ -23,8 +23,6 @@
 
 pub mod checkpoint;
 pub mod lineup;
-pub mod logbots;
-pub mod presets;
 pub mod rng;
 pub mod runner;
 pub mod shard;

@@ -250,7 +250,7 @@ fn kingdom_errors_for_pile_members() {
 
 #[test]
 fn dark_ages_presets_are_available_and_play() {
-    use domsim::sim::presets::Preset;
+    use domsim::dominion::presets::Preset;
     for (i, name) in [
         "Grim Parade",
         "Playing Chess with Death",

@@ -409,7 +409,7 @@ fn reference_bots_play_without_faults() {
             let names: Vec<&str> = custom.split(',').collect();
             Kingdom::from_names(2, &names).unwrap()
         } else {
-            domsim::sim::presets::Preset::find(preset)
+            domsim::dominion::presets::Preset::find(preset)
                 .and_then(|p| p.kingdom(2))
                 .unwrap_or_else(|e| panic!("{preset}: {e}"))
         };

@@ -484,7 +484,7 @@ fn reference_bots_compile_and_play_without_faults() {
         ("scout", "Victory Dance"),
     ];
     for (f, preset) in bots {
-        let k: Kingdom = domsim::sim::presets::Preset::find(preset)
+        let k: Kingdom = domsim::dominion::presets::Preset::find(preset)
             .and_then(|p| p.kingdom(2))
             .unwrap_or_else(|e| panic!("{preset}: {e}"));
         let st = strategy::load(std::path::Path::new(&format!("{dir}{f}.dom")))

@@ -3,8 +3,9 @@
 
 use crate::cli::{domsim, entries, scratch, stderr};
 use domsim::bots::BigMoney;
+use domsim::dominion::presets::Preset;
 use domsim::engine::Kingdom;
-use domsim::sim::{self, presets::Preset, RunConfig, WIN_UNITS};
+use domsim::sim::{self, RunConfig, WIN_UNITS};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 

@@ -11,7 +11,7 @@ use domsim::stats::{
 use domsim::strategy::{self as strat, Compiled, StrategyBots};
 
 fn first_game() -> Kingdom {
-    domsim::sim::presets::Preset::find("First Game")
+    domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(2))
         .expect("First Game preset")
 }
@@ -535,7 +535,7 @@ fn fewer_strategies_than_seats_rotate_too() {
     assert_eq!(seat_strategies(2, 3, 0)[..3], [0, 1, 0]);
     assert_eq!(seat_strategies(2, 3, 1)[..3], [1, 0, 1]);
     assert_eq!(seat_strategies(1, 4, 7)[..4], [0, 0, 0, 0]);
-    let k = domsim::sim::presets::Preset::find("First Game")
+    let k = domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(3))
         .expect("First Game preset");
     let st = playtest(&k, &names(), 100, 1, 2, make);

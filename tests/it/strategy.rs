@@ -112,7 +112,7 @@ fn every_shipped_strategy_loads_and_plays() {
             "Invasion",
         ] {
             kingdoms.push(
-                domsim::sim::presets::Preset::find(p)
+                domsim::dominion::presets::Preset::find(p)
                     .and_then(|p| p.kingdom(2))
                     .unwrap(),
             );
@@ -1435,7 +1435,7 @@ fn penultimate_province_rule_holds_back_only_the_trailing_seat() {
 /// a third pile ran out: 27.7 turns a game on average, 23% ties.
 #[test]
 fn smithy_vs_bmu_games_do_not_stall_on_the_penultimate_province() {
-    let k = domsim::sim::presets::Preset::find("First Game")
+    let k = domsim::dominion::presets::Preset::find("First Game")
         .and_then(|p| p.kingdom(2))
         .unwrap();
     let (a, b) = (
@@ -2190,7 +2190,7 @@ fn the_direct_turn_picks_answer_as_the_routed_pick_for_every_shipped_strategy() 
     let n = specs.len();
     let mut asked: BTreeMap<&'static str, u64> = BTreeMap::new();
     let (mut games, mut kingdoms) = (0u64, 0u32);
-    for p in domsim::sim::presets::PRESETS {
+    for p in domsim::dominion::presets::PRESETS {
         for players in [2usize, 3] {
             let Ok(k) = p.kingdom(players) else { continue };
             let k = lineup.kingdom_for(&k);

@@ -319,7 +319,7 @@ impl<B: Bots> Bots for LoggingBots<B> {
 mod tests {
     use super::*;
     use crate::bots::BigMoney;
-    use crate::sim::presets::Preset;
+    use crate::dominion::presets::Preset;
 
     /// The adaptor changes nothing: the logged game is the game the runner plays.
     #[test]
