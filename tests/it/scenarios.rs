@@ -54,7 +54,7 @@ scenarios! {
     default_chapel_keeps_coppers_for_the_buy => "default_chapel_keeps_coppers_for_the_buy.txt",
     default_masquerade_pass_copper_late => "default_masquerade_pass_copper_late.txt",
     default_masquerade_pass_estate => "default_masquerade_pass_estate.txt",
-    default_militia_victim_drops_excess_terminal => "default_militia_victim_drops_excess_terminal.txt",
+    default_torturer_victim_drops_excess_terminal => "default_torturer_victim_drops_excess_terminal.txt",
     default_mining_village_keeps_itself => "default_mining_village_keeps_itself.txt",
     default_mining_village_trashed_for_province => "default_mining_village_trashed_for_province.txt",
     default_minion_attacks_without_province => "default_minion_attacks_without_province.txt",

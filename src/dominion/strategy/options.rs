@@ -143,9 +143,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "discard",
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
-        fallback: &[General(L::Discard), Rule(R::VictimDiscard)],
+        fallback: &[General(L::Discard)],
         doc: "when attacked: cards to discard down to 3",
-        default_doc: "the `discard` list, else the victim's rule: Curse and Victory-only cards, Ruins, Actions beyond the one the next turn can play (the cheapest first), then the cheapest card",
+        default_doc: "the `discard` list, else Curse, Victory-only cards, then the cheapest (the junk rule; kept so that a data-card reprint of Militia, whose victims get the general discard route, plays the same)",
     },
     OptionSpec {
         card: Card::Mine,
@@ -517,7 +517,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Discard), Rule(R::VictimDiscard)],
         doc: "when attacked and discarding: the 2 cards to discard",
-        default_doc: "the `discard` list, else the victim's rule (see Militia discard)",
+        default_doc: "the `discard` list, else the victim's rule: Curse and Victory-only cards, Ruins, Actions beyond the one terminal the next turn can play (the cheapest first), then the cheapest card",
     },
     OptionSpec {
         card: Card::TradingPost,
