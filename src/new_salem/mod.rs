@@ -7,6 +7,7 @@
 //! * [`engine`] — the rules, the game state and the [`engine::View`] a bot
 //!   sees (hidden information enforced by the type);
 //! * [`bot`] — declarative `.salem` bots;
+//! * [`log`] — one game's log as one player may read it;
 //! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs;
 //! * [`cli`] — `domsim salem sim | log | check | rules`.
 //!
@@ -17,6 +18,7 @@ pub mod bot;
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod log;
 pub mod sim;
 
 /// ` (did you mean X?)` when a name is close to one of `names`.

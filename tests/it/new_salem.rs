@@ -1177,7 +1177,8 @@ fn shipped_bots_compile_and_rules_lists_every_option() {
     assert!(bots.iter().all(|b| !b.idea.is_empty()));
     let o = domsim().args(["salem", "rules"]).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    for (name, _, _) in domsim::new_salem::data::OPTION_DOCS {
+    for o in domsim::new_salem::data::OPTION_DOCS {
+        let name = o.name;
         assert!(text.contains(name), "{name} missing");
     }
 }
