@@ -42,6 +42,7 @@ mod hardening;
 mod intrigue_random;
 mod intrigue_strategy;
 mod new_salem;
+mod new_salem_belief;
 mod new_salem_options;
 mod optimize;
 mod outputs;
