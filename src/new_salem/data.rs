@@ -1821,7 +1821,10 @@ mod tests {
         let d = Data::sample();
         assert_eq!(d.designs.len(), 18);
         assert_eq!(d.sets.len(), 6);
-        assert_eq!(d.events.len(), 10);
+        // The published second edition's component counts: 144 buildings
+        // (at 8 players, below), 24 events, 10 characters, 5 rounds.
+        assert_eq!(d.events.len(), 24);
+        assert_eq!(d.rules.dealt.len(), 5);
         assert_eq!(d.characters.len(), 10);
         assert_eq!(d.rules.threshold[5], 10);
         // 54 buildings at 3 players, +18 per extra player.
