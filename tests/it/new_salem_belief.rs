@@ -196,8 +196,14 @@ fn a_deducing_bot_sees_only_what_its_player_may_see() {
 fn belief_likelihoods_are_learned_from_the_data_in_use() {
     let d = Data::sample();
     let bots = bot::shipped(&d).unwrap();
-    let l = belief::learn(&d, &bots, &[3, 4, 5, 6, 7, 8], belief::LEARN_GAMES, belief::LEARN_SEED)
-        .unwrap();
+    let l = belief::learn(
+        &d,
+        &bots,
+        &[3, 4, 5, 6, 7, 8],
+        belief::LEARN_GAMES,
+        belief::LEARN_SEED,
+    )
+    .unwrap();
     assert_eq!(l.games, 3000);
     let rates = l.rates();
     assert_eq!(belief::learned_rates(&d).unwrap(), rates);
