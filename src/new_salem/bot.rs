@@ -563,8 +563,8 @@ impl SalemBot {
                 let Some(b) = belief else { return 0 };
                 let has = [x.add > 0, x.remove > 0, x.endgame == 1, x.endgame == 2];
                 let mut d = 0.0f32;
-                for k in 0..4 {
-                    d += if has[k] { b.hit[k] } else { b.miss[k] };
+                for (k, &h) in has.iter().enumerate() {
+                    d += if h { b.hit[k] } else { b.miss[k] };
                 }
                 -(d * 100.0).round() as i32
             }

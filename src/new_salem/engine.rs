@@ -1282,8 +1282,7 @@ impl Game {
                 // What naming at random would hit: the Witches' share of
                 // the players Trial may name, in WIN_UNITS (exact: 840 is
                 // a multiple of 1..=8).
-                let chance =
-                    (840 * (eligible & self.witches).count_ones() / eligible.count_ones()) as u32;
+                let chance = 840 * (eligible & self.witches).count_ones() / eligible.count_ones();
                 self.out.trial_chance += chance;
                 if self.witches & (1 << c) == 0 {
                     self.out.puritan_trial_chance += chance;
