@@ -2,8 +2,8 @@
 //! output files and checkpoints as Dominion's `sim`.
 
 use crate::new_salem::bot::{self, SalemBot};
-use crate::new_salem::data::{Data, OPTION_DOCS};
-use crate::new_salem::engine::{Game, Log, Table};
+use crate::new_salem::data::Data;
+use crate::new_salem::engine::Table;
 use crate::new_salem::sim::{self as ssim, SalemMatch, Tally};
 use crate::report::AtomicFile;
 use crate::sim::{self, RunConfig};
@@ -412,39 +412,7 @@ fn fingerprint(bots: &[SalemBot]) -> String {
 }
 
 fn options_line(d: &Data) -> String {
-    let o = &d.rules.options;
-    format!(
-        "despair_per_icon={} remove_target={} reveal_removes_from={} launch_cap={} clamp_despair={} threshold={} trial_target={} hope_per_round={} destroyed_building={}",
-        o.despair_per_icon,
-        if o.remove_any { "any" } else { "own" },
-        match o.removes_from {
-            crate::new_salem::data::RemovesFrom::Constable => "constable",
-            crate::new_salem::data::RemovesFrom::Seat0 => "seat0",
-        },
-        o.launch_cap,
-        o.clamp_despair,
-        if o.threshold_at_least { "at_least" } else { "more_than" },
-        if o.trial_self { "anyone" } else { "others" },
-        o.hope_per_round,
-        if o.destroyed_under_deck { "under_deck" } else { "removed" }
-    )
-}
-
-/// Collects a game's lines for one view.
-struct Lines {
-    view: Option<u8>,
-    lines: Vec<String>,
-}
-
-impl Log for Lines {
-    const ON: bool = true;
-    fn line(&mut self, seat: Option<u8>, text: String) {
-        // Private lines (a player's hand, pick, character, peek) are shown
-        // only to that player, or in the omniscient view.
-        if seat.is_none() || self.view.is_none() || seat == self.view {
-            self.lines.push(text);
-        }
-    }
+    d.rules.options.line()
 }
 
 fn cmd_log(a: &LogArgs) -> Result<ExitCode> {
@@ -474,12 +442,6 @@ fn cmd_log(a: &LogArgs) -> Result<ExitCode> {
         table: &table,
         bots: &bots,
     };
-    let mut g = Game::new();
-    let seats = m.setup(&mut g, a.seed, a.game);
-    let mut log = Lines {
-        view,
-        lines: Vec::new(),
-    };
     outln!("{}", data_note(&data));
     outln!(
         "Game {} of seed {}, {p} players; view: {}",
@@ -487,15 +449,9 @@ fn cmd_log(a: &LogArgs) -> Result<ExitCode> {
         a.seed,
         view.map_or("omniscient".to_string(), |s| format!("P{s}"))
     );
-    for (s, &b) in seats[..p].iter().enumerate() {
-        outln!("P{s}: {}", bots[b as usize].name);
-    }
-    let o = g.play(&table, &mut m.seated(&seats), &mut log);
-    for l in &log.lines {
+    for l in crate::new_salem::log::game_log(&m, a.seed, a.game, view) {
         outln!("{l}");
     }
-    let pts: Vec<String> = (0..p).map(|s| format!("P{s} {}", o.points[s])).collect();
-    outln!("Points (winning side only): {}", pts.join(", "));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -537,18 +493,8 @@ fn cmd_check(a: &CheckArgs) -> Result<ExitCode> {
 fn cmd_rules(a: &DataArgs) -> Result<ExitCode> {
     let data = a.load()?;
     outln!("{}", data_note(&data));
-    outln!("Rule options (set with --rule NAME=VALUE or in rules.toml's [options]):");
-    let cur = options_line(&data);
-    for (name, values, what) in OPTION_DOCS {
-        let now = cur
-            .split(' ')
-            .find_map(|kv| kv.strip_prefix(&format!("{name}=")))
-            .unwrap_or(match *name {
-                "empty_deck" => "stop",
-                _ => "keep",
-            });
-        outln!("  {name:<22} = {now:<10} ({values}) {what}");
-    }
+    outln!("Rule options (set with --rule NAME=VALUE or in rules.toml's [options]):\n");
+    out!("{}", data.rules.options.describe());
     Ok(ExitCode::SUCCESS)
 }
 

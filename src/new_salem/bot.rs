@@ -32,7 +32,7 @@
 //! listed event (condition ignored) or else the first affordable event goes.
 
 use super::data::{Data, Effect, Team};
-use super::engine::{Bots, Keep, View};
+use super::engine::{ev, Bots, Keep, View};
 use anyhow::{anyhow, Result};
 use serde::Deserialize;
 
@@ -59,9 +59,13 @@ pub enum Feature {
     Death,
     /// 1 if its set carries the Justice end-game icon.
     Justice,
+    /// How Puritan taking it makes me look: minus the change, in
+    /// hundredths of a nat, of the log-odds that I am a Witch in the eyes
+    /// of a player using my belief model (a Witch hiding drafts by it).
+    LooksPuritan,
 }
 
-pub const FEATURES: [(&str, Feature, &str); 9] = [
+pub const FEATURES: [(&str, Feature, &str); 10] = [
     (
         "my_category",
         Feature::MyCategory,
@@ -99,7 +103,173 @@ pub const FEATURES: [(&str, Feature, &str); 9] = [
         Feature::Justice,
         "1 if its set has the Justice end-game icon (-3 Despair per complete set)",
     ),
+    (
+        "looks_puritan",
+        Feature::LooksPuritan,
+        "how Puritan taking it makes me look to a player who deduces (minus the change of the log-odds that I am a Witch, in hundredths of a nat, by my [belief] likelihoods)",
+    ),
 ];
+
+// ---------------------------------------------------------------- belief
+
+/// One piece of evidence the belief model weighs: a count of occurrences
+/// out of a count of chances (kinds of [`ev`]; `None`: the Trials the
+/// other players launched).
+#[derive(Clone, Copy, Debug)]
+pub struct EvidenceKind {
+    pub name: &'static str,
+    pub hits: usize,
+    pub chances: Option<usize>,
+    pub what: &'static str,
+}
+
+/// The evidence of the belief model, in the order of its likelihoods.
+pub const EVIDENCE: [EvidenceKind; 12] = [
+    EvidenceKind {
+        name: "add_despair",
+        hits: ev::ADD,
+        chances: Some(ev::PICKS),
+        what: "chose a building with add-Despair icons (of the buildings chosen)",
+    },
+    EvidenceKind {
+        name: "remove_despair",
+        hits: ev::REMOVE,
+        chances: Some(ev::PICKS),
+        what: "chose a building with remove-Despair icons",
+    },
+    EvidenceKind {
+        name: "death",
+        hits: ev::DEATH,
+        chances: Some(ev::PICKS),
+        what: "chose a building of a Death set",
+    },
+    EvidenceKind {
+        name: "justice",
+        hits: ev::JUSTICE,
+        chances: Some(ev::PICKS),
+        what: "chose a building of a Justice set",
+    },
+    EvidenceKind {
+        name: "blind",
+        hits: ev::BLIND,
+        chances: Some(ev::DISCARDS),
+        what: "put both last cards under the deck and drew blind (of the discards)",
+    },
+    EvidenceKind {
+        name: "gift",
+        hits: ev::GIFTS,
+        chances: Some(ev::GIFT_CHANCES),
+        what: "gave Hope to the Constable (of the times they could)",
+    },
+    EvidenceKind {
+        name: "remove_launch",
+        hits: ev::REMOVE_LAUNCHES,
+        chances: Some(ev::LAUNCHES),
+        what: "launched an event with remove-Despair icons (of their launches)",
+    },
+    EvidenceKind {
+        name: "add_launch",
+        hits: ev::ADD_LAUNCHES,
+        chances: Some(ev::LAUNCHES),
+        what: "launched an event that adds Despair",
+    },
+    EvidenceKind {
+        name: "trial_launch",
+        hits: ev::TRIALS,
+        chances: Some(ev::LAUNCHES),
+        what: "launched a Trial",
+    },
+    EvidenceKind {
+        name: "named",
+        hits: ev::NAMED,
+        chances: None,
+        what: "was named by another player's Trial (of the Trials the others launched)",
+    },
+    EvidenceKind {
+        name: "took_dirtier",
+        hits: ev::TOOK_DIRTIER,
+        chances: Some(ev::PASSES),
+        what: "picked a card with more add-Despair icons than one they passed me (my right neighbour only)",
+    },
+    EvidenceKind {
+        name: "took_cleaner",
+        hits: ev::TOOK_CLEANER,
+        chances: Some(ev::PASSES),
+        what: "picked a card with fewer add-Despair icons than one they passed me (my right neighbour only)",
+    },
+];
+
+/// A bot's Bayesian suspicion: a prior from the deal and the evidence
+/// weighed by log-likelihood ratios (naive Bayes over [`EVIDENCE`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Belief {
+    /// Log-likelihood ratio (Witch : Puritan) of one occurrence, and of
+    /// one chance that passed without it.
+    pub hit: [f32; 12],
+    pub miss: [f32; 12],
+}
+
+impl Belief {
+    /// From rates (Witch, Puritan) per chance, each kept within
+    /// 0.001..=0.999 so every ratio is finite.
+    pub fn from_rates(rates: &[(f32, f32); 12]) -> Belief {
+        let mut b = Belief {
+            hit: [0.0; 12],
+            miss: [0.0; 12],
+        };
+        for (k, &(w, p)) in rates.iter().enumerate() {
+            let (w, p) = (w.clamp(0.001, 0.999), p.clamp(0.001, 0.999));
+            b.hit[k] = (w / p).ln();
+            b.miss[k] = ((1.0 - w) / (1.0 - p)).ln();
+        }
+        b
+    }
+
+    /// The prior log-odds that another player is a Witch, from the deal:
+    /// the Witch and Puritan cards the table deals from, less my own.
+    pub fn prior(v: &View) -> f32 {
+        let r = &v.data().rules;
+        let n = v.players();
+        let w = r.witch_cards[n] as f32;
+        let total = w + r.puritan_cards[n] as f32;
+        let w_left = if v.my_team() == Team::Witch {
+            w - 1.0
+        } else {
+            w
+        };
+        let p = (w_left / (total - 1.0).max(1.0)).clamp(0.01, 0.99);
+        (p / (1.0 - p)).ln()
+    }
+
+    /// The log-odds that `seat` is a Witch, given what I have seen (its
+    /// team if I know it is the caller's business).
+    pub fn log_odds(&self, v: &View, seat: u8, prior: f32) -> f32 {
+        let e = v.evidence(seat);
+        let mut others_trials = 0i32;
+        for s in 0..v.players() as u8 {
+            if s != seat {
+                others_trials += v.evidence(s)[ev::TRIALS] as i32;
+            }
+        }
+        let mut l = prior;
+        for (k, x) in EVIDENCE.iter().enumerate() {
+            let hits = e[x.hits] as i32;
+            let chances = match x.chances {
+                Some(c) => e[c] as i32,
+                None => others_trials,
+            };
+            let misses = (chances - hits).max(0);
+            l += hits as f32 * self.hit[k] + misses as f32 * self.miss[k];
+        }
+        l
+    }
+}
+
+/// `p` as a whole percentage.
+#[inline]
+fn percent(log_odds: f32) -> i32 {
+    (100.0 / (1.0 + (-log_odds).exp())).round() as i32
+}
 
 /// A number a condition tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,6 +448,9 @@ pub struct SalemBot {
     /// Suspicion weights: per add-Despair icon, remove-Despair icon, Hope
     /// icon, Death building and Justice building a player drafted.
     pub suspicion: [i32; 5],
+    /// The Bayesian suspicion (`[belief]`), replacing the weights above:
+    /// suspicion is then the chance, in percent, that a player is a Witch.
+    pub belief: Option<Belief>,
     pub witch: Side,
     pub puritan: Side,
 }
@@ -299,8 +472,16 @@ impl SalemBot {
         }
     }
 
-    /// How much `me` suspects `seat` of being a Witch.
+    /// How much `me` suspects `seat` of being a Witch. With a `[belief]`
+    /// model, the chance in percent (0 or 100 for a team I know).
     pub fn suspicion(&self, v: &View, seat: u8) -> i32 {
+        if let Some(b) = &self.belief {
+            return match v.known_team(seat) {
+                Some(Team::Witch) if seat != v.me() => 100,
+                Some(Team::Puritan) if seat != v.me() => 0,
+                _ => percent(b.log_odds(v, seat, Belief::prior(v))),
+            };
+        }
         match v.known_team(seat) {
             Some(Team::Witch) if seat != v.me() => return 1000,
             Some(Team::Puritan) if seat != v.me() => return -1000,
@@ -357,7 +538,7 @@ impl SalemBot {
 
     /// The value of `f` for building design `d` in `me`'s eyes.
     #[inline(always)]
-    fn feature(v: &View, f: Feature, d: u8) -> i32 {
+    fn feature(v: &View, belief: Option<&Belief>, f: Feature, d: u8) -> i32 {
         let x = v.design(d);
         match f {
             Feature::MyCategory => (v.my_categories() & x.category != 0) as i32,
@@ -377,6 +558,16 @@ impl SalemBot {
             Feature::DespairNet => x.add as i32 - x.remove as i32,
             Feature::Death => (x.endgame == 1) as i32,
             Feature::Justice => (x.endgame == 2) as i32,
+            Feature::LooksPuritan => {
+                // The compiler refuses `looks_puritan` without `[belief]`.
+                let Some(b) = belief else { return 0 };
+                let has = [x.add > 0, x.remove > 0, x.endgame == 1, x.endgame == 2];
+                let mut d = 0.0f32;
+                for (k, &h) in has.iter().enumerate() {
+                    d += if h { b.hit[k] } else { b.miss[k] };
+                }
+                -(d * 100.0).round() as i32
+            }
         }
     }
 
@@ -399,7 +590,7 @@ impl SalemBot {
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let x = c.sign as i32 * Self::feature(v, c.feature, cards[i]);
+                let x = c.sign as i32 * Self::feature(v, self.belief.as_ref(), c.feature, cards[i]);
                 if x > best {
                     best = x;
                     keep = 1 << i;
@@ -484,7 +675,8 @@ impl Bots for Seated<'_> {
         let i = b.best_of(v, side, h);
         if side.blind_unless != 0 {
             let good = FEATURES.iter().enumerate().any(|(k, f)| {
-                side.blind_unless & (1 << k) != 0 && SalemBot::feature(v, f.1, h[i]) > 0
+                side.blind_unless & (1 << k) != 0
+                    && SalemBot::feature(v, b.belief.as_ref(), f.1, h[i]) > 0
             });
             if !good {
                 return Keep::Blind;
@@ -588,6 +780,8 @@ struct FileRaw {
     idea: Option<Sp<String>>,
     #[serde(default)]
     suspicion: Option<Sp<toml::Table>>,
+    #[serde(default)]
+    belief: Option<Sp<toml::Table>>,
     #[serde(default)]
     all: Option<SideRaw>,
     #[serde(default)]
@@ -902,6 +1096,62 @@ fn key_span(text: &str, table: std::ops::Range<usize>, key: &str) -> std::ops::R
     table
 }
 
+/// The `[belief]` table: the likelihoods learned for this data
+/// ([`super::belief::learned_rates`]), each
+/// kind of evidence overridable as `name = [witch_rate, puritan_rate]`
+/// (occurrences per chance, each within 0..=1), and `weight`, which scales
+/// every likelihood ratio (0: the prior alone; 1: as learned).
+fn parse_belief(c: &Ctx, t: &Sp<toml::Table>) -> Result<Belief> {
+    let mut rates = super::belief::learned_rates(c.data)?;
+    let mut weight = 1.0f32;
+    let names: Vec<&str> = EVIDENCE.iter().map(|e| e.name).chain(["weight"]).collect();
+    for (k, v) in t.get_ref() {
+        let at = key_span(c.text, t.span(), k);
+        let num = |x: &toml::Value| match x {
+            toml::Value::Float(f) => Some(*f),
+            toml::Value::Integer(i) => Some(*i as f64),
+            _ => None,
+        };
+        if k == "weight" {
+            weight = num(v).filter(|w| (0.0..=5.0).contains(w)).ok_or_else(|| {
+                c.err(
+                    at.clone(),
+                    format!("[belief]: weight = {v} must be a number from 0 to 5"),
+                )
+            })? as f32;
+            continue;
+        }
+        let Some(i) = EVIDENCE.iter().position(|e| e.name == k) else {
+            return Err(c.err(
+                at,
+                format!(
+                    "[belief]: unknown key {k:?}{}; expected one of: {}",
+                    super::hint(k, &names),
+                    names.join(", ")
+                ),
+            ));
+        };
+        let pair = v
+            .as_array()
+            .filter(|a| a.len() == 2)
+            .and_then(|a| Some((num(&a[0])?, num(&a[1])?)))
+            .filter(|(w, p)| (0.0..=1.0).contains(w) && (0.0..=1.0).contains(p));
+        let Some((w, p)) = pair else {
+            return Err(c.err(
+                at,
+                format!("[belief]: {k} = {v} must be [witch_rate, puritan_rate], two numbers from 0 to 1 (how often it happens per chance to a Witch and to a Puritan)"),
+            ));
+        };
+        rates[i] = (w as f32, p as f32);
+    }
+    let mut b = Belief::from_rates(&rates);
+    for k in 0..EVIDENCE.len() {
+        b.hit[k] *= weight;
+        b.miss[k] *= weight;
+    }
+    Ok(b)
+}
+
 /// Compile bot file text `text` (named `file` in messages) against `data`.
 pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
     let raw: FileRaw = toml::from_str(text).map_err(|e| {
@@ -948,6 +1198,23 @@ pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
             suspicion[i] = x as i32;
         }
     }
+    let belief = match &raw.belief {
+        None => None,
+        Some(t) => Some(parse_belief(&c, t)?),
+    };
+    if belief.is_none() {
+        // `looks_puritan` reads the likelihoods of a `[belief]` model.
+        for side in [&raw.all, &raw.witch, &raw.puritan].into_iter().flatten() {
+            for s in side.draft.iter().flatten() {
+                if s.get_ref().contains("looks_puritan") {
+                    return Err(c.err(
+                        s.span(),
+                        "looks_puritan weighs cards by the [belief] model's likelihoods: add a [belief] table",
+                    ));
+                }
+            }
+        }
+    }
     let mut base = default_side();
     if let Some(a) = &raw.all {
         apply(&c, &mut base, a)?;
@@ -969,13 +1236,16 @@ pub fn compile(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
         name,
         idea,
         suspicion,
+        belief,
         witch,
         puritan,
     })
 }
 
 /// The shipped bots, by file name (embedded: they work from any folder).
-pub const SHIPPED: [(&str, &str); 6] = [
+/// The first [`DEFAULT_FIELD`] are the default field of a run; the rest
+/// (the deducing bots) are loaded by name.
+pub const SHIPPED: [(&str, &str); 8] = [
     (
         "naive.salem",
         include_str!("../../strategies/new_salem/naive.salem"),
@@ -1000,11 +1270,24 @@ pub const SHIPPED: [(&str, &str); 6] = [
         "cautious_puritan.salem",
         include_str!("../../strategies/new_salem/cautious_puritan.salem"),
     ),
+    (
+        "deducer.salem",
+        include_str!("../../strategies/new_salem/deducer.salem"),
+    ),
+    (
+        "sly_witch.salem",
+        include_str!("../../strategies/new_salem/sly_witch.salem"),
+    ),
 ];
 
-/// Compile the shipped bots against `data`.
+/// How many of [`SHIPPED`] make the default field (the six original
+/// bots, so the default figures stay comparable; the deducing bots join
+/// a run by name).
+pub const DEFAULT_FIELD: usize = 6;
+
+/// Compile the default field of shipped bots against `data`.
 pub fn shipped(data: &Data) -> Result<Vec<SalemBot>> {
-    SHIPPED
+    SHIPPED[..DEFAULT_FIELD]
         .iter()
         .map(|(f, t)| compile(&format!("strategies/new_salem/{f}"), t, data))
         .collect()

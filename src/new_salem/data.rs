@@ -193,11 +193,85 @@ pub struct Character {
     pub categories: u16,
 }
 
-/// Where removes of a reveal start.
+/// Where removes of a reveal start (and, for `discard_order`, where the
+/// discards start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RemovesFrom {
     Constable,
     Seat0,
+}
+
+/// Which buildings a remove-Despair icon may take a cube from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemoveTarget {
+    /// Any player's building.
+    Any,
+    /// Only the owner's buildings (lost if they carry none).
+    Own,
+    /// The owner's buildings if any carries Despair, else any player's.
+    OwnFirst,
+}
+
+/// Which of the eligible buildings gives up the cube.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemoveCube {
+    /// The building carrying the most Despair.
+    Most,
+    /// The building carrying the least Despair (at least one cube).
+    Least,
+}
+
+/// Which end of a row new cubes go on, or Hope is paid from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowEnd {
+    /// The most recently built building first.
+    Newest,
+    /// The first building of the row first.
+    Oldest,
+}
+
+/// The building deck running out during a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmptyDeck {
+    /// Deal seat by seat from seat 0, each seat its full hand, and stop.
+    Stop,
+    /// Deal one card at a time around the table from seat 0, and stop.
+    RoundRobin,
+}
+
+/// Nobody may take the Constable token at a hand-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoEligible {
+    /// The Constable keeps the token; no badge, no Hope.
+    Keep,
+    /// Every other player returns their badge (the badge-return rule),
+    /// then the hand-off goes on; only if every other player is on Trial
+    /// does the Constable keep the token.
+    Reset,
+}
+
+/// The Trial supply: how many Trial cards there are and where one goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrialSupply {
+    /// The card stays face up after every launch (red border): any
+    /// number of players may be put on Trial.
+    Unlimited,
+    /// `n` Trial cards (1 = a single card): each launch gives one to the
+    /// named player, who holds it; the last one leaves the display and the
+    /// top event replaces it.
+    Copies(u8),
+    /// One Trial card that moves: launching it again takes it from its
+    /// holder (no longer on Trial) and gives it to the named player.
+    Moving,
+}
+
+/// Which events set the forced-launch level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcedBy {
+    /// The costliest face-up event, launchable or not.
+    FaceUp,
+    /// The costliest event the Constable could launch now.
+    Launchable,
 }
 
 /// The rules the rulebook leaves open, each with the specification's default.
@@ -205,94 +279,202 @@ pub enum RemovesFrom {
 pub struct Options {
     /// Despair cubes per add-Despair icon (spec: one per icon, assumed).
     pub despair_per_icon: u8,
-    /// A remove-Despair icon may take a cube from any player's building
-    /// (`true`, the default) or only from the owner's.
-    pub remove_any: bool,
+    /// Which buildings a remove-Despair icon may take a cube from.
+    pub remove_target: RemoveTarget,
+    /// Which of those buildings gives up the cube.
+    pub remove_cube: RemoveCube,
     /// Order of the removes in a simultaneous reveal (adds always first).
     pub removes_from: RemovesFrom,
-    /// Out of buildings: stop dealing (the only option; named for clarity).
-    pub empty_deck_stop: bool,
-    /// Nobody can take the token: the Constable keeps it (no badge, no Hope).
-    pub keep_when_none_eligible: bool,
+    /// Order of the discards (and blind draws) at the end of a draft.
+    pub discard_order: RemovesFrom,
+    /// Out of buildings during a deal.
+    pub empty_deck: EmptyDeck,
+    /// Nobody can take the token at a hand-off.
+    pub no_eligible: NoEligible,
     /// At most this many launches in one launch phase.
     pub launch_cap: u8,
+    /// Which events set the forced-launch level.
+    pub forced_by: ForcedBy,
     /// Clamp Despair at zero (default: signed, no clamp).
     pub clamp_despair: bool,
     /// Witches win at D ≥ threshold (`true`) or D > threshold.
     pub threshold_at_least: bool,
     /// Trial may target the launcher too (default: only others).
     pub trial_self: bool,
+    /// How many Trial cards there are and where a launched one goes.
+    pub trial: TrialSupply,
     /// Hope cubes each player gains at the start of a round (default 0).
     pub hope_per_round: u8,
     /// A building that leaves play goes under the building deck (`true`,
     /// the specification's assumption) or out of the game.
     pub destroyed_under_deck: bool,
+    /// Where new cubes (Hope, an event's Despair) go in the receiver's row.
+    pub new_cubes: RowEnd,
+    /// Which buildings pay Hope first.
+    pub pay_from: RowEnd,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             despair_per_icon: 1,
-            remove_any: true,
+            remove_target: RemoveTarget::Any,
+            remove_cube: RemoveCube::Most,
             removes_from: RemovesFrom::Constable,
-            empty_deck_stop: true,
-            keep_when_none_eligible: true,
+            discard_order: RemovesFrom::Seat0,
+            empty_deck: EmptyDeck::Stop,
+            no_eligible: NoEligible::Keep,
             launch_cap: 20,
+            forced_by: ForcedBy::FaceUp,
             clamp_despair: false,
             threshold_at_least: true,
             trial_self: false,
+            trial: TrialSupply::Unlimited,
             hope_per_round: 0,
             destroyed_under_deck: true,
+            new_cubes: RowEnd::Newest,
+            pay_from: RowEnd::Newest,
         }
     }
 }
 
-/// The option names, their accepted values and their meaning (for `--rule`,
-/// `salem check` and the docs).
-pub const OPTION_DOCS: &[(&str, &str, &str)] = &[
-    (
-        "despair_per_icon",
-        "1..=3",
-        "Despair cubes per add-Despair icon",
-    ),
-    (
-        "remove_target",
-        "any|own",
-        "which buildings a remove-Despair icon may take a cube from",
-    ),
-    (
-        "reveal_removes_from",
-        "constable|seat0",
-        "removes of a simultaneous reveal resolve in seat order from",
-    ),
-    ("empty_deck", "stop", "out of buildings: stop dealing"),
-    (
-        "no_eligible_constable",
-        "keep",
-        "nobody may take the token: the Constable keeps it, no badge, no Hope",
-    ),
-    ("launch_cap", "1..=100", "most launches in one launch phase"),
-    ("clamp_despair", "true|false", "clamp Despair at zero"),
-    (
-        "threshold",
-        "at_least|more_than",
-        "Witches win at D >= threshold, or D > threshold",
-    ),
-    (
-        "trial_target",
-        "others|anyone",
-        "whom Trial may target (never a player already on Trial)",
-    ),
-    (
-        "hope_per_round",
-        "0..=5",
-        "Hope each player gains at the start of each round",
-    ),
-    (
-        "destroyed_building",
-        "under_deck|removed",
-        "a building that leaves play goes under the building deck, or out of the game",
-    ),
+/// One rule option, for `--rule`, `salem rules`, `salem check` and the docs.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionDoc {
+    pub name: &'static str,
+    /// The values it accepts.
+    pub values: &'static str,
+    /// The default (the specification's suggestion).
+    pub default: &'static str,
+    /// What it decides, and what each value means.
+    pub meaning: &'static str,
+    /// The rulebook sentence (French text) the question comes from, and
+    /// what it leaves open.
+    pub rulebook: &'static str,
+}
+
+/// Every rule option: its accepted values, default, meaning and the
+/// rulebook sentence behind it.
+pub const OPTION_DOCS: &[OptionDoc] = &[
+    OptionDoc {
+        name: "despair_per_icon",
+        values: "1..=3",
+        default: "1",
+        meaning: "Despair cubes an add-Despair icon puts on its building.",
+        rulebook: "\"chaque joueur y ajoute un cube Espoir, un cube Désespoir, ou bien enlève un cube Désespoir\" (the draft): \"a cube\", but not per icon or per card.",
+    },
+    OptionDoc {
+        name: "remove_target",
+        values: "any|own|own_first",
+        default: "any",
+        meaning: "Which buildings a remove-Despair icon may take a cube from: any player's (any), only the owner's, lost if they carry none (own), or the owner's if one carries Despair, else any player's (own_first).",
+        rulebook: "\"pour chaque symbole présent, il retire un cube Désespoir d'un bâtiment\": \"a building\", not whose.",
+    },
+    OptionDoc {
+        name: "remove_cube",
+        values: "most|least",
+        default: "most",
+        meaning: "Which of those buildings gives up the cube: the one carrying the most Despair (most) or the fewest, at least one (least); ties go to the owner's, then the next seats', earliest built first. It changes which cubes leave with a taken or destroyed building, never the Despair in play.",
+        rulebook: "\"il retire un cube Désespoir d'un bâtiment\": the player chooses; the text gives no preference.",
+    },
+    OptionDoc {
+        name: "reveal_removes_from",
+        values: "constable|seat0",
+        default: "constable",
+        meaning: "The adds of a simultaneous reveal come first; then the removes resolve one player at a time, in seat order starting from the Constable (constable) or from seat 0 (seat0). It matters when there is less Despair in play than remove icons.",
+        rulebook: "\"Une fois que tous les joueurs ont sélectionné une carte Bâtiment, ils la retournent face visible\": the picks are revealed together; the text gives no order for resolving them.",
+    },
+    OptionDoc {
+        name: "discard_order",
+        values: "seat0|constable",
+        default: "seat0",
+        meaning: "The discards and blind draws at the end of a draft go in seat order from seat 0 (seat0) or from the Constable (constable); each player puts both cards under the deck before drawing. It matters only when the deck is nearly empty.",
+        rulebook: "\"Défausser les deux cartes et prendre une carte Bâtiment du haut du paquet\": players choose at once; the text gives no order.",
+    },
+    OptionDoc {
+        name: "empty_deck",
+        values: "stop|round_robin",
+        default: "stop",
+        meaning: "The building deck running out during a deal: deal seat by seat from seat 0, each seat its full hand, and stop (stop), or one card at a time around the table from seat 0 and stop (round_robin: hands differ by one card at most). The official counts never run out (15 buildings per player).",
+        rulebook: "\"La carte Round du round en cours indique le nombre de Bâtiments devant être distribué\": the text never says the deck can run out.",
+    },
+    OptionDoc {
+        name: "no_eligible_constable",
+        values: "keep|reset",
+        default: "keep",
+        meaning: "Nobody may take the token at a hand-off (every other player holds a badge or is on Trial): the Constable keeps it, with no badge and no Hope (keep), or every other player returns their badge, as the badge-return rule does, and the hand-off goes on (reset); with every other player on Trial the Constable keeps it either way.",
+        rulebook: "\"Vous ne pouvez pas désigner un joueur possédant un Insigne ou soumis au Procès\" and \"Si à ce moment, tous les joueurs, à l'exception du Connétable, sont en possession d'un Insigne ou sont en Procès, ils remettent leur Insigne au centre de la table\": the return is checked after the new Constable takes a badge, so the text does not say what happens when no one can be named.",
+    },
+    OptionDoc {
+        name: "launch_cap",
+        values: "1..=100",
+        default: "20",
+        meaning: "Most launches in one launch phase (cheap events could otherwise force launches without end).",
+        rulebook: "\"Si le Connétable possède suffisamment d'Espoir pour lancer l'Événement le plus cher, il doit obligatoirement lancer un Événement\": no limit is given.",
+    },
+    OptionDoc {
+        name: "forced_launch",
+        values: "face_up|launchable",
+        default: "face_up",
+        meaning: "The forced-launch level is the cost of the costliest face-up event, even one that cannot be launched now (face_up), or of the costliest event the Constable could launch now (launchable).",
+        rulebook: "\"Si le Connétable possède suffisamment d'Espoir pour lancer l'Événement le plus cher\": \"the costliest event\", not whether it must be launchable.",
+    },
+    OptionDoc {
+        name: "clamp_despair",
+        values: "true|false",
+        default: "false",
+        meaning: "Clamp the final Despair D at zero (true) or keep it signed (false): a Justice set and tried Witches can take it below zero.",
+        rulebook: "\"retirez 3 Désespoir de la ville\": the text never says the town's Despair stops at zero.",
+    },
+    OptionDoc {
+        name: "threshold",
+        values: "at_least|more_than",
+        default: "at_least",
+        meaning: "The Witches' side wins at D >= threshold (at_least, the text) or D > threshold (more_than, a review's wording).",
+        rulebook: "\"le nombre minimum de cubes Désespoir requis dans la ville à la fin de la partie pour qu'une Sorcière l'emporte\": a minimum, so at least.",
+    },
+    OptionDoc {
+        name: "trial_target",
+        values: "others|anyone",
+        default: "others",
+        meaning: "Whom Trial may name: another player not on Trial (others), or any player not on Trial, the launcher too (anyone).",
+        rulebook: "\"Le Joueur 1 lance l'événement du Procès et le donne au Joueur 2\": the only example names another player; the text never says whom Trial may name.",
+    },
+    OptionDoc {
+        name: "trial",
+        values: "unlimited|single|moving|2..=7",
+        default: "unlimited",
+        meaning: "The Trial supply. unlimited: the card stays face up after every launch (a red border), so any number of players can be put on Trial. single: one Trial card, given to the named player, who holds it (one Trial per game); it leaves the display and the top event replaces it. moving: one Trial card that can be launched again from its holder, who is then no longer on Trial. A number N: N Trial cards, each given away, the last one leaving the display. It applies to every event whose effect is put_on_trial, whatever its border.",
+        rulebook: "\"Si la carte ne présente pas une bordure rouge, placez-la face cachée au-dessous du paquet Événement, à moins que la carte ne vous spécifie de la remettre à un autre joueur\" and \"Tout Événement sur lequel figure ce symbole est donné ou pris par un joueur\": Trial is face up all game and is given to a player, but the text never says which cards have a red border nor how many Trial cards there are; the end-of-game example shows two players holding one.",
+    },
+    OptionDoc {
+        name: "hope_per_round",
+        values: "0..=5",
+        default: "0",
+        meaning: "Hope each player gains at the start of each round (on their newest building).",
+        rulebook: "\"Lorsque ce symbole est présent sur une carte Bâtiment, cela indique qu'il en génère\": the text gives no income but the icons; it does not say whether they pay once or every round.",
+    },
+    OptionDoc {
+        name: "destroyed_building",
+        values: "under_deck|removed",
+        default: "under_deck",
+        meaning: "A building that leaves play goes under the building deck (under_deck) or out of the game (removed); its cubes go to the supply either way.",
+        rulebook: "\"Chaque fois qu'un Bâtiment sort du jeu, tout Espoir et/ou Désespoir présent dessus est retiré et remis dans la réserve\": where the card goes is not said.",
+    },
+    OptionDoc {
+        name: "new_cubes",
+        values: "newest|oldest",
+        default: "newest",
+        meaning: "Which of the receiver's buildings new cubes (gifts, events, a new Constable's Hope, an event's Despair) go on: the most recently built (newest) or the first of the row (oldest). It changes which cubes leave with a taken or destroyed building.",
+        rulebook: "\"Chaque fois qu'un joueur reçoit de l'Espoir ou du Désespoir, il doit le placer sur un de ses Bâtiments\": the player chooses which.",
+    },
+    OptionDoc {
+        name: "pay_from",
+        values: "newest|oldest",
+        default: "newest",
+        meaning: "Which buildings Hope is paid (or given) from first: the most recently built (newest) or the first of the row (oldest).",
+        rulebook: "\"Retirez autant de cubes Espoir de vos propres cartes Bâtiments que le coût indiqué sur l'Événement\": from which buildings is not said.",
+    },
 ];
 
 impl Options {
@@ -300,7 +482,10 @@ impl Options {
     /// and the values it accepts.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let bad = || {
-            let accepted = OPTION_DOCS.iter().find(|o| o.0 == key).map_or("", |o| o.1);
+            let accepted = OPTION_DOCS
+                .iter()
+                .find(|o| o.name == key)
+                .map_or("", |o| o.values);
             anyhow!("rule option {key} = {value:?} is not valid (expected {accepted})")
         };
         let num = |lo: u8, hi: u8| -> Result<u8> {
@@ -317,33 +502,64 @@ impl Options {
                 _ => Err(bad()),
             }
         };
+        let end = || -> Result<RowEnd> {
+            match value {
+                "newest" => Ok(RowEnd::Newest),
+                "oldest" => Ok(RowEnd::Oldest),
+                _ => Err(bad()),
+            }
+        };
         match key {
             "despair_per_icon" => self.despair_per_icon = num(1, 3)?,
             "remove_target" => {
-                self.remove_any = match value {
-                    "any" => true,
-                    "own" => false,
+                self.remove_target = match value {
+                    "any" => RemoveTarget::Any,
+                    "own" => RemoveTarget::Own,
+                    "own_first" => RemoveTarget::OwnFirst,
                     _ => return Err(bad()),
                 }
             }
-            "reveal_removes_from" => {
-                self.removes_from = match value {
+            "remove_cube" => {
+                self.remove_cube = match value {
+                    "most" => RemoveCube::Most,
+                    "least" => RemoveCube::Least,
+                    _ => return Err(bad()),
+                }
+            }
+            "reveal_removes_from" | "discard_order" => {
+                let v = match value {
                     "constable" => RemovesFrom::Constable,
                     "seat0" => RemovesFrom::Seat0,
                     _ => return Err(bad()),
+                };
+                if key == "discard_order" {
+                    self.discard_order = v;
+                } else {
+                    self.removes_from = v;
                 }
             }
             "empty_deck" => {
-                if value != "stop" {
-                    return Err(bad());
+                self.empty_deck = match value {
+                    "stop" => EmptyDeck::Stop,
+                    "round_robin" => EmptyDeck::RoundRobin,
+                    _ => return Err(bad()),
                 }
             }
             "no_eligible_constable" => {
-                if value != "keep" {
-                    return Err(bad());
+                self.no_eligible = match value {
+                    "keep" => NoEligible::Keep,
+                    "reset" => NoEligible::Reset,
+                    _ => return Err(bad()),
                 }
             }
             "launch_cap" => self.launch_cap = num(1, 100)?,
+            "forced_launch" => {
+                self.forced_by = match value {
+                    "face_up" => ForcedBy::FaceUp,
+                    "launchable" => ForcedBy::Launchable,
+                    _ => return Err(bad()),
+                }
+            }
             "clamp_despair" => self.clamp_despair = flag()?,
             "threshold" => {
                 self.threshold_at_least = match value {
@@ -359,6 +575,14 @@ impl Options {
                     _ => return Err(bad()),
                 }
             }
+            "trial" => {
+                self.trial = match value {
+                    "unlimited" => TrialSupply::Unlimited,
+                    "single" => TrialSupply::Copies(1),
+                    "moving" => TrialSupply::Moving,
+                    _ => TrialSupply::Copies(num(2, 7)?),
+                }
+            }
             "hope_per_round" => self.hope_per_round = num(0, 5)?,
             "destroyed_building" => {
                 self.destroyed_under_deck = match value {
@@ -367,8 +591,10 @@ impl Options {
                     _ => return Err(bad()),
                 }
             }
+            "new_cubes" => self.new_cubes = end()?,
+            "pay_from" => self.pay_from = end()?,
             _ => {
-                let names: Vec<&str> = OPTION_DOCS.iter().map(|o| o.0).collect();
+                let names: Vec<&str> = OPTION_DOCS.iter().map(|o| o.name).collect();
                 let hint = super::hint(key, &names);
                 bail!(
                     "unknown rule option {key:?}{hint}; the options are: {}",
@@ -377,6 +603,100 @@ impl Options {
             }
         }
         Ok(())
+    }
+
+    /// The current value of option `name`, as `--rule` writes it (None
+    /// for an unknown name).
+    pub fn value(&self, name: &str) -> Option<String> {
+        let end = |e: RowEnd| match e {
+            RowEnd::Newest => "newest",
+            RowEnd::Oldest => "oldest",
+        };
+        let from = |f: RemovesFrom| match f {
+            RemovesFrom::Constable => "constable",
+            RemovesFrom::Seat0 => "seat0",
+        };
+        Some(match name {
+            "despair_per_icon" => self.despair_per_icon.to_string(),
+            "remove_target" => match self.remove_target {
+                RemoveTarget::Any => "any",
+                RemoveTarget::Own => "own",
+                RemoveTarget::OwnFirst => "own_first",
+            }
+            .into(),
+            "remove_cube" => match self.remove_cube {
+                RemoveCube::Most => "most",
+                RemoveCube::Least => "least",
+            }
+            .into(),
+            "reveal_removes_from" => from(self.removes_from).into(),
+            "discard_order" => from(self.discard_order).into(),
+            "empty_deck" => match self.empty_deck {
+                EmptyDeck::Stop => "stop",
+                EmptyDeck::RoundRobin => "round_robin",
+            }
+            .into(),
+            "no_eligible_constable" => match self.no_eligible {
+                NoEligible::Keep => "keep",
+                NoEligible::Reset => "reset",
+            }
+            .into(),
+            "launch_cap" => self.launch_cap.to_string(),
+            "forced_launch" => match self.forced_by {
+                ForcedBy::FaceUp => "face_up",
+                ForcedBy::Launchable => "launchable",
+            }
+            .into(),
+            "clamp_despair" => self.clamp_despair.to_string(),
+            "threshold" => if self.threshold_at_least {
+                "at_least"
+            } else {
+                "more_than"
+            }
+            .into(),
+            "trial_target" => if self.trial_self { "anyone" } else { "others" }.into(),
+            "trial" => match self.trial {
+                TrialSupply::Unlimited => "unlimited".into(),
+                TrialSupply::Copies(1) => "single".into(),
+                TrialSupply::Copies(n) => n.to_string(),
+                TrialSupply::Moving => "moving".into(),
+            },
+            "hope_per_round" => self.hope_per_round.to_string(),
+            "destroyed_building" => if self.destroyed_under_deck {
+                "under_deck"
+            } else {
+                "removed"
+            }
+            .into(),
+            "new_cubes" => end(self.new_cubes).into(),
+            "pay_from" => end(self.pay_from).into(),
+            _ => return None,
+        })
+    }
+
+    /// Every option as `name=value`, space-separated (the CSV header's and
+    /// the checkpoint key's `rule options`).
+    pub fn line(&self) -> String {
+        OPTION_DOCS
+            .iter()
+            .map(|o| format!("{}={}", o.name, self.value(o.name).unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `salem rules`: every option in full, its value now, its default,
+    /// what each value means and the rulebook sentence behind it.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        for o in OPTION_DOCS {
+            let now = self.value(o.name).unwrap_or_default();
+            let changed = if now == o.default { "" } else { " (changed)" };
+            s.push_str(&format!(
+                "{} = {now}{changed}\n  values: {}; default: {}\n  {}\n  Rulebook: {}\n\n",
+                o.name, o.values, o.default, o.meaning, o.rulebook
+            ));
+        }
+        s
     }
 }
 
@@ -1573,7 +1893,10 @@ mod tests {
         let d = Data::sample();
         assert_eq!(d.designs.len(), 18);
         assert_eq!(d.sets.len(), 6);
-        assert_eq!(d.events.len(), 10);
+        // The published second edition's component counts: 144 buildings
+        // (at 8 players, below), 24 events, 10 characters, 5 rounds.
+        assert_eq!(d.events.len(), 24);
+        assert_eq!(d.rules.dealt.len(), 5);
         assert_eq!(d.characters.len(), 10);
         assert_eq!(d.rules.threshold[5], 10);
         // 54 buildings at 3 players, +18 per extra player.

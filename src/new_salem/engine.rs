@@ -30,7 +30,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::{
-    Data, Effect, Endgame, GiveTake, Team, Who, MAX_DESIGNS, MAX_HAND, MAX_PLAYERS, MAX_ROUNDS,
+    Data, Effect, EmptyDeck, Endgame, ForcedBy, GiveTake, NoEligible, RemoveCube, RemoveTarget,
+    RemovesFrom, RowEnd, Team, TrialSupply, Who, MAX_DESIGNS, MAX_HAND, MAX_PLAYERS, MAX_ROUNDS,
     MAX_TEAM_CHARACTERS,
 };
 use crate::sim::rng::GameRng;
@@ -39,6 +40,53 @@ use crate::sim::rng::GameRng;
 /// check keeps the drafted ones within it).
 pub const MAX_TABLEAU: usize = super::data::MAX_ROW;
 const DECK_RING: usize = 256;
+
+/// What the table has seen a player do, counted over the game: the
+/// evidence the bots' suspicion model ([`super::bot`]) reads. Kinds
+/// `EV_PICKS..EV_NAMED` are public (every player sees every reveal, gift
+/// and launch); the `EV_PASSES..` kinds are what only the player's left
+/// neighbour sees (the cards passed to them), so [`View::evidence`] shows
+/// them for the viewer's right neighbour alone.
+pub mod ev {
+    /// Buildings the player chose (draft picks and kept cards, not blind draws).
+    pub const PICKS: usize = 0;
+    /// Chosen buildings with add-Despair icons.
+    pub const ADD: usize = 1;
+    /// Chosen buildings with remove-Despair icons.
+    pub const REMOVE: usize = 2;
+    /// Chosen buildings of a Death set.
+    pub const DEATH: usize = 3;
+    /// Chosen buildings of a Justice set.
+    pub const JUSTICE: usize = 4;
+    /// Discard choices made (two cards at the end of a draft).
+    pub const DISCARDS: usize = 5;
+    /// ... of which both went under the deck for a blind draw.
+    pub const BLIND: usize = 6;
+    /// Times the player could give Hope (not the Constable, holding Hope).
+    pub const GIFT_CHANCES: usize = 7;
+    /// ... and gave some to the Constable.
+    pub const GIFTS: usize = 8;
+    /// Events launched as Constable.
+    pub const LAUNCHES: usize = 9;
+    /// ... with remove-Despair icons.
+    pub const REMOVE_LAUNCHES: usize = 10;
+    /// ... that add Despair.
+    pub const ADD_LAUNCHES: usize = 11;
+    /// ... that put a player on Trial.
+    pub const TRIALS: usize = 12;
+    /// Times another player's Trial named this player.
+    pub const NAMED: usize = 13;
+    /// Public kinds.
+    pub const PUBLIC: usize = 14;
+    /// Picks from a hand of more than two whose rest came to the observer.
+    pub const PASSES: usize = 14;
+    /// ... where the pick had more add-Despair icons than a card passed on.
+    pub const TOOK_DIRTIER: usize = 15;
+    /// ... where it had fewer than a card passed on.
+    pub const TOOK_CLEANER: usize = 16;
+    /// All kinds.
+    pub const KINDS: usize = 17;
+}
 
 /// One building in play and the cubes on it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -212,7 +260,7 @@ impl Log for NoLog {
 }
 
 /// What a game produced.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub players: u8,
     /// Winning side: `Some(team)`, or None when the Witches' side won with
@@ -239,8 +287,58 @@ pub struct Outcome {
     /// Trials launched, and how many of them hit a Witch.
     pub trials: u8,
     pub trials_on_witch: u8,
+    /// Trials launched by a Puritan Constable, and how many hit a Witch.
+    pub puritan_trials: u8,
+    pub puritan_trials_on_witch: u8,
+    /// Σ over Trials of the Witches' share of the players it could name,
+    /// in units of 1/840: what naming at random would have hit (all
+    /// Trials, and a Puritan Constable's).
+    pub trial_chance: u32,
+    pub puritan_trial_chance: u32,
     /// Launch phases stopped by the launch cap.
     pub capped: u8,
+    /// Each seat's character (index in the data).
+    pub chars: [u8; MAX_PLAYERS],
+    /// Designs each seat drafted (kept from the draft, blind draws too),
+    /// one bit per design index, whatever happened to them later.
+    pub drafted_designs: [u128; MAX_PLAYERS],
+    /// Copies of each design drafted, all seats together.
+    pub design_picks: [u8; MAX_DESIGNS],
+    /// Despair cubes in play at the end of each round.
+    pub despair_by_round: [i16; MAX_ROUNDS],
+    /// The first Constable's seat (seat effects count from it).
+    pub first_constable: u8,
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Outcome {
+            players: 0,
+            side: None,
+            winners: 0,
+            witches: 0,
+            on_trial: 0,
+            cubes: 0,
+            despair: 0,
+            threshold: 0,
+            points: [0; MAX_PLAYERS],
+            hope: [0; MAX_PLAYERS],
+            launches: [0; MAX_ROUNDS],
+            forced: [0; MAX_ROUNDS],
+            trials: 0,
+            trials_on_witch: 0,
+            puritan_trials: 0,
+            puritan_trials_on_witch: 0,
+            trial_chance: 0,
+            puritan_trial_chance: 0,
+            capped: 0,
+            chars: [0; MAX_PLAYERS],
+            drafted_designs: [0; MAX_PLAYERS],
+            design_picks: [0; MAX_DESIGNS],
+            despair_by_round: [0; MAX_ROUNDS],
+            first_constable: 0,
+        }
+    }
 }
 
 /// One game of New Salem. See the module doc.
@@ -283,6 +381,12 @@ pub struct Game {
     icons: [[i16; 5]; MAX_PLAYERS],
     /// Buildings out of the game (destroyed with `destroyed_building = removed`).
     removed: [u8; MAX_DESIGNS],
+    /// Trial cards given away so far (`trial = N` counts them).
+    trial_cards_given: u8,
+    /// Public evidence per seat (see [`ev`]).
+    evid: [[u8; ev::PUBLIC]; MAX_PLAYERS],
+    /// What each seat saw its right neighbour pass (see [`ev`]).
+    passev: [[u8; ev::KINDS - ev::PUBLIC]; MAX_PLAYERS],
     out: Outcome,
     rng: GameRng,
 }
@@ -415,6 +519,18 @@ impl<'a> View<'a> {
             None
         }
     }
+    /// What I have seen `seat` do this game (see [`ev`]): the public
+    /// counts, and, for my right neighbour only, what they passed me.
+    #[inline]
+    pub fn evidence(&self, seat: u8) -> [u8; ev::KINDS] {
+        let mut e = [0u8; ev::KINDS];
+        e[..ev::PUBLIC].copy_from_slice(&self.g.evid[seat as usize]);
+        let n = self.g.n;
+        if n > 0 && (seat + 1) % n == self.me && seat != self.me {
+            e[ev::PUBLIC..].copy_from_slice(&self.g.passev[self.me as usize]);
+        }
+        e
+    }
     /// Buildings left in the deck (its size is public; its order is not).
     pub fn deck_left(&self) -> usize {
         self.g.deck_len as usize
@@ -452,6 +568,9 @@ impl Game {
             hope_tot: [0; MAX_PLAYERS],
             despair_tot: 0,
             removed: [0; MAX_DESIGNS],
+            trial_cards_given: 0,
+            evid: [[0; ev::PUBLIC]; MAX_PLAYERS],
+            passev: [[0; ev::KINDS - ev::PUBLIC]; MAX_PLAYERS],
             icons: [[0; 5]; MAX_PLAYERS],
             out: Outcome::default(),
             rng: GameRng::for_game(0, 0),
@@ -522,6 +641,9 @@ impl Game {
         self.hope_tot = [0; MAX_PLAYERS];
         self.despair_tot = 0;
         self.removed = [0; MAX_DESIGNS];
+        self.trial_cards_given = 0;
+        self.evid = [[0; ev::PUBLIC]; MAX_PLAYERS];
+        self.passev = [[0; ev::KINDS - ev::PUBLIC]; MAX_PLAYERS];
         self.icons = [[0; 5]; MAX_PLAYERS];
         // First Constable: at random; a badge, no Hope.
         self.constable = self.rng.below(n as u32) as u8;
@@ -530,8 +652,23 @@ impl Game {
             players: n as u8,
             threshold: t.threshold,
             witches: self.witches,
+            chars: self.chars,
+            first_constable: self.constable,
             ..Outcome::default()
         };
+    }
+
+    /// Everything the table saw `seat` do (see [`ev`]), the private pass
+    /// counts included (as their left neighbour saw them): for learning
+    /// the belief model's likelihoods after a game ([`super::belief`]);
+    /// bots only ever get a [`View`].
+    pub fn evidence(&self, seat: u8) -> [u8; ev::KINDS] {
+        let mut e = [0u8; ev::KINDS];
+        e[..ev::PUBLIC].copy_from_slice(&self.evid[seat as usize]);
+        if self.n > 0 {
+            e[ev::PUBLIC..].copy_from_slice(&self.passev[((seat + 1) % self.n) as usize]);
+        }
+        e
     }
 
     /// The game's random generator (the runner draws the seating from it
@@ -632,27 +769,42 @@ impl Game {
 
     // ----- cubes -----
 
-    /// New Hope cubes for `seat`: on their most recent building.
-    fn add_hope(&mut self, seat: u8, k: u16) {
+    /// The building of `seat`'s row new cubes go on (`new_cubes`), if any.
+    #[inline]
+    fn new_cube_at(&self, t: &Table, seat: u8) -> Option<usize> {
+        let l = self.tab_len[seat as usize] as usize;
+        match (l, t.data.rules.options.new_cubes) {
+            (0, _) => None,
+            (_, RowEnd::Newest) => Some(l - 1),
+            (_, RowEnd::Oldest) => Some(0),
+        }
+    }
+
+    /// New Hope cubes for `seat`: on their most recent building (or their
+    /// first, `new_cubes = oldest`).
+    fn add_hope(&mut self, t: &Table, seat: u8, k: u16) {
         let s = seat as usize;
-        let l = self.tab_len[s] as usize;
         // A player's Hope stays within a u16 (only a bot gifting without
         // end could get there); the rest stays in the supply.
         let k = k.min(u16::MAX - self.hope_tot[s]);
-        if l > 0 && k > 0 {
-            self.tab[s][l - 1].hope += k;
+        if let (Some(i), true) = (self.new_cube_at(t, seat), k > 0) {
+            self.tab[s][i].hope += k;
             self.hope_tot[s] += k;
         }
     }
 
-    /// Take `k` Hope from `seat`'s buildings, most recent first. Returns what was taken.
-    fn take_hope(&mut self, seat: u8, mut k: u16) -> u16 {
+    /// Take `k` Hope from `seat`'s buildings, most recent first (or first
+    /// built first, `pay_from = oldest`). Returns what was taken.
+    fn take_hope(&mut self, t: &Table, seat: u8, mut k: u16) -> u16 {
         let s = seat as usize;
+        let l = self.tab_len[s] as usize;
+        let oldest = t.data.rules.options.pay_from == RowEnd::Oldest;
         let mut taken = 0;
-        for i in (0..self.tab_len[s] as usize).rev() {
+        for j in 0..l {
             if k == 0 {
                 break;
             }
+            let i = if oldest { j } else { l - 1 - j };
             let x = self.tab[s][i].hope.min(k);
             self.tab[s][i].hope -= x;
             k -= x;
@@ -663,19 +815,31 @@ impl Game {
     }
 
     /// One remove-Despair icon of `owner`: a cube off the building carrying
-    /// the most Despair (the owner's first, then the next seats); lost if none.
+    /// the most Despair (`remove_cube = least`: the fewest) among those
+    /// `remove_target` allows (ties: the owner's first, then the next
+    /// seats); lost if none.
     fn remove_despair(&mut self, t: &Table, owner: u8) -> bool {
-        let mut best: Option<(usize, usize, u16)> = None;
-        let seats = if t.data.rules.options.remove_any {
-            self.n
-        } else {
-            1
+        let o = &t.data.rules.options;
+        let least = o.remove_cube == RemoveCube::Least;
+        let seats = match o.remove_target {
+            RemoveTarget::Any => self.n,
+            RemoveTarget::Own => 1,
+            RemoveTarget::OwnFirst => {
+                let own = &self.tab[owner as usize][..self.tab_len[owner as usize] as usize];
+                if own.iter().any(|b| b.despair > 0) {
+                    1
+                } else {
+                    self.n
+                }
+            }
         };
+        let mut best: Option<(usize, usize, u16)> = None;
         for k in 0..seats {
             let s = ((owner + k) % self.n) as usize;
             for i in 0..self.tab_len[s] as usize {
                 let d = self.tab[s][i].despair;
-                if d > 0 && best.is_none_or(|b| d > b.2) {
+                let better = |b: (usize, usize, u16)| if least { d < b.2 } else { d > b.2 };
+                if d > 0 && best.is_none_or(better) {
                     best = Some((s, i, d));
                 }
             }
@@ -715,11 +879,26 @@ impl Game {
         self.count[s][design as usize] += 1;
     }
 
+    /// Evidence: `seat` chose `design`.
+    #[inline]
+    fn note_pick(&mut self, t: &Table, seat: u8, design: u8) {
+        let c = &t.compact[design as usize];
+        let e = &mut self.evid[seat as usize];
+        e[ev::PICKS] = e[ev::PICKS].saturating_add(1);
+        e[ev::ADD] = e[ev::ADD].saturating_add((c.add > 0) as u8);
+        e[ev::REMOVE] = e[ev::REMOVE].saturating_add((c.remove > 0) as u8);
+        e[ev::DEATH] = e[ev::DEATH].saturating_add((c.endgame == 1) as u8);
+        e[ev::JUSTICE] = e[ev::JUSTICE].saturating_add((c.endgame == 2) as u8);
+    }
+
     /// A simultaneous reveal: `picks[s]` (if any) joins seat `s`'s row.
     fn reveal<L: Log>(&mut self, t: &Table, picks: &[Option<u8>; MAX_PLAYERS], log: &mut L) {
         for s in 0..self.n {
             if let Some(d) = picks[s as usize] {
                 self.drafted[s as usize] += 1;
+                self.out.drafted_designs[s as usize] |= 1u128 << d;
+                self.out.design_picks[d as usize] =
+                    self.out.design_picks[d as usize].saturating_add(1);
                 self.place(t, s, d);
                 if L::ON {
                     let x = &t.data.designs[d as usize];
@@ -738,8 +917,8 @@ impl Game {
             }
         }
         let start = match t.data.rules.options.removes_from {
-            super::data::RemovesFrom::Constable => self.constable,
-            super::data::RemovesFrom::Seat0 => 0,
+            RemovesFrom::Constable => self.constable,
+            RemovesFrom::Seat0 => 0,
         };
         for k in 0..self.n {
             let s = (start + k) % self.n;
@@ -791,20 +970,41 @@ impl Game {
         let income = t.data.rules.options.hope_per_round as u16;
         if income > 0 {
             for s in 0..self.n {
-                self.add_hope(s, income);
+                self.add_hope(t, s, income);
             }
         }
-        // Deal (stop dealing when the deck runs out).
+        // Deal (stop dealing when the deck runs out): seat by seat, or one
+        // card at a time around the table (`empty_deck`). The order only
+        // matters when the deck runs out.
         let dealt = t.data.rules.dealt[r] as usize;
         for s in 0..n {
             self.hand_len[s] = 0;
-            for _ in 0..dealt {
-                match self.draw() {
-                    Some(c) => {
-                        self.hands[s][self.hand_len[s] as usize] = c;
-                        self.hand_len[s] += 1;
+        }
+        match t.data.rules.options.empty_deck {
+            EmptyDeck::Stop => {
+                for s in 0..n {
+                    for _ in 0..dealt {
+                        match self.draw() {
+                            Some(c) => {
+                                self.hands[s][self.hand_len[s] as usize] = c;
+                                self.hand_len[s] += 1;
+                            }
+                            None => break,
+                        }
                     }
-                    None => break,
+                }
+            }
+            EmptyDeck::RoundRobin => {
+                'deal: for _ in 0..dealt {
+                    for s in 0..n {
+                        match self.draw() {
+                            Some(c) => {
+                                self.hands[s][self.hand_len[s] as usize] = c;
+                                self.hand_len[s] += 1;
+                            }
+                            None => break 'deal,
+                        }
+                    }
                 }
             }
         }
@@ -832,6 +1032,21 @@ impl Game {
                     self.hand_len[s] -= 1;
                 }
             }
+            // Evidence: each pick, and what the left neighbour sees of it
+            // (the rest of the hand comes to them).
+            for s in 0..n {
+                if let Some(d) = picks[s] {
+                    self.note_pick(t, s as u8, d);
+                    let add = t.compact[d as usize].add;
+                    let rest = &self.hands[s][..self.hand_len[s] as usize];
+                    let lo = rest.iter().map(|&c| t.compact[c as usize].add).min();
+                    let hi = rest.iter().map(|&c| t.compact[c as usize].add).max();
+                    let p = &mut self.passev[(s + 1) % n];
+                    p[0] = p[0].saturating_add(1);
+                    p[1] = p[1].saturating_add(lo.is_some_and(|m| add > m) as u8);
+                    p[2] = p[2].saturating_add(hi.is_some_and(|m| add < m) as u8);
+                }
+            }
             // Pass left: seat s's hand goes to seat s + 1.
             let (hands, lens) = (self.hands, self.hand_len);
             for s in 0..n {
@@ -845,7 +1060,12 @@ impl Game {
         }
         // Discard: keep one of the two, or both under and the top card blind.
         let mut kept = [None; MAX_PLAYERS];
-        for s in 0..n {
+        let first = match t.data.rules.options.discard_order {
+            RemovesFrom::Seat0 => 0,
+            RemovesFrom::Constable => self.constable as usize,
+        };
+        for k in 0..n {
+            let s = (first + k) % n;
             let l = self.hand_len[s] as usize;
             if l == 0 {
                 continue;
@@ -853,10 +1073,13 @@ impl Game {
             if l == 1 {
                 kept[s] = Some(self.hands[s][0]);
             } else {
+                let e = &mut self.evid[s];
+                e[ev::DISCARDS] = e[ev::DISCARDS].saturating_add(1);
                 match bots.keep(&self.view(t, s as u8)) {
                     Keep::Card(k) => {
                         let k = (k as usize).min(1);
                         kept[s] = Some(self.hands[s][k]);
+                        self.note_pick(t, s as u8, self.hands[s][k]);
                         self.under(self.hands[s][1 - k]);
                         if L::ON {
                             log.line(
@@ -870,6 +1093,8 @@ impl Game {
                         }
                     }
                     Keep::Blind => {
+                        let e = &mut self.evid[s];
+                        e[ev::BLIND] = e[ev::BLIND].saturating_add(1);
                         self.under(self.hands[s][0]);
                         self.under(self.hands[s][1]);
                         kept[s] = self.draw();
@@ -899,6 +1124,7 @@ impl Game {
             );
         }
         self.launch_phase(t, bots, log);
+        self.out.despair_by_round[r] = self.despair();
         self.shuffle_deck();
         if L::ON {
             log.step(self, t);
@@ -968,13 +1194,19 @@ impl Game {
                 if have == 0 {
                     continue;
                 }
+                let e = &mut self.evid[s as usize];
+                e[ev::GIFT_CHANCES] = e[ev::GIFT_CHANCES].saturating_add(1);
                 let Some((to, g)) = bots.gift(&self.view(t, s)) else {
                     continue;
                 };
                 let g = g.min(have);
                 if g > 0 && to != s && to < self.n {
-                    let taken = self.take_hope(s, g);
-                    self.add_hope(to, taken);
+                    if to == c {
+                        let e = &mut self.evid[s as usize];
+                        e[ev::GIFTS] = e[ev::GIFTS].saturating_add(1);
+                    }
+                    let taken = self.take_hope(t, s, g);
+                    self.add_hope(t, to, taken);
                     if L::ON {
                         let who = if to == c {
                             format!("the Constable P{c}")
@@ -991,8 +1223,11 @@ impl Game {
             while dmask != 0 {
                 let e = dmask.trailing_zeros() as u8;
                 dmask &= dmask - 1;
-                most = most.max(t.data.events[e as usize].cost as u16);
-                if self.usable(t, e) {
+                let usable = self.usable(t, e);
+                if usable || t.data.rules.options.forced_by == ForcedBy::FaceUp {
+                    most = most.max(t.data.events[e as usize].cost as u16);
+                }
+                if usable {
                     launchable |= 1 << e;
                 }
             }
@@ -1040,9 +1275,19 @@ impl Game {
     ) {
         let ev = &t.data.events[e as usize];
         let c = self.constable;
-        self.take_hope(c, ev.cost as u16);
+        self.take_hope(t, c, ev.cost as u16);
         let target = if ev.needs_target() {
             let eligible = self.targets(t, e);
+            if ev.effect == Effect::PutOnTrial && eligible != 0 {
+                // What naming at random would hit: the Witches' share of
+                // the players Trial may name, in WIN_UNITS (exact: 840 is
+                // a multiple of 1..=8).
+                let chance = 840 * (eligible & self.witches).count_ones() / eligible.count_ones();
+                self.out.trial_chance += chance;
+                if self.witches & (1 << c) == 0 {
+                    self.out.puritan_trial_chance += chance;
+                }
+            }
             let x = bots.target(&self.view(t, c), e, eligible);
             if x < self.n && eligible & (1 << x) != 0 {
                 x
@@ -1067,6 +1312,19 @@ impl Game {
                 ),
             );
         }
+        {
+            let x = &mut self.evid[c as usize];
+            x[ev::LAUNCHES] = x[ev::LAUNCHES].saturating_add(1);
+            x[ev::REMOVE_LAUNCHES] =
+                x[ev::REMOVE_LAUNCHES].saturating_add((ev.remove_despair > 0) as u8);
+            x[ev::ADD_LAUNCHES] =
+                x[ev::ADD_LAUNCHES].saturating_add((ev.effect == Effect::AddDespair) as u8);
+            x[ev::TRIALS] = x[ev::TRIALS].saturating_add((ev.effect == Effect::PutOnTrial) as u8);
+            if ev.effect == Effect::PutOnTrial {
+                let y = &mut self.evid[target as usize];
+                y[ev::NAMED] = y[ev::NAMED].saturating_add(1);
+            }
+        }
         for _ in 0..ev.remove_despair {
             self.remove_despair(t, c);
         }
@@ -1078,24 +1336,37 @@ impl Game {
         match ev.effect {
             Effect::None => {}
             Effect::PutOnTrial => {
+                if t.data.rules.options.trial == TrialSupply::Moving {
+                    // The one card moves: its holder is no longer on Trial.
+                    self.on_trial = 0;
+                }
                 self.on_trial |= 1 << target;
+                self.trial_cards_given = self.trial_cards_given.saturating_add(1);
                 self.out.trials = self.out.trials.saturating_add(1);
-                if self.witches & (1 << target) != 0 {
+                let hit = self.witches & (1 << target) != 0;
+                if hit {
                     self.out.trials_on_witch = self.out.trials_on_witch.saturating_add(1);
+                }
+                if self.witches & (1 << c) == 0 {
+                    self.out.puritan_trials = self.out.puritan_trials.saturating_add(1);
+                    self.out.puritan_trials_on_witch =
+                        self.out.puritan_trials_on_witch.saturating_add(hit as u8);
                 }
             }
             Effect::GainHope => {
                 for s in 0..self.n {
                     if reached & (1 << s) != 0 {
-                        self.add_hope(s, ev.n as u16);
+                        self.add_hope(t, s, ev.n as u16);
                     }
                 }
             }
             Effect::AddDespair => {
                 for s in 0..self.n {
-                    let l = self.tab_len[s as usize] as usize;
-                    if reached & (1 << s) != 0 && l > 0 {
-                        self.tab[s as usize][l - 1].despair += ev.n as u16;
+                    if reached & (1 << s) == 0 {
+                        continue;
+                    }
+                    if let Some(i) = self.new_cube_at(t, s) {
+                        self.tab[s as usize][i].despair += ev.n as u16;
                         self.despair_tot += ev.n as i32;
                     }
                 }
@@ -1170,10 +1441,18 @@ impl Game {
                 }
             }
         }
-        // Move the card.
-        if !ev.red_border {
+        // Move the card. The Trial supply (`trial`) decides for Trial: a
+        // red border keeps it face up; a counted supply gives a card away
+        // at each launch, the last one leaving the display.
+        let leaves = match (ev.effect, t.data.rules.options.trial) {
+            (Effect::PutOnTrial, TrialSupply::Unlimited | TrialSupply::Moving) => false,
+            (Effect::PutOnTrial, TrialSupply::Copies(k)) => self.trial_cards_given >= k,
+            _ => !ev.red_border,
+        };
+        if leaves {
             self.display &= !(1 << e);
             match ev.give_take {
+                _ if ev.effect == Effect::PutOnTrial => self.held[target as usize] |= 1 << e,
                 GiveTake::Give => self.held[target as usize] |= 1 << e,
                 GiveTake::Take => self.held[c as usize] |= 1 << e,
                 GiveTake::None => self.event_under(e),
@@ -1189,7 +1468,20 @@ impl Game {
             }
         }
         // Hand-off to a player with no badge who is not on Trial.
-        let eligible = self.all() & !self.badges & !self.on_trial & !(1 << c);
+        let mut eligible = self.all() & !self.badges & !self.on_trial & !(1 << c);
+        if eligible == 0 && t.data.rules.options.no_eligible == NoEligible::Reset {
+            // `no_eligible_constable = reset`: every other player returns
+            // their badge, as at a badge reset, and the hand-off goes on.
+            let returned = self.badges & !(1 << c);
+            self.badges &= 1 << c;
+            eligible = self.all() & !self.on_trial & !(1 << c);
+            if L::ON && returned != 0 {
+                log.line(
+                    None,
+                    "  Nobody may take the token: every other player returns their badge".into(),
+                );
+            }
+        }
         if eligible == 0 {
             if L::ON {
                 log.line(
@@ -1207,7 +1499,7 @@ impl Game {
         };
         self.constable = new;
         self.badges |= 1 << new;
-        self.add_hope(new, t.data.rules.new_constable_hope as u16);
+        self.add_hope(t, new, t.data.rules.new_constable_hope as u16);
         if L::ON {
             log.line(
                 None,
@@ -1253,6 +1545,22 @@ impl Game {
     fn finish<L: Log>(&mut self, t: &Table, log: &mut L) -> Outcome {
         let rules = &t.data.rules;
         let cubes = self.despair();
+        if L::ON {
+            // The rulebook's end: "Tous les joueurs révèlent leurs cartes
+            // Personnage" — public, so every view shows it.
+            for s in 0..self.n {
+                let c = &t.data.characters[self.chars[s as usize] as usize];
+                let trial = if self.on_trial & (1 << s) != 0 {
+                    ", on Trial"
+                } else {
+                    ""
+                };
+                log.line(
+                    None,
+                    format!("Reveal: P{s} is {} ({}){trial}", c.id, c.team.name()),
+                );
+            }
+        }
         let mut d = self.despair_tot;
         for s in 0..self.n {
             let trial = self.on_trial & (1 << s) != 0;
@@ -1382,6 +1690,8 @@ pub mod testing {
             }
         }
         g.out.witches = g.witches;
+        g.out.chars = g.chars;
+        g.out.first_constable = constable;
         g.deck_len = 0;
         g.deck_head = 0;
         g.constable = constable;
@@ -1411,6 +1721,16 @@ pub mod testing {
         g.reveal(t, &p, &mut NoLog);
     }
 
+    /// Set `seat`'s public evidence of `kind` (a kind of [`ev`] below
+    /// [`ev::PUBLIC`]).
+    pub fn set_evidence(g: &mut Game, seat: u8, kind: usize, n: u8) {
+        g.evid[seat as usize][kind] = n;
+    }
+    /// Set what `observer` saw its right neighbour pass: passes, took
+    /// dirtier, took cleaner.
+    pub fn set_pass_evidence(g: &mut Game, observer: u8, e: [u8; 3]) {
+        g.passev[observer as usize] = e;
+    }
     pub fn set_badges(g: &mut Game, badges: u8) {
         g.badges = badges;
     }

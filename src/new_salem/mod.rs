@@ -6,8 +6,11 @@
 //!   characters), loaded and validated; the built-in SAMPLE set (invented);
 //! * [`engine`] — the rules, the game state and the [`engine::View`] a bot
 //!   sees (hidden information enforced by the type);
-//! * [`bot`] — declarative `.salem` bots;
-//! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs.
+//! * [`bot`] — declarative `.salem` bots, with a Bayesian suspicion model;
+//! * [`belief`] — learning that model's likelihoods from simulated games;
+//! * [`log`] — one game's log as one player may read it;
+//! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs;
+//! * [`toolkit`] — the playtester's rule grid and paired A/B comparison;
 //!
 //! This module is library only: its verbs (`domsim salem sim | log | check
 //! | rules`) are `src/commands/salem.rs`.
@@ -15,10 +18,13 @@
 //! The rules and every default chosen where the rulebook is silent are in
 //! docs/NEW_SALEM.md.
 
+pub mod belief;
 pub mod bot;
 pub mod data;
 pub mod engine;
+pub mod log;
 pub mod sim;
+pub mod toolkit;
 
 /// ` (did you mean X?)` when a name is close to one of `names`.
 pub fn hint(word: &str, names: &[&str]) -> String {

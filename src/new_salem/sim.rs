@@ -61,6 +61,18 @@ pub struct Tally {
     pub cubes_sum: i64,
     pub trials: u64,
     pub trials_on_witch: u64,
+    /// Trials a Puritan Constable launched, and how many hit a Witch.
+    #[serde(default)]
+    pub puritan_trials: u64,
+    #[serde(default)]
+    pub puritan_trials_on_witch: u64,
+    /// Σ over Trials of the Witches' share of the players each could
+    /// name, in units of 1/[`WIN_UNITS`]: the hits naming at random would
+    /// expect (all Trials, a Puritan Constable's).
+    #[serde(default)]
+    pub trial_chance: u64,
+    #[serde(default)]
+    pub puritan_trial_chance: u64,
     pub launches: [u64; MAX_ROUNDS],
     pub forced: [u64; MAX_ROUNDS],
     pub capped_phases: u64,
@@ -71,6 +83,70 @@ pub struct Tally {
     pub score_margin_games: u64,
     pub tied_games: u64,
     pub bots: Vec<BotTally>,
+    /// The run's `threshold` reading is `more_than` (the Witches' side
+    /// needs D > threshold): read by the outputs, never counted.
+    #[serde(default)]
+    pub more_than: bool,
+    /// Games by players on Trial at the end (0..=8).
+    #[serde(default)]
+    pub on_trial_hist: [u64; MAX_PLAYERS + 1],
+    /// Despair cubes in play at the end of each round, summed over games.
+    #[serde(default)]
+    pub despair_round_sum: [i64; MAX_ROUNDS],
+    /// Personal wins (in `WIN_UNITS`) by seat, counted from the first
+    /// Constable (0) to the left (seat effects).
+    #[serde(default)]
+    pub seat_win_units: [u64; MAX_PLAYERS],
+    /// Per character (index in the data): `[chairs, team wins, personal
+    /// win units]`. Sized by [`SalemMatch`]'s tally (empty in a bare `new`).
+    #[serde(default)]
+    pub characters: Vec<[u64; 3]>,
+    /// Per building design: `[copies drafted, chairs that drafted it,
+    /// those chairs' personal win units, those chairs' team wins]`.
+    #[serde(default)]
+    pub designs: Vec<[u64; 4]>,
+    /// The names the per-character and per-design rows print, and each
+    /// design's Despair cubes per copy drafted (its add icons × the
+    /// `despair_per_icon` reading): fixed by the run, not counted.
+    #[serde(default)]
+    pub labels: Labels,
+}
+
+/// The run's fixed names for the per-character and per-design rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labels {
+    pub characters: Vec<String>,
+    pub designs: Vec<String>,
+    pub design_despair: Vec<u64>,
+}
+
+impl Labels {
+    /// The labels of `table`'s data.
+    pub fn of(table: &Table) -> Labels {
+        let d = &table.data;
+        Labels {
+            characters: d.characters.iter().map(|c| c.id.clone()).collect(),
+            designs: d.designs.iter().map(|x| x.id.clone()).collect(),
+            design_despair: d
+                .designs
+                .iter()
+                .map(|x| x.despair_add as u64 * d.rules.options.despair_per_icon as u64)
+                .collect(),
+        }
+    }
+}
+
+/// Add `b` into `a` element by element (an empty `a` takes `b`).
+fn add_rows<const K: usize>(a: &mut Vec<[u64; K]>, b: &[[u64; K]]) {
+    if a.is_empty() {
+        a.extend_from_slice(b);
+        return;
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        for k in 0..K {
+            x[k] += y[k];
+        }
+    }
 }
 
 impl Tally {
@@ -98,6 +174,10 @@ impl Tally {
         self.cubes_sum += b.cubes_sum;
         self.trials += b.trials;
         self.trials_on_witch += b.trials_on_witch;
+        self.puritan_trials += b.puritan_trials;
+        self.puritan_trials_on_witch += b.puritan_trials_on_witch;
+        self.trial_chance += b.trial_chance;
+        self.puritan_trial_chance += b.puritan_trial_chance;
         for r in 0..MAX_ROUNDS {
             self.launches[r] += b.launches[r];
             self.forced[r] += b.forced[r];
@@ -107,6 +187,20 @@ impl Tally {
         self.score_margin_sq += b.score_margin_sq;
         self.score_margin_games += b.score_margin_games;
         self.tied_games += b.tied_games;
+        for k in 0..=MAX_PLAYERS {
+            self.on_trial_hist[k] += b.on_trial_hist[k];
+        }
+        for r in 0..MAX_ROUNDS {
+            self.despair_round_sum[r] += b.despair_round_sum[r];
+        }
+        for s in 0..MAX_PLAYERS {
+            self.seat_win_units[s] += b.seat_win_units[s];
+        }
+        add_rows(&mut self.characters, &b.characters);
+        add_rows(&mut self.designs, &b.designs);
+        if self.labels.designs.is_empty() {
+            self.labels = b.labels.clone();
+        }
         for (x, y) in self.bots.iter_mut().zip(&b.bots) {
             x.seats += y.seats;
             x.witch_seats += y.witch_seats;
@@ -138,6 +232,10 @@ impl Tally {
         self.cubes_sum += o.cubes as i64;
         self.trials += o.trials as u64;
         self.trials_on_witch += o.trials_on_witch as u64;
+        self.puritan_trials += o.puritan_trials as u64;
+        self.puritan_trials_on_witch += o.puritan_trials_on_witch as u64;
+        self.trial_chance += o.trial_chance as u64;
+        self.puritan_trial_chance += o.puritan_trial_chance as u64;
         for r in 0..MAX_ROUNDS {
             self.launches[r] += o.launches[r] as u64;
             self.forced[r] += o.forced[r] as u64;
@@ -174,6 +272,44 @@ impl Tally {
                 self.score_margin_games += 1;
             }
         }
+        let n = seats.len();
+        self.on_trial_hist[o.on_trial.count_ones() as usize] += 1;
+        for r in 0..MAX_ROUNDS {
+            self.despair_round_sum[r] += o.despair_by_round[r] as i64;
+        }
+        for (x, &c) in self.designs.iter_mut().zip(o.design_picks.iter()) {
+            x[0] += c as u64;
+        }
+        for s in 0..n {
+            let bit = 1u8 << s;
+            let units = if o.winners & bit != 0 {
+                WIN_UNITS / k
+            } else {
+                0
+            };
+            let team_won = match o.side {
+                Some(Team::Witch) => o.witches & bit != 0,
+                Some(Team::Puritan) => o.witches & bit == 0,
+                None => false,
+            } as u64;
+            let rel = (s + n - o.first_constable as usize) % n;
+            self.seat_win_units[rel] += units;
+            if let Some(c) = self.characters.get_mut(o.chars[s] as usize) {
+                c[0] += 1;
+                c[1] += team_won;
+                c[2] += units;
+            }
+            let mut m = o.drafted_designs[s];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if let Some(x) = self.designs.get_mut(d) {
+                    x[1] += 1;
+                    x[2] += units;
+                    x[3] += team_won;
+                }
+            }
+        }
         for (s, &b) in seats.iter().enumerate() {
             let t = &mut self.bots[b as usize];
             let bit = 1u8 << s;
@@ -206,7 +342,14 @@ impl Tally {
         let g = self.games as u128;
         let sum = |v: &mut dyn Iterator<Item = u64>| v.map(|x| x as u128).sum::<u128>();
         if self.games == 0 {
-            return if *self == Tally::new(self.bots.len()) {
+            let empty = Tally {
+                more_than: self.more_than,
+                labels: self.labels.clone(),
+                characters: vec![[0; 3]; self.characters.len()],
+                designs: vec![[0; 4]; self.designs.len()],
+                ..Tally::new(self.bots.len())
+            };
+            return if *self == empty {
                 Ok(())
             } else {
                 Err("counts recorded for 0 games".into())
@@ -253,7 +396,27 @@ impl Tally {
         // Per game: D and the threshold are i16, the cubes an i16, Trials,
         // launches and capped phases a u8.
         let wide = u16::MAX as u128;
-        let bounded: [(&str, u128, u128); 8] = [
+        let bounded: [(&str, u128, u128); 12] = [
+            (
+                "puritan_trials",
+                self.puritan_trials as u128,
+                self.trials as u128,
+            ),
+            (
+                "puritan_trials_on_witch",
+                self.puritan_trials_on_witch as u128,
+                self.puritan_trials as u128,
+            ),
+            (
+                "trial_chance",
+                self.trial_chance as u128,
+                self.trials as u128 * WIN_UNITS as u128,
+            ),
+            (
+                "puritan_trial_chance",
+                self.puritan_trial_chance as u128,
+                self.puritan_trials as u128 * WIN_UNITS as u128,
+            ),
             (
                 "margin_sum",
                 self.margin_sum.unsigned_abs() as u128,
@@ -410,7 +573,14 @@ impl Match for SalemMatch<'_> {
         Box::new(Game::new())
     }
     fn tally(&self) -> Tally {
-        Tally::new(self.bots.len())
+        let d = &self.table.data;
+        Tally {
+            more_than: !d.rules.options.threshold_at_least,
+            characters: vec![[0; 3]; d.characters.len()],
+            designs: vec![[0; 4]; d.designs.len()],
+            labels: Labels::of(self.table),
+            ..Tally::new(self.bots.len())
+        }
     }
     fn merge(&self, a: Tally, b: Tally) -> Tally {
         a.merge(b)
@@ -487,12 +657,14 @@ pub fn csv_rows(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
     rate_row(&mut o, p, "all", "puritan_team_wins", t.puritan_wins, g);
     rate_row(&mut o, p, "all", "everybody_loses", t.nobody_wins, g);
     rate_row(&mut o, p, "all", "games_without_witch", t.witch_count[0], g);
+    // D reached the threshold under the run's reading (`threshold`):
+    // exactly the games the Witches' side won, with or without a Witch.
     rate_row(
         &mut o,
         p,
         "all",
         "despair_reached",
-        t.margin_hist[MARGIN as usize..].iter().sum(),
+        t.witch_wins + t.nobody_wins,
         g,
     );
     rate_row(
@@ -503,6 +675,31 @@ pub fn csv_rows(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
         t.trials_on_witch,
         t.trials,
     );
+    let chance = |units: u64, n: u64| {
+        if n == 0 {
+            0.0
+        } else {
+            units as f64 / WIN_UNITS as f64 / n as f64
+        }
+    };
+    o.push_str(&format!(
+        "{p},all,trial_hits_witch_by_chance,{},{:.6},,\n",
+        t.trials,
+        chance(t.trial_chance, t.trials)
+    ));
+    rate_row(
+        &mut o,
+        p,
+        "all",
+        "puritan_trial_hits_witch",
+        t.puritan_trials_on_witch,
+        t.puritan_trials,
+    );
+    o.push_str(&format!(
+        "{p},all,puritan_trial_hits_witch_by_chance,{},{:.6},,\n",
+        t.puritan_trials,
+        chance(t.puritan_trial_chance, t.puritan_trials)
+    ));
     rate_row(&mut o, p, "all", "tied_win", t.tied_games, g);
     let sq = t.margin_sq as f64;
     mean_row(
@@ -558,6 +755,7 @@ pub fn csv_rows(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
             mean(t.witch_count[w])
         ));
     }
+    distribution_rows(&mut o, p, t);
     for (i, b) in bots.iter().enumerate() {
         let bt = &t.bots[i];
         let share = if bt.seats == 0 {
@@ -618,6 +816,104 @@ pub fn csv_rows(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
         );
     }
     o
+}
+
+/// A personal-win row: `units` (in `WIN_UNITS`) over `n` chairs.
+fn win_row(out: &mut String, p: usize, measure: &str, units: u64, n: u64) {
+    let share = units as f64 / WIN_UNITS as f64;
+    let (lo, hi) = wilson(share, n);
+    let v = if n == 0 { 0.0 } else { share / n as f64 };
+    out.push_str(&format!(
+        "{p},all,{},{n},{v:.6},{lo:.6},{hi:.6}\n",
+        csv_field(measure)
+    ));
+}
+
+/// The playtester's distributions and the per-character and per-building
+/// rows: players on Trial per game, D − threshold by value, Despair in
+/// play after each round, personal wins by seat from the first Constable,
+/// and each character's and building's pick and win rates.
+fn distribution_rows(o: &mut String, p: usize, t: &Tally) {
+    let g = t.games;
+    let chairs = g * p as u64;
+    for k in 0..=p {
+        rate_row(
+            o,
+            p,
+            "all",
+            &format!("on_trial_players_{k}"),
+            t.on_trial_hist[k],
+            g,
+        );
+    }
+    for (i, &c) in t.margin_hist.iter().enumerate() {
+        if c > 0 {
+            let m = i as i32 - MARGIN;
+            let label = match m {
+                m if m == -MARGIN => format!("despair_minus_threshold_le_{m}"),
+                m if m == MARGIN => format!("despair_minus_threshold_ge_{m}"),
+                m => format!("despair_minus_threshold_eq_{m}"),
+            };
+            rate_row(o, p, "all", &label, c, g);
+        }
+    }
+    for r in 0..MAX_ROUNDS {
+        if r < 5 || t.despair_round_sum[r] != 0 {
+            o.push_str(&format!(
+                "{p},all,despair_after_round_{},{g},{:.6},,\n",
+                r + 1,
+                if g == 0 {
+                    0.0
+                } else {
+                    t.despair_round_sum[r] as f64 / g as f64
+                }
+            ));
+        }
+    }
+    for s in 0..p {
+        win_row(
+            o,
+            p,
+            &format!("seat_{s}_personal_win"),
+            t.seat_win_units[s],
+            g,
+        );
+    }
+    for (i, c) in t.characters.iter().enumerate() {
+        let id = t.labels.characters.get(i).map_or("?", |s| s.as_str());
+        rate_row(o, p, "all", &format!("character_{id}_team_win"), c[1], c[0]);
+        win_row(o, p, &format!("character_{id}_personal_win"), c[2], c[0]);
+    }
+    for (i, d) in t.designs.iter().enumerate() {
+        let id = t.labels.designs.get(i).map_or("?", |s| s.as_str());
+        rate_row(
+            o,
+            p,
+            "all",
+            &format!("building_{id}_pick_rate"),
+            d[1],
+            chairs,
+        );
+        win_row(o, p, &format!("building_{id}_win_when_drafted"), d[2], d[1]);
+        rate_row(
+            o,
+            p,
+            "all",
+            &format!("building_{id}_team_win_when_drafted"),
+            d[3],
+            d[1],
+        );
+        let per = t.labels.design_despair.get(i).copied().unwrap_or(0);
+        let mean = |x: u64| if g == 0 { 0.0 } else { x as f64 / g as f64 };
+        o.push_str(&format!(
+            "{p},all,building_{id}_copies_per_game,{g},{:.6},,\n",
+            mean(d[0])
+        ));
+        o.push_str(&format!(
+            "{p},all,building_{id}_despair_added_per_game,{g},{:.6},,\n",
+            mean(d[0] * per)
+        ));
+    }
 }
 
 /// A console summary of one player count.
@@ -749,7 +1045,11 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
             .map(|(i, &c)| (i as f64 - MARGIN as f64, c as f64))
             .collect();
         h.push_str(&histogram(
-            "Final Despair D minus the threshold (Witches win at 0 and above)",
+            if t.more_than {
+                "Final Despair D minus the threshold (Witches win at 1 and above: threshold = more_than)"
+            } else {
+                "Final Despair D minus the threshold (Witches win at 0 and above)"
+            },
             "D - threshold",
             &[("games".into(), pts, 3)],
             &[t.games.max(1) as f64],

@@ -45,6 +45,8 @@ mod intrigue_random;
 mod intrigue_strategy;
 mod layering;
 mod new_salem;
+mod new_salem_belief;
+mod new_salem_options;
 mod optimize;
 mod outputs;
 mod partials;
