@@ -147,8 +147,9 @@ verbs! {
 
 /// The verbs that take the global `--cards` (and `--cards-only`): the
 /// others refuse them, and their `--help` does not list them.
-const CARDS_VERBS: [&str; 10] = [
+const CARDS_VERBS: [&str; 11] = [
     "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom", "report",
+    "soak",
 ];
 
 /// The command line as `run` parses it: [`Cli`], where the verbs that
@@ -258,8 +259,9 @@ fn bind_cards(cli: &Cli) -> Result<Option<crate::cards::data::Binding>> {
             | Command::Optimize(_)
             | Command::Kingdom(_)
             | Command::Report(_)
+            | Command::Soak(_)
     ) {
-        bail!("--cards goes with Dominion verbs (sim, matrix, log, check, scenario, rank, sweep, optimize, kingdom, report); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); soak, bench, presets, merge, serve and salem do not use data cards");
+        bail!("--cards goes with Dominion verbs ({}); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); bench, presets, merge, serve and salem do not use data cards", CARDS_VERBS.join(", "));
     }
     let mut cards = crate::cards::data::load_files(&cli.cards)?;
     if let Some(only) = &cli.cards_only {

@@ -25,7 +25,10 @@ fn cmd_soak(games: u64, seed: u64, threads: Option<u16>) -> Result<ExitCode> {
     let pool = sim::pool(threads.unwrap_or(0) as usize)?;
     install_stop_handler();
     let cfg = crate::soak::SoakConfig::new(games, seed);
-    let r = pool.install(|| crate::soak::run(&cfg, &STOP));
+    // The data cards of a global `--cards` (none without it) are dealt into
+    // the random kingdoms beside the printed cards.
+    let data = crate::cards::data::bound_slots();
+    let r = pool.install(|| crate::soak::run_with_cards(&cfg, &data, &STOP));
     out!("{}", r.text(&cfg));
     if !r.ok() {
         return Ok(ExitCode::from(1));

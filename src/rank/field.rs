@@ -488,7 +488,7 @@ mod tests {
     #[test]
     fn noise_is_not_a_misfit() {
         let n = 12;
-        let mut rng = crate::engine::GameRng::for_game(3, 0);
+        let mut rng = crate::sim::rng::GameRng::for_game(3, 0);
         let mut r = Results {
             games: vec![vec![0.0; n]; n],
             score: vec![vec![0.0; n]; n],
