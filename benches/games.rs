@@ -110,7 +110,9 @@ fn strategy_table(
     assert_eq!(files.len(), k.n(), "{name}: one strategy per seat");
     let compiled: Vec<_> = files
         .iter()
-        .map(|f| domsim::sim::lineup::compile_shipped(f, k).unwrap_or_else(|e| panic!("{e:#}")))
+        .map(|f| {
+            domsim::dominion::lineup::compile_shipped(f, k).unwrap_or_else(|e| panic!("{e:#}"))
+        })
         .collect();
     let n = compiled.len();
     let mut g = Game::new(k, 1, 0);

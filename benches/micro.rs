@@ -179,7 +179,7 @@ const FIRST_GAME_CARDS: &str =
 
 /// A shipped strategy file compiled for `k`.
 fn compiled(file: &str, k: &Kingdom) -> Compiled {
-    domsim::sim::lineup::compile_shipped(file, k).unwrap_or_else(|e| panic!("{e:#}"))
+    domsim::dominion::lineup::compile_shipped(file, k).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 /// Time `strat`'s answer (seat 0) to the Buy question of `state` (a

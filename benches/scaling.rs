@@ -12,8 +12,9 @@
 //! Quick mode for CI: `cargo bench --bench scaling -- --quick --noplot`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use domsim::dominion::lineup::{self, Lineup};
 use domsim::dominion::presets::Preset;
-use domsim::sim::{self, lineup::Lineup, RunConfig, Stats};
+use domsim::sim::{self, RunConfig, Stats};
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -36,7 +37,7 @@ fn scaling(c: &mut Criterion, name: &str, games: u64, files: [&str; 2]) {
     let specs: Vec<String> = files
         .iter()
         .map(|f| {
-            sim::lineup::shipped(f)
+            lineup::shipped(f)
                 .unwrap_or_else(|| panic!("shipped strategy {f}"))
                 .display()
                 .to_string()

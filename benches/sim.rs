@@ -5,9 +5,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use domsim::bots::BigMoney;
+use domsim::dominion::lineup::Lineup;
 use domsim::dominion::presets::Preset;
 use domsim::engine::Game;
-use domsim::sim::{self, lineup::Lineup, RunConfig};
+use domsim::sim::{self, RunConfig};
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
 

@@ -16,10 +16,10 @@
 //! 1 thread. Nothing here runs inside a game: allocation is of no concern.
 
 use crate::cards::normalize;
+use crate::dominion::lineup::{self, CompiledLineup, Lineup};
 use crate::dominion::presets::Preset;
 use crate::engine::Kingdom;
 use crate::report::{AtomicFile, Meta};
-use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::{self, RunConfig, Stats};
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};
@@ -576,7 +576,7 @@ fn prepare(w: &'static Workload) -> Result<Prepared> {
     let loaded = Lineup::load(&specs).map_err(|e| anyhow!("workload '{}': {e:#}", w.name))?;
     let mut files = Vec::new();
     for (_, e) in &loaded.entrants {
-        if let crate::sim::lineup::Loaded::File(st) = e {
+        if let crate::dominion::lineup::Loaded::File(st) = e {
             files.extend(st.files.iter().cloned());
         }
     }

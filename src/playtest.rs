@@ -8,8 +8,8 @@
 
 use crate::cards::data::{self, DataCard};
 use crate::cards::Card;
+use crate::dominion::lineup::Lineup;
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Outcome, Pick, YesNo, MAX_PLAYERS};
-use crate::sim::lineup::Lineup;
 use crate::sim::{self, GameHook, RunConfig};
 use anyhow::{anyhow, bail, Context, Result};
 use std::sync::atomic::AtomicBool;
@@ -415,7 +415,7 @@ fn lineup_of(text: &str, label: &str) -> Result<Lineup> {
         source: label.to_string(),
         hash: format!("{:016x}", st.source_hash),
     };
-    let l = crate::sim::lineup::Loaded::File(Box::new(st));
+    let l = crate::dominion::lineup::Loaded::File(Box::new(st));
     Ok(Lineup::from_entrants(vec![
         (info.clone(), l.clone()),
         (info, l),

@@ -4,7 +4,7 @@ use super::common::{kingdom_config, KingdomArgs};
 use crate::dominion::kingdoms::KingdomConfig;
 use crate::dominion::outputs::warning;
 use crate::outln;
-use crate::sim::lineup::{self, Lineup};
+use crate::dominion::lineup::{self, Lineup};
 use anyhow::{bail, Result};
 use clap::Args;
 use std::process::ExitCode;

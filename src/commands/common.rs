@@ -16,13 +16,13 @@
 
 use crate::dominion::kingdoms::load_lineup;
 use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec};
+use crate::dominion::lineup::{self, CompiledLineup, Lineup};
 use crate::dominion::outputs::{version, warning};
 use crate::engine::Kingdom;
 use crate::outln;
 use crate::output::Commit;
 use crate::report::{self, AtomicFile, EntrantInfo};
 use crate::sim;
-use crate::sim::lineup::{self, CompiledLineup, Lineup};
 use crate::sim::shard::ShardSpec;
 use anyhow::{bail, Context, Result};
 use clap::Args;

@@ -11,7 +11,7 @@ use crate::optimize::{Budget, Template};
 use crate::output::Commit;
 use crate::report::AtomicFile;
 use crate::sim;
-use crate::sim::lineup::{self, Lineup};
+use crate::dominion::lineup::{self, Lineup};
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;

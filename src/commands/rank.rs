@@ -12,7 +12,7 @@ use crate::engine::Kingdom;
 use crate::output::Commit;
 use crate::report::{self, AtomicFile, EntrantInfo, Meta};
 use crate::sim;
-use crate::sim::lineup::CompiledLineup;
+use crate::dominion::lineup::CompiledLineup;
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;

@@ -11,7 +11,7 @@ use crate::dominion::outputs::{base_meta, games_csv_bytes, push_entrants, sim_cs
 use crate::output::Commit;
 use crate::engine::Kingdom;
 use crate::report::{self, AtomicFile, EntrantInfo};
-use crate::sim::lineup::CompiledLineup;
+use crate::dominion::lineup::CompiledLineup;
 use crate::sim;
 use crate::{out, outln};
 use anyhow::{bail, Result};

@@ -14,8 +14,9 @@ use super::sim::*;
 use super::sweep::*;
 use super::{Cli, Command};
 use crate::dominion::kingdoms::*;
+use crate::dominion::lineup;
 use crate::dominion::presets::Preset;
-use crate::sim::{self, lineup};
+use crate::sim;
 use anyhow::Result;
 use clap::Parser;
 

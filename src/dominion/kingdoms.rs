@@ -6,9 +6,9 @@
 //! kingdoms of a run over many kingdoms (`sweep`, `rank`), and
 //! [`kingdom_seed`], the seed of kingdom k of such a run.
 
+use crate::dominion::lineup::Lineup;
 use crate::dominion::presets::Preset;
 use crate::engine::Kingdom;
-use crate::sim::lineup::Lineup;
 use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 

@@ -11,6 +11,7 @@ pub mod bots;
 pub mod cards;
 pub mod engine;
 pub mod kingdoms;
+pub mod lineup;
 pub mod logbots;
 pub mod outputs;
 pub mod presets;

@@ -6,11 +6,11 @@
 //! the page), and a strategy compiler warning as printed ([`warning`]).
 
 use crate::dominion::kingdoms::KingdomConfig;
+use crate::dominion::lineup::{CompiledLineup, Lineup};
 use crate::dominion::logbots::LoggingBots;
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, EntrantInfo, Meta};
 use crate::sim;
-use crate::sim::lineup::{CompiledLineup, Lineup};
 use anyhow::{anyhow, Result};
 
 pub fn version() -> String {

@@ -27,9 +27,9 @@
 pub mod psro;
 pub mod template;
 
+use crate::dominion::lineup::{Lineup, Loaded};
 use crate::engine::{Kingdom, MAX_PLAYERS};
 use crate::report::EntrantInfo;
-use crate::sim::lineup::{Lineup, Loaded};
 use crate::sim::{self, wilson, EntrantStats, RunConfig, WIN_UNITS};
 use crate::strategy;
 use anyhow::{anyhow, Result};

@@ -40,10 +40,10 @@
 //! request holds can panic the server.
 
 use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec, DEFAULT_PRESET};
+use crate::dominion::lineup::{CompiledLineup, Lineup, Loaded};
 use crate::dominion::outputs;
 use crate::engine::Kingdom;
 use crate::report::EntrantInfo;
-use crate::sim::lineup::{CompiledLineup, Lineup, Loaded};
 use crate::sim::{self, RunConfig};
 use crate::stats::{self, html, PlaytestStats};
 use crate::strategy::{self, StrategyError};
@@ -112,7 +112,7 @@ pub struct ServeConfig {
     pub port: u16,
     pub bind: IpAddr,
     pub open: bool,
-    /// The strategy folder (default: `strategies/`, see [`crate::sim::lineup::shipped`]).
+    /// The strategy folder (default: `strategies/`, see [`crate::dominion::lineup::shipped`]).
     pub strategies: Option<PathBuf>,
 }
 

@@ -22,7 +22,6 @@
 //!   how many games were played.
 
 pub mod checkpoint;
-pub mod lineup;
 pub mod rng;
 pub mod runner;
 pub mod shard;

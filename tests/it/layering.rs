@@ -30,6 +30,8 @@ const LAYERS: &[&[&str]] = &[
     &["cards", "engine"],
     &["strategy"],
     &["bots", "search"],
+    // The seats of a run: strategy files, built-in bots, the search bot.
+    &["lineup"],
     // The recommended kingdoms; the bots wrapper that logs a game.
     &["presets"],
     &["logbots"],
@@ -70,14 +72,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ("src/report/mod.rs", "sim"),
     ("src/sim/checkpoint.rs", "bots"),
     ("src/sim/checkpoint.rs", "engine"),
-    ("src/sim/lineup.rs", "bots"),
-    ("src/sim/lineup.rs", "cards"),
-    ("src/sim/lineup.rs", "engine"),
-    // The `search` lineup entry (issue 46) builds the search bot here; it goes
-    // with lineup.rs's move to dominion/ (and search's own use of lineup.rs
-    // for its rollout file is the circle that move must break).
-    ("src/sim/lineup.rs", "search"),
-    ("src/sim/lineup.rs", "strategy"),
     ("src/sim/mod.rs", "engine"),
     ("src/sim/runner.rs", "engine"),
     ("src/sim/shard.rs", "cards"),

@@ -8,9 +8,9 @@
 use crate::cli::{domsim, scratch, stderr};
 use domsim::bots::BigMoney;
 use domsim::cards::Card;
+use domsim::dominion::lineup::compile_shipped;
 use domsim::engine::{Bots, Game, GameRng, Kingdom, Pick, Why};
 use domsim::search::{SearchBot, SearchConfig};
-use domsim::sim::lineup::compile_shipped;
 use domsim::strategy::{Compiled, StrategyBots};
 
 /// A kingdom with Witch (and Moat against it).

@@ -26,7 +26,7 @@ fn engine_kingdom() -> Kingdom {
 }
 
 fn compile_file(name: &str, k: &Kingdom) -> Compiled {
-    domsim::sim::lineup::compile_shipped(name, k).unwrap_or_else(|e| panic!("{e:#}"))
+    domsim::dominion::lineup::compile_shipped(name, k).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 /// Play `games` games of `a` against `b`, seats alternated; returns (a's
@@ -2139,7 +2139,7 @@ fn entry_names_ignore_punctuation_like_function_arguments() {
 // ---------------------------------------------------------------------------
 // The turn's own picks, answered directly
 
-use domsim::sim::lineup::{Lineup, MixedBots};
+use domsim::dominion::lineup::{Lineup, MixedBots};
 use std::collections::BTreeMap;
 
 /// Asks every pick of the turn's steps (play an Action, play a Treasure,

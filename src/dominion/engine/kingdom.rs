@@ -113,7 +113,7 @@ pub struct Kingdom {
     pub on_gain: CardSet,
     /// Count each seat's gains and the buys of the current turn (strategy
     /// variables `gained_this_turn`, `bought_this_turn`). Off unless a
-    /// strategy of the run uses them ([`crate::sim::lineup::Lineup::kingdom_for`]):
+    /// strategy of the run uses them ([`crate::dominion::lineup::Lineup::kingdom_for`]):
     /// counting on every gain costs every game about 3%.
     pub track_turn: bool,
     /// The Supply piles as a list (`supply` in id order, `n_piles` of them):

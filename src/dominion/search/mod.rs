@@ -1,5 +1,5 @@
 //! A bot that needs no strategy file: Monte-Carlo search with the engine as
-//! its model (issue 46). `search` in a lineup (`crate::sim::lineup`).
+//! its model (issue 46). `search` in a lineup (`crate::dominion::lineup`).
 //!
 //! # The variant: determinized flat UCB at the root
 //!
