@@ -167,6 +167,13 @@ fn docs_are_linked_and_self_contained() {
     for f in [
         "README.md",
         "docs/RULES.md",
+        "docs/STRATEGIES.md",
+        "docs/SCENARIOS.md",
+        "docs/TESTING.md",
+        "docs/CLI.md",
+        "docs/CLUSTER.md",
+        "docs/WORKBENCH.md",
+        "docs/ARCHITECTURE.md",
         "results/README.md",
         "strategies/README.md",
     ] {

@@ -1,4 +1,4 @@
-//! README.md documents the test layout: every module of this binary must be
+//! docs/TESTING.md documents the test layout: every module of this binary must be
 //! listed there, and every module listed must exist.
 
 use std::collections::BTreeSet;
@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 #[test]
 fn readme_test_layout_lists_every_module() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/TESTING.md")).unwrap();
     let start = readme
         .find("## Test layout")
         .expect("a Test layout section");
@@ -29,6 +29,6 @@ fn readme_test_layout_lists_every_module() {
     let stale: Vec<_> = listed.difference(&on_disk).collect();
     assert!(
         missing.is_empty() && stale.is_empty(),
-        "README test layout: not listed {missing:?}, listed but absent {stale:?}"
+        "docs/TESTING.md test layout: not listed {missing:?}, listed but absent {stale:?}"
     );
 }

@@ -357,12 +357,12 @@ dark_ages.rs: each beside its cards' handlers; a test fails when this file and t
 differ; `DOMSIM_BLESS=1 cargo test docs` rewrites it). Besides picking\n\
 cards (which card to trash, gain, discard…), a card may ask a **yes/no** question (a\n\
 \"may\" instruction) or a **choose-one** question. Strategy files answer them with the\n\
-card's options (strategies/README.md); scenario files with `answers.pN:` lines (`yes`,\n\
+card's options (docs/STRATEGIES.md); scenario files with `answers.pN:` lines (`yes`,\n\
 `no`, or the option number). The default below is the engine's: what a scenario without\n\
 an answer, or a bot with no rule of its own, gets. A strategy file that sets no option\n\
 for a question gets the option's own default, which for some cards differs (Minion,\n\
 Mining Village, Steward, Pawn, Squire, Count…): see the option tables of\n\
-strategies/README.md, INTRIGUE.md and DARK_AGES.md.\n\n\
+docs/STRATEGIES.md, strategies/INTRIGUE.md and strategies/DARK_AGES.md.\n\n\
 | card | question | answers | default |\n|---|---|---|---|\n",
     );
     for q in questions() {

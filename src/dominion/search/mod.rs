@@ -56,7 +56,7 @@
 //! one" questions cards ask (trash, discard, gain, Throne Room's target,
 //! Masquerade's pass…), Reactions — is answered by the rollout strategy
 //! file, i.e. by its lists or the strategy-file defaults of
-//! docs/QUESTIONS.md and strategies/README.md: those questions arise
+//! docs/QUESTIONS.md and docs/STRATEGIES.md: those questions arise
 //! inside a card's resolution, where the engine's call stack cannot be
 //! copied into a rollout, and the strategy defaults for them are the
 //! tuned ones every shipped bot uses.

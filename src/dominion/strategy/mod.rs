@@ -32,7 +32,7 @@
 //! write ("buy Province if …, else Gold, else Silver"). One header per line
 //! (`buy:`), one entry per line (`Gold if coins >= 6`), `#` comments: every
 //! error has a precise line and column. The full reference is
-//! `strategies/README.md`.
+//! `docs/STRATEGIES.md`.
 
 mod ast;
 mod compile;

@@ -936,7 +936,7 @@ fn head(ln: Line, at: usize, key: &str) -> R<Head> {
         return Err(ln.err(
             at,
             len,
-            format!("'{k}:' needs an option name, e.g. '{k} <option>:' (see strategies/README.md)"),
+            format!("'{k}:' needs an option name, e.g. '{k} <option>:' (see docs/STRATEGIES.md)"),
         ));
     }
     Err(ln.err(
