@@ -120,3 +120,103 @@ pub fn learned_rates(data: &Data) -> Result<Rates> {
     }
     Ok(r)
 }
+
+impl Learned {
+    /// Both counts added.
+    pub fn add(&mut self, o: &Learned) {
+        self.games += o.games;
+        for (x, y) in self.counts.iter_mut().zip(&o.counts) {
+            for k in 0..4 {
+                x[k] += y[k];
+            }
+        }
+    }
+}
+
+/// Learn the likelihoods from the field being played: `rounds` times,
+/// play `games` games at each of `players` between `bots` (round `r`
+/// seeded `seed + r`) and give the bots with a `[belief]` model (all, or
+/// with `only_field` those whose file says `learn = "field"`) the rates of
+/// every game played so far (each weighed by its own `weight`), so the
+/// deducers weigh the evidence as this field's players — hiding Witches
+/// included — leave it, not as the six shipped bots do. Pooling the rounds
+/// (fictitious play) damps the see-saw of Witches that hide by the very
+/// rates the Puritans read. Returns the pooled counts after each round;
+/// the bots keep the last. Deterministic: the same arguments give the same
+/// rates.
+#[allow(clippy::too_many_arguments)]
+pub fn learn_field(
+    data: &Data,
+    bots: &mut [SalemBot],
+    players: &[usize],
+    games: u64,
+    seed: u64,
+    rounds: u32,
+    only_field: bool,
+) -> Result<Vec<Learned>> {
+    let mut out = Vec::new();
+    let mut pooled = Learned::default();
+    for r in 0..rounds {
+        let l = learn(data, bots, players, games, seed.wrapping_add(r as u64))?;
+        pooled.add(&l);
+        let rates = pooled.rates();
+        for b in bots.iter_mut() {
+            if let Some(m) = &b.belief {
+                if m.from_field || !only_field {
+                    b.belief = Some(m.with_rates(&rates));
+                }
+            }
+        }
+        out.push(pooled.clone());
+    }
+    Ok(out)
+}
+
+/// Games per player count and round, and rounds, of [`prepare_field`].
+pub const FIELD_GAMES: u64 = 500;
+pub const FIELD_ROUNDS: u32 = 3;
+
+/// Give the bots whose `[belief]` says `learn = "field"` the likelihoods
+/// of their own field on `data` ([`learn_field`]: [`FIELD_ROUNDS`] rounds
+/// of [`FIELD_GAMES`] games at each of the data's player counts, seed
+/// [`LEARN_SEED`]), before a run. The field is the whole list of bots, so
+/// the same bots give the same rates in `salem sim`, `log`, `compare` and
+/// every shard. Nothing happens when no bot asks.
+pub fn prepare_field(data: &Data, bots: &mut [SalemBot]) -> Result<()> {
+    if !bots
+        .iter()
+        .any(|b| b.belief.as_ref().is_some_and(|m| m.from_field))
+    {
+        return Ok(());
+    }
+    let counts = data.rules.player_counts.clone();
+    learn_field(
+        data,
+        bots,
+        &counts,
+        FIELD_GAMES,
+        LEARN_SEED,
+        FIELD_ROUNDS,
+        true,
+    )?;
+    Ok(())
+}
+
+/// `l`'s rates as a bot file's `[belief]` table (`name = [witch_rate,
+/// puritan_rate]` per kind of evidence), after the comment lines `note`.
+pub fn belief_table(l: &Learned, note: &str) -> String {
+    let mut s = String::new();
+    for line in note.lines() {
+        s.push_str("# ");
+        s.push_str(line);
+        s.push('\n');
+    }
+    s.push_str("[belief]\nweight = 1.0\n");
+    for (k, (w, p)) in l.rates().iter().enumerate() {
+        s.push_str(&format!(
+            "{} = [{w:.3}, {p:.3}]   # {} and {} chances\n",
+            EVIDENCE[k].name, l.counts[k][1], l.counts[k][3]
+        ));
+    }
+    s
+}

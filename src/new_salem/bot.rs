@@ -207,6 +207,17 @@ pub struct Belief {
     /// one chance that passed without it.
     pub hit: [f32; 12],
     pub miss: [f32; 12],
+    /// The file's `weight`, which scales every ratio (kept to weigh
+    /// likelihoods learned later, [`Belief::with_rates`]).
+    pub weight: f32,
+    /// `learn = "field"`: the likelihoods are learned, before a run, from
+    /// games of the run's own field ([`super::belief::prepare_field`]).
+    pub from_field: bool,
+    /// The ratios `looks_puritan` weighs a card by (hit then miss of the
+    /// four draft kinds): the model's as compiled, kept when the field's
+    /// likelihoods are learned — a Witch hides from the table's ordinary
+    /// reading, and learning changes what a bot suspects, not how it hides.
+    pub hide: [f32; 8],
 }
 
 impl Belief {
@@ -216,6 +227,9 @@ impl Belief {
         let mut b = Belief {
             hit: [0.0; 12],
             miss: [0.0; 12],
+            weight: 1.0,
+            from_field: false,
+            hide: [0.0; 8],
         };
         for (k, &(w, p)) in rates.iter().enumerate() {
             let (w, p) = (w.clamp(0.001, 0.999), p.clamp(0.001, 0.999));
@@ -223,6 +237,29 @@ impl Belief {
             b.miss[k] = ((1.0 - w) / (1.0 - p)).ln();
         }
         b
+    }
+
+    /// The model with likelihoods from `rates`, weighed by this model's
+    /// weight.
+    pub fn with_rates(&self, rates: &[(f32, f32); 12]) -> Belief {
+        let mut b = Belief::from_rates(rates);
+        for k in 0..12 {
+            b.hit[k] *= self.weight;
+            b.miss[k] *= self.weight;
+        }
+        b.weight = self.weight;
+        b.from_field = self.from_field;
+        b.hide = self.hide;
+        b
+    }
+
+    /// This model, hiding by its own ratios (as compiled).
+    fn hiding_by_itself(mut self) -> Belief {
+        for k in 0..4 {
+            self.hide[k] = self.hit[k];
+            self.hide[4 + k] = self.miss[k];
+        }
+        self
     }
 
     /// The prior log-odds that another player is a Witch, from the deal:
@@ -564,7 +601,7 @@ impl SalemBot {
                 let has = [x.add > 0, x.remove > 0, x.endgame == 1, x.endgame == 2];
                 let mut d = 0.0f32;
                 for (k, &h) in has.iter().enumerate() {
-                    d += if h { b.hit[k] } else { b.miss[k] };
+                    d += if h { b.hide[k] } else { b.hide[4 + k] };
                 }
                 -(d * 100.0).round() as i32
             }
@@ -1104,9 +1141,37 @@ fn key_span(text: &str, table: std::ops::Range<usize>, key: &str) -> std::ops::R
 fn parse_belief(c: &Ctx, t: &Sp<toml::Table>) -> Result<Belief> {
     let mut rates = super::belief::learned_rates(c.data)?;
     let mut weight = 1.0f32;
-    let names: Vec<&str> = EVIDENCE.iter().map(|e| e.name).chain(["weight"]).collect();
+    let mut from_field = false;
+    let names: Vec<&str> = EVIDENCE
+        .iter()
+        .map(|e| e.name)
+        .chain(["weight", "learn"])
+        .collect();
+    let own_rates = t
+        .get_ref()
+        .keys()
+        .any(|k| EVIDENCE.iter().any(|e| e.name == k));
     for (k, v) in t.get_ref() {
         let at = key_span(c.text, t.span(), k);
+        if k == "learn" {
+            from_field = match v.as_str() {
+                Some("shipped") => false,
+                Some("field") if own_rates => {
+                    return Err(c.err(
+                        at,
+                        "[belief]: learn = \"field\" learns every rate from the field: give no rate of your own",
+                    ))
+                }
+                Some("field") => true,
+                _ => {
+                    return Err(c.err(
+                        at,
+                        format!("[belief]: learn = {v} must be \"shipped\" (the rates of the six shipped bots' games) or \"field\" (the rates of the run's own field, learned before the games)"),
+                    ))
+                }
+            };
+            continue;
+        }
         let num = |x: &toml::Value| match x {
             toml::Value::Float(f) => Some(*f),
             toml::Value::Integer(i) => Some(*i as f64),
@@ -1144,12 +1209,12 @@ fn parse_belief(c: &Ctx, t: &Sp<toml::Table>) -> Result<Belief> {
         };
         rates[i] = (w as f32, p as f32);
     }
-    let mut b = Belief::from_rates(&rates);
-    for k in 0..EVIDENCE.len() {
-        b.hit[k] *= weight;
-        b.miss[k] *= weight;
-    }
-    Ok(b)
+    let unweighted = Belief {
+        weight,
+        from_field,
+        ..Belief::from_rates(&rates)
+    };
+    Ok(unweighted.with_rates(&rates).hiding_by_itself())
 }
 
 /// Compile bot file text `text` (named `file` in messages) against `data`.
@@ -1286,6 +1351,15 @@ pub const SHIPPED: [(&str, &str); 8] = [
 pub const DEFAULT_FIELD: usize = 6;
 
 /// Compile the default field of shipped bots against `data`.
+/// A bot that plays every built-in default, named `name` with `idea`:
+/// what the outputs of a merged run print for the bots it did not compile.
+pub fn label(name: &str, idea: &str) -> Result<SalemBot> {
+    let mut b = compile("<label>", "", &Data::sample())?;
+    b.name = name.to_string();
+    b.idea = idea.to_string();
+    Ok(b)
+}
+
 pub fn shipped(data: &Data) -> Result<Vec<SalemBot>> {
     SHIPPED[..DEFAULT_FIELD]
         .iter()

@@ -11,9 +11,10 @@
 //! * [`log`] — one game's log as one player may read it;
 //! * [`sim`] — the runner's [`crate::sim::Match`] for New Salem, its tally and outputs;
 //! * [`toolkit`] — the playtester's rule grid and paired A/B comparison;
+//! * [`shard`] — a run's slices (`--shard I/N`), saved as parts and merged;
 //!
-//! This module is library only: its verbs (`domsim salem sim | log | check
-//! | rules`) are `src/commands/salem.rs`.
+//! This module is library only: its verbs (`domsim salem sim | compare |
+//! sweep | merge | learn | log | check | rules`) are `src/commands/salem.rs`.
 //!
 //! The rules and every default chosen where the rulebook is silent are in
 //! docs/NEW_SALEM.md.
@@ -23,6 +24,7 @@ pub mod bot;
 pub mod data;
 pub mod engine;
 pub mod log;
+pub mod shard;
 pub mod sim;
 pub mod toolkit;
 

@@ -69,12 +69,16 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<(String, String)>> {
     out
 }
 
+/// The bots of a run, compiled against the data they play.
+pub type Field<'a> = &'a dyn Fn(&Data) -> Result<Vec<SalemBot>>;
+
 /// Play `games` games (seed `seed`) at each player count of `players`
-/// under every combination of `axes`, in the current rayon pool. `stop`
-/// ends it early (the cells then hold fewer games: check their tallies).
+/// under every combination of `axes`, in the current rayon pool, with the
+/// bots `bots` compiles for each combination. `stop` ends it early (the
+/// cells then hold fewer games: check their tallies).
 pub fn rule_grid(
     data: &Data,
-    bots: &[SalemBot],
+    bots: Field,
     axes: &[Axis],
     players: &[usize],
     games: u64,
@@ -87,6 +91,11 @@ pub fn rule_grid(
         for (k, v) in &readings {
             d.rules.options.set(k, v)?;
         }
+        // Compiled for these readings (the likelihoods a `[belief]` starts
+        // from, and a field that learns, are the readings' own): each cell
+        // is the plain run under its readings.
+        let field = bots(&d)?;
+        let bots = &field[..];
         for &p in players {
             let table = Table::new(&d, p)?;
             let m = SalemMatch {
@@ -151,6 +160,80 @@ pub fn grid_csv(axes: &[Axis], cells: &[GridCell]) -> String {
             },
         ));
     }
+    s
+}
+
+/// The grid for reading: two Markdown tables with one row per
+/// combination of readings and one column per player count — the Witch
+/// team's win rate (± its 95% Wilson half-width), and the Puritans'
+/// Trials' hit rate against what naming at random would hit.
+pub fn grid_console(cells: &[GridCell]) -> String {
+    let mut players: Vec<usize> = cells.iter().map(|c| c.players).collect();
+    players.sort_unstable();
+    players.dedup();
+    let reading = |c: &GridCell| {
+        let r: Vec<String> = c.readings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if r.is_empty() {
+            "(as given)".to_string()
+        } else {
+            r.join(" ")
+        }
+    };
+    let mut rows: Vec<&[(String, String)]> = Vec::new();
+    for c in cells {
+        if !rows.contains(&c.readings.as_slice()) {
+            rows.push(&c.readings);
+        }
+    }
+    let head = |s: &mut String| {
+        s.push_str("| readings |");
+        for p in &players {
+            s.push_str(&format!(" {p}p |"));
+        }
+        s.push_str("\n|---|");
+        for _ in &players {
+            s.push_str("---:|");
+        }
+        s.push('\n');
+    };
+    let cell = |r: &[(String, String)], p: usize| {
+        cells
+            .iter()
+            .find(|c| c.players == p && c.readings.as_slice() == r)
+    };
+    // One table: a row per combination of readings, `f` formats a cell.
+    let table = |s: &mut String, f: &dyn Fn(&Tally) -> String| {
+        head(s);
+        for r in &rows {
+            let Some(first) = cell(r, players[0]) else {
+                continue;
+            };
+            s.push_str(&format!("| {} |", reading(first)));
+            for &p in &players {
+                match cell(r, p) {
+                    Some(c) => s.push_str(&format!(" {} |", f(&c.tally))),
+                    None => s.push_str(" |"),
+                }
+            }
+            s.push('\n');
+        }
+    };
+    let mut s = String::new();
+    s.push_str("Witch team wins (± 95% interval):\n\n");
+    table(&mut s, &|t| {
+        let (lo, hi) = wilson(t.witch_wins as f64, t.games);
+        let v = t.witch_wins as f64 / t.games.max(1) as f64;
+        format!("{:.1}% ±{:.1}", v * 100.0, (hi - lo) * 50.0)
+    });
+    s.push_str("\nPuritans' Trials that hit a Witch / by chance (naming at random among those each Trial could name):\n\n");
+    table(&mut s, &|t| {
+        let n = t.puritan_trials.max(1) as f64;
+        format!(
+            "{:.1}% / {:.1}%",
+            t.puritan_trials_on_witch as f64 / n * 100.0,
+            t.puritan_trial_chance as f64 / super::sim::WIN_UNITS as f64 / n * 100.0
+        )
+    });
     s
 }
 
@@ -227,23 +310,28 @@ fn apply(data: &mut Data, spec: &str) -> Result<()> {
 // ------------------------------------------------------------ paired A/B
 
 /// The measures a paired comparison reports, per game.
-pub const PAIRED: [&str; 4] = [
+pub const PAIRED: [&str; M] = [
     "witch_team_wins",
     "puritan_team_wins",
     "everybody_loses",
     "despair_minus_threshold",
+    "trials",
+    "players_on_trial",
 ];
+
+/// How many measures [`PAIRED`] has.
+pub const M: usize = 6;
 
 /// Sums over games of each measure under A and B and of their
 /// differences (integers: merged by addition, exact under any split).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Paired {
     pub games: u64,
-    pub a: [i64; 4],
-    pub b: [i64; 4],
+    pub a: [i64; M],
+    pub b: [i64; M],
     /// Σ (b − a) and Σ (b − a)².
-    pub diff: [i64; 4],
-    pub diff_sq: [u64; 4],
+    pub diff: [i64; M],
+    pub diff_sq: [u64; M],
     /// Games whose winning side differs (A's, B's): Witch then Puritan.
     pub witch_to_puritan: u64,
     pub puritan_to_witch: u64,
@@ -251,17 +339,19 @@ pub struct Paired {
 
 impl Paired {
     fn add(&mut self, a: &Outcome, b: &Outcome) {
-        let m = |o: &Outcome| -> [i64; 4] {
+        let m = |o: &Outcome| -> [i64; M] {
             [
                 (o.side == Some(Team::Witch)) as i64,
                 (o.side == Some(Team::Puritan)) as i64,
                 o.side.is_none() as i64,
                 o.despair as i64 - o.threshold as i64,
+                o.trials as i64,
+                o.on_trial.count_ones() as i64,
             ]
         };
         let (x, y) = (m(a), m(b));
         self.games += 1;
-        for k in 0..4 {
+        for k in 0..M {
             self.a[k] += x[k];
             self.b[k] += y[k];
             let d = y[k] - x[k];
@@ -274,9 +364,10 @@ impl Paired {
             (a.side == Some(Team::Puritan) && b.side == Some(Team::Witch)) as u64;
     }
 
-    fn merge(mut self, o: Paired) -> Paired {
+    /// The sums of two parts of a run (exact: integers).
+    pub fn merge(mut self, o: Paired) -> Paired {
         self.games += o.games;
-        for k in 0..4 {
+        for k in 0..M {
             self.a[k] += o.a[k];
             self.b[k] += o.b[k];
             self.diff[k] += o.diff[k];
@@ -285,6 +376,46 @@ impl Paired {
         self.witch_to_puritan += o.witch_to_puritan;
         self.puritan_to_witch += o.puritan_to_witch;
         self
+    }
+
+    /// Check that these sums can be those of `games` games at `players`
+    /// (a part read back from a file): the error names the field.
+    pub fn check(&self, games: u64, players: usize) -> std::result::Result<(), String> {
+        if self.games != games {
+            return Err(format!("games {} is not the slice's {games}", self.games));
+        }
+        let g = games as i128;
+        // Per game: a 0/1 outcome, |D − threshold| under 2^14 (thresholds
+        // are within ±1000), Trials a u8, players on Trial at most the
+        // players.
+        let most = [1i128, 1, 1, 1 << 14, 255, players as i128];
+        for k in 0..M {
+            let name = PAIRED[k];
+            let (a, b, d) = (self.a[k] as i128, self.b[k] as i128, self.diff[k] as i128);
+            let lo = if k == 3 { -most[k] * g } else { 0 };
+            if a < lo || a > most[k] * g || b < lo || b > most[k] * g {
+                return Err(format!("{name}: a {a} or b {b} does not fit {games} games"));
+            }
+            if d != b - a {
+                return Err(format!("{name}: diff {d} is not b {b} − a {a}"));
+            }
+            let sq = self.diff_sq[k] as i128;
+            if sq < d.abs() || sq > g * (2 * most[k]) * (2 * most[k]) {
+                return Err(format!(
+                    "{name}: diff_sq {sq} does not fit diff {d} over {games} games"
+                ));
+            }
+        }
+        let outcomes = |x: &[i64; M]| x[0] as i128 + x[1] as i128 + x[2] as i128;
+        if outcomes(&self.a) != g || outcomes(&self.b) != g {
+            return Err(format!("the three outcomes do not add up to games {games}"));
+        }
+        if self.witch_to_puritan as i128 > self.a[0] as i128
+            || self.puritan_to_witch as i128 > self.a[1] as i128
+        {
+            return Err("witch_to_puritan/puritan_to_witch exceed A's wins".into());
+        }
+        Ok(())
     }
 
     /// Measure `k`: A's mean, B's mean, the mean difference and its paired
@@ -329,25 +460,36 @@ impl Match for PairedMatch<'_> {
     }
 }
 
+/// One side of a comparison: its data and its bots (compiled against it).
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub data: &'a Data,
+    pub bots: &'a [SalemBot],
+}
+
 /// Play games `first..first + games` (seed `seed`) of `a` and `b` at each
 /// player count, paired on the game index, in the current rayon pool.
-#[allow(clippy::too_many_arguments)]
+/// `stop` ends it early: compare each result's `games` with those asked.
 pub fn compare(
-    a: &Data,
-    b: &Data,
-    bots: &[SalemBot],
+    a: Side,
+    b: Side,
     players: &[usize],
-    games: u64,
-    first: u64,
+    (first, games): (u64, u64),
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<Vec<(usize, Paired)>> {
     let mut out = Vec::new();
     for &p in players {
-        let (ta, tb) = (Table::new(a, p)?, Table::new(b, p)?);
+        let (ta, tb) = (Table::new(a.data, p)?, Table::new(b.data, p)?);
         let m = PairedMatch {
-            a: SalemMatch { table: &ta, bots },
-            b: SalemMatch { table: &tb, bots },
+            a: SalemMatch {
+                table: &ta,
+                bots: a.bots,
+            },
+            b: SalemMatch {
+                table: &tb,
+                bots: b.bots,
+            },
         };
         let cfg = RunConfig {
             games,
@@ -357,9 +499,51 @@ pub fn compare(
             progress: false,
             precision: None,
         };
-        out.push((p, run_match(&m, &cfg, stop).tally));
+        let r = run_match(&m, &cfg, stop);
+        let interrupted = r.interrupted;
+        out.push((p, r.tally));
+        if interrupted {
+            break;
+        }
     }
     Ok(out)
+}
+
+/// The comparison as a console table: per player count and measure, A,
+/// B, B − A with its paired 95% interval (rates in percentage points).
+pub fn compare_console(runs: &[(usize, Paired)]) -> String {
+    let mut s = String::new();
+    for (p, t) in runs {
+        s.push_str(&format!(
+            "{p} players, {} games on both sides:\n  {:<24} {:>9} {:>9} {:>22}\n",
+            t.games, "measure", "A", "B", "B − A (95% interval)"
+        ));
+        for (k, name) in PAIRED.iter().enumerate() {
+            let (a, b, d, h) = t.measure(k);
+            let line = if k < 3 {
+                format!(
+                    "  {name:<24} {:>8.2}% {:>8.2}% {:>+8.2} ±{:.2} points",
+                    a * 100.0,
+                    b * 100.0,
+                    d * 100.0,
+                    h * 100.0
+                )
+            } else {
+                format!("  {name:<24} {a:>9.3} {b:>9.3} {d:>+8.3} ±{h:.3} per game")
+            };
+            let sure = if d - h > 0.0 || d + h < 0.0 {
+                ""
+            } else {
+                "  (no clear change)"
+            };
+            s.push_str(&format!("{line}{sure}\n"));
+        }
+        s.push_str(&format!(
+            "  games whose winning side changed: Witch -> Puritan {}, Puritan -> Witch {}\n\n",
+            t.witch_to_puritan, t.puritan_to_witch
+        ));
+    }
+    s
 }
 
 /// The comparison as CSV: per player count and measure, A, B, B − A and

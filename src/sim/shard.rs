@@ -49,6 +49,22 @@ pub fn content_digest(p: &Partial) -> Result<String> {
     Ok(crate::digest::hex(&serde_json::to_vec(p)?))
 }
 
+/// The bytes of a part file (a Dominion [`Partial`], a New Salem part):
+/// the fields of `p` as pretty JSON, then `digest`, the digest of their
+/// compact JSON ([`content_digest`]'s rule).
+pub fn json_with_digest<T: Serialize>(p: &T) -> Result<Vec<u8>> {
+    let mut v = serde_json::to_value(p)?;
+    if let serde_json::Value::Object(m) = &mut v {
+        m.insert(
+            "digest".into(),
+            crate::digest::hex(&serde_json::to_vec(p)?).into(),
+        );
+    }
+    let mut v = serde_json::to_vec_pretty(&v)?;
+    v.push(b'\n');
+    Ok(v)
+}
+
 /// The most shards a run may be cut into (`--shard I/N`: N ≤ this).
 pub const MAX_SHARDS: u64 = 100_000;
 
@@ -173,13 +189,7 @@ impl Partial {
     /// The partial file's bytes: its fields, then `digest`
     /// ([`content_digest`]).
     pub fn to_json(&self) -> Result<Vec<u8>> {
-        let mut v = serde_json::to_value(self)?;
-        if let serde_json::Value::Object(m) = &mut v {
-            m.insert("digest".into(), content_digest(self)?.into());
-        }
-        let mut v = serde_json::to_vec_pretty(&v)?;
-        v.push(b'\n');
-        Ok(v)
+        json_with_digest(self)
     }
 
     /// Load a partial file (bounded read, a leading byte-order mark

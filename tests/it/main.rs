@@ -47,6 +47,7 @@ mod layering;
 mod new_salem;
 mod new_salem_belief;
 mod new_salem_options;
+mod new_salem_toolkit;
 mod optimize;
 mod outputs;
 mod partials;

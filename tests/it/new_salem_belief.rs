@@ -207,12 +207,14 @@ fn belief_likelihoods_are_learned_from_the_data_in_use() {
     assert_eq!(l.games, 3000);
     let rates = l.rates();
     assert_eq!(belief::learned_rates(&d).unwrap(), rates);
-    assert_eq!(
-        deducer(&d).belief.unwrap(),
-        bot::Belief::from_rates(&rates),
-        "\n{}",
-        l.table()
-    );
+    // As compiled (before its field is learned, `learn = "field"`), the
+    // deducer weighs by these rates, and hides by them.
+    let b = deducer(&d).belief.unwrap();
+    let want = bot::Belief::from_rates(&rates);
+    assert_eq!((b.hit, b.miss), (want.hit, want.miss), "\n{}", l.table());
+    assert!(b.from_field);
+    assert_eq!(&b.hide[..4], &want.hit[..4]);
+    assert_eq!(&b.hide[4..], &want.miss[..4]);
     assert!(rates[0].0 > rates[0].1, "\n{}", l.table());
     // Other data, other likelihoods.
     let mut d2 = d.clone();
@@ -251,7 +253,8 @@ fn a_rule_grid_is_every_reading_at_every_player_count() {
         toolkit::parse_axis("no_eligible_constable=keep,reset").unwrap(),
     ];
     let stop = AtomicBool::new(false);
-    let cells = toolkit::rule_grid(&d, &bots, &axes, &[4, 5], 300, 9, &stop).unwrap();
+    let cells =
+        toolkit::rule_grid(&d, &|d| bot::shipped(d), &axes, &[4, 5], 300, 9, &stop).unwrap();
     assert_eq!(cells.len(), 8);
     let csv = toolkit::grid_csv(&axes, &cells);
     assert_eq!(csv.lines().count(), 9);
@@ -338,20 +341,24 @@ fn compare_pairs_the_games_and_merges_halves_to_the_whole() {
     let a = Data::sample();
     let bots = bot::shipped(&a).unwrap();
     let stop = AtomicBool::new(false);
-    let same = toolkit::compare(&a, &a, &bots, &[5], 400, 0, 2, &stop).unwrap();
+    let side = |d| toolkit::Side {
+        data: d,
+        bots: &bots,
+    };
+    let same = toolkit::compare(side(&a), side(&a), &[5], (0, 400), 2, &stop).unwrap();
     let t = &same[0].1;
-    assert_eq!(t.diff, [0; 4]);
+    assert_eq!(t.diff, [0; toolkit::M]);
     assert_eq!(t.measure(0).3, 0.0);
     let mut b = a.clone();
     toolkit::apply_change(&mut b, "C3:despair_add=2").unwrap();
     toolkit::apply_change(&mut b, "N2:despair_add=2").unwrap();
-    let whole = toolkit::compare(&a, &b, &bots, &[5], 2000, 0, 2, &stop).unwrap();
+    let whole = toolkit::compare(side(&a), side(&b), &[5], (0, 2000), 2, &stop).unwrap();
     let (_, _, diff, half) = whole[0].1.measure(0);
     assert!(diff - half > 0.0, "Witch wins +{diff} ±{half}");
     let (_, _, margin, _) = whole[0].1.measure(3);
     assert!(margin > 0.0);
-    let h1 = toolkit::compare(&a, &b, &bots, &[5], 1000, 0, 2, &stop).unwrap();
-    let h2 = toolkit::compare(&a, &b, &bots, &[5], 1000, 1000, 2, &stop).unwrap();
+    let h1 = toolkit::compare(side(&a), side(&b), &[5], (0, 1000), 2, &stop).unwrap();
+    let h2 = toolkit::compare(side(&a), side(&b), &[5], (1000, 1000), 2, &stop).unwrap();
     let m = toolkit::PairedMatch {
         a: SalemMatch {
             table: &Table::new(&a, 5).unwrap(),
