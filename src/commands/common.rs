@@ -84,9 +84,27 @@ pub struct StrategyArgs {
     /// Same as a positional STRATEGY; may be repeated.
     #[arg(long = "strategy", short = 's', value_name = "FILE")]
     pub strategy: Vec<String>,
+    /// Rollouts per decision of every `search` bot that names no budget of
+    /// its own (`search:budget=N` wins): 1 to 1000000 (default 200). The
+    /// cost of a search bot's game is about proportional to it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub search_budget: Option<u32>,
 }
 
 impl StrategyArgs {
+    /// Load `specs` (from [`Self::all`], expanded), with `--search-budget`
+    /// given to the search bots that name none. A `--search-budget` with no
+    /// search bot among them is refused: it would change nothing.
+    pub fn load(&self, specs: Vec<String>) -> Result<LineupConfig> {
+        let mut c = LineupConfig::load(specs)?;
+        if let Some(n) = self.search_budget {
+            if c.lineup.set_search_budget(n) == 0 {
+                bail!("--search-budget {n}: no `search` bot without a budget of its own in this lineup (a strategy file's play does not depend on it)");
+            }
+        }
+        Ok(c)
+    }
+
     /// Every strategy given: the `--strategy` ones first, then the positional ones.
     pub fn all(&self) -> Vec<String> {
         let mut v = self.strategy.clone();

@@ -433,7 +433,7 @@ impl CompareConfig {
         // carry over.
         let bind_a = data::bind(&cards_a)?;
         let kingdom = kingdom_config(&a.kingdom, players, run.seed, &specs)?;
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         let card = match &a.card {
             Some(n) => {
                 crate::engine::kingdom::parse_card(n).map_err(|e| anyhow!("--card: {e}"))?

@@ -67,7 +67,7 @@ impl LogConfig {
     pub fn from_args(a: &LogArgs) -> Result<LogConfig> {
         let (specs, players) = seat_specs(&a.strategies.all(), a.players.players)?;
         let kingdom = kingdom_config(&a.kingdom, players, a.seed, &specs)?;
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         Ok(LogConfig {
             seed: a.seed,
             game: a.game,

@@ -182,7 +182,7 @@ impl MatrixConfig {
             );
         }
         let kingdom = kingdom_config(&a.kingdom, 2, run.seed, &specs)?;
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(MatrixConfig {
             run,

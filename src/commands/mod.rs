@@ -63,6 +63,15 @@ macro_rules! verbs {
             $($(#[$attr])* $variant($module::$args),)*
         }
 
+        impl Command {
+            /// The verb's name on the command line (its module's name).
+            fn name(&self) -> &'static str {
+                match self {
+                    $(Command::$variant(_) => stringify!($module),)*
+                }
+            }
+        }
+
         /// Run the verb.
         fn dispatch(cmd: Command) -> Result<ExitCode> {
             match cmd {
@@ -89,8 +98,7 @@ verbs! {
     /// Run a scenario file: set up a state, play the given moves with the
     /// scripted answers, check the expectations and print the state as JSON.
     ///
-    /// The notation is described in README.md ("Scenario notation"); the
-    /// rules it checks are in docs/RULES.md, and docs/CARDS.md lists every
+    /// The notation is described in docs/SCENARIOS.md; the rules it checks are in docs/RULES.md, and docs/CARDS.md lists every
     /// card with the scenario files in tests/scenarios/ that show its rulings.
     Scenario(scenario::ScenarioArgs),
     /// Simulate many games and print a win-rate table (and write it as CSV).
@@ -245,33 +253,9 @@ fn bind_cards(cli: &Cli) -> Result<Option<crate::cards::data::Binding>> {
     if cli.cards.is_empty() {
         return Ok(None);
     }
-    // (CARDS_VERBS, which hides the option from the other verbs' help,
-    // names the same verbs.)
-    if !matches!(
-        cli.cmd,
-        Command::Sim(_)
-            | Command::Matrix(_)
-            | Command::Log(_)
-            | Command::Check(_)
-            | Command::Scenario(_)
-            | Command::Rank(_)
-            | Command::Sweep(_)
-            | Command::Optimize(_)
-            | Command::Kingdom(_)
-            | Command::Report(_)
-            | Command::Soak(_)
-    ) {
+    if !CARDS_VERBS.contains(&cli.cmd.name()) {
         bail!("--cards goes with Dominion verbs ({}); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); bench, presets, merge, serve and salem do not use data cards", CARDS_VERBS.join(", "));
     }
-    let mut cards = crate::cards::data::load_files(&cli.cards)?;
-    if let Some(only) = &cli.cards_only {
-        cards = crate::cards::data::select(cards, only)?;
-    } else if cards.len() > crate::cards::DATA_SLOTS {
-        bail!(
-            "the card files define {} cards; at most {} can be loaded at once: choose some with --cards-only \"A,B\"",
-            cards.len(),
-            crate::cards::DATA_SLOTS
-        );
-    }
+    let cards = crate::cards::data::load_for_binding(&cli.cards, cli.cards_only.as_deref())?;
     Ok(Some(crate::cards::data::bind(&cards)?))
 }

@@ -770,7 +770,7 @@ impl RankConfig {
                 vec![run.seed],
             )
         };
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(RankConfig {
             run,

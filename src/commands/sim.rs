@@ -287,7 +287,7 @@ impl SimConfig {
         }
         let (specs, players) = seat_specs(&specs, a.players.players)?;
         let kingdom = kingdom_config(&a.kingdom, players, run.seed, &specs)?;
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(SimConfig {
             run,

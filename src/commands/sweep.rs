@@ -203,7 +203,7 @@ impl SweepConfig {
                 "warning: --random draws kingdoms from the printed sets only: no kingdom of this sweep has a data card of --cards (list kingdoms with one in --kingdoms FILE)"
             );
         }
-        let lineup = LineupConfig::load(specs)?;
+        let lineup = a.strategies.load(specs)?;
         check_writable(&outs, &[&lineup])?;
         Ok(SweepConfig {
             run,

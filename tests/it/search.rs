@@ -300,6 +300,42 @@ fn same_csv_whatever_the_thread_count() {
     assert_eq!(one, run("2"));
 }
 
+/// `--search-budget N` gives its budget to every search bot that names
+/// none (and only to those); without such a bot it is refused.
+#[test]
+fn search_budget_flag_sets_the_unnamed_budgets_only() {
+    let dir = scratch("search-budget");
+    let out = dir.join("t.csv");
+    let o = domsim(&[
+        "sim",
+        "search",
+        "search:budget=3",
+        "--search-budget",
+        "2",
+        "--preset",
+        "First Game",
+        "-n",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(csv.contains("Search (budget 2, rollout Big Money Ultimate)"), "{csv}");
+    assert!(csv.contains("Search (budget 3, rollout Big Money Ultimate)"), "{csv}");
+    for (args, says) in [
+        (
+            vec!["sim", "strategies/big_money.dom", "--search-budget", "5"],
+            "no `search` bot without a budget of its own",
+        ),
+        (vec!["sim", "search", "--search-budget", "0"], "0 is not in 1..=1000000"),
+    ] {
+        let o = domsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn bad_search_options_exit_2_with_the_option_named() {
     for (spec, says) in [
