@@ -213,6 +213,10 @@ pub fn run(a: &BestArgs) -> Result<ExitCode> {
     }
 }
 
+/// The gated candidate: its index in the population, its results against
+/// each field member on the gate's seeds, the gate's report.
+type Gated = (usize, Vec<(f64, f64)>, Gate);
+
 /// The bot `best` returns and what it knows of it.
 struct Answer {
     name: String,
@@ -325,7 +329,7 @@ fn answer(
     c: &BestConfig,
     oracle: &DominionOracle,
     names: &[String],
-    gate: Option<&(usize, Vec<(f64, f64)>, Gate)>,
+    gate: Option<&Gated>,
     field_best: usize,
     gate_seed: u64,
 ) -> Result<Answer> {
@@ -464,7 +468,7 @@ fn best_page(
     oracle: &DominionOracle,
     names: &[String],
     field_results: &Results,
-    gate: Option<&(usize, Vec<(f64, f64)>, Gate)>,
+    gate: Option<&Gated>,
     p: &psro::Psro,
     answer: &Answer,
 ) -> String {

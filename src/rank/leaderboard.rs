@@ -549,7 +549,7 @@ pub fn leaderboard_section(title: &str, names: &[String], a: &Analysis, view: Vi
         } else {
             models::fit_text(f, names, 20)
         };
-        let _ = write!(h, "<pre class=\"fit\">{}</pre>\n", esc(&text));
+        let _ = writeln!(h, "<pre class=\"fit\">{}</pre>", esc(&text));
     }
     h
 }
@@ -680,8 +680,10 @@ mod tests {
         let tables = rates
             .iter()
             .map(|&(i, j, w)| {
-                let mut stats = Stats::default();
-                stats.games = 1000;
+                let mut stats = Stats {
+                    games: 1000,
+                    ..Default::default()
+                };
                 stats.entrants[0].games = 1000;
                 stats.entrants[0].wins = w;
                 stats.entrants[0].losses = 1000 - w;
