@@ -37,6 +37,7 @@
 
 pub mod alpharank;
 pub mod field;
+pub mod leaderboard;
 pub mod models;
 pub mod nash;
 

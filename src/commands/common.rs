@@ -698,6 +698,21 @@ pub(crate) fn check_writable(outs: &Outs, loaded: &[&LineupConfig]) -> Result<()
     Ok(())
 }
 
+/// The folders a written bot's `extends:` must resolve from (`optimize
+/// --bot`, `best --bot`): the one its path names (strategy files resolve
+/// it from there) and the one it lands in (a link's target folder: the
+/// output follows links); none without a file.
+pub(crate) fn bot_folders(bot: Option<&Path>) -> Vec<PathBuf> {
+    let folder = |p: &Path| -> PathBuf {
+        match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    };
+    bot.map(|b| vec![folder(b), folder(&crate::output::written_path(b))])
+        .unwrap_or_default()
+}
+
 /// A `--precision` half-width (of a win rate or of its change): in (0, 0.5).
 pub(crate) fn check_precision(p: f64) -> Result<()> {
     if !(p > 0.0 && p < 0.5) {

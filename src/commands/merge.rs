@@ -3,9 +3,9 @@
 use super::common::check_out_path;
 use super::compare::compare_outputs;
 use super::matrix::matrix_page;
-use super::rank::{rank_cells, rank_csv, rank_html};
 use crate::dominion::outputs::{matrix_csv_bytes, sim_csv_bytes, sweep_meta};
 use crate::output::Commit;
+use crate::rank::leaderboard as lb;
 use crate::report::AtomicFile;
 use crate::sim;
 use crate::{out, outln};
@@ -37,6 +37,10 @@ pub struct MergeArgs {
     /// head-to-head matrix CSV (`rank --matrix`).
     #[arg(long, value_name = "FILE.csv")]
     pub matrix: Option<PathBuf>,
+    /// Parts of a 2-player `rank`: also write its pairs CSV (`rank
+    /// --pairs`: each pair against the Bradley–Terry prediction).
+    #[arg(long, value_name = "FILE.csv")]
+    pub pairs: Option<PathBuf>,
 }
 
 fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
@@ -48,8 +52,11 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
         summary,
         html,
         matrix,
+        pairs,
     } = c;
     let file = AtomicFile::create(&out)?;
+    let pairs_file = pairs.as_deref().map(AtomicFile::create).transpose()?;
+    let mut pairs_bytes = None;
     let summary_file = summary.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
     let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
@@ -93,10 +100,18 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 key.games
             );
             if html_file.is_some() {
-                html_bytes = Some(rank_html(&key.meta, key.games, &run, &key.entrants));
+                html_bytes = Some(lb::leaderboard_html(
+                    &key.meta,
+                    key.games,
+                    &run,
+                    &key.entrants,
+                )?);
+            }
+            if pairs_file.is_some() {
+                pairs_bytes = Some(lb::pairs_csv(&key.meta, key.games, &run, &key.entrants)?);
             }
             if matrix_file.is_some() {
-                let cells = rank_cells(&run, key.entrants.len());
+                let cells = lb::cells(&run, key.entrants.len());
                 matrix_bytes = Some(matrix_csv_bytes(
                     &key.meta,
                     key.games,
@@ -104,7 +119,7 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                     &key.entrants,
                 )?);
             }
-            rank_csv(&key.meta, key.games, &run, &key.entrants)?
+            lb::leaderboard_csv(&key.meta, key.games, &run, &key.entrants)?
         }
         sim::shard::Counts::Compare(pairing) => {
             outln!(
@@ -162,6 +177,9 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
     if let (Some(f), Some(b)) = (matrix_file, matrix_bytes) {
         outs.add(f, b)?;
     }
+    if let (Some(f), Some(b)) = (pairs_file, pairs_bytes) {
+        outs.add(f, b)?;
+    }
     outs.commit()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -183,6 +201,8 @@ pub struct MergeConfig {
     pub html: Option<PathBuf>,
     /// A 2-player rank's head-to-head matrix CSV (its `--matrix`).
     pub matrix: Option<PathBuf>,
+    /// A 2-player rank's pairs CSV (its `--pairs`).
+    pub pairs: Option<PathBuf>,
 }
 
 impl MergeConfig {
@@ -251,7 +271,38 @@ impl MergeConfig {
             summary: summary.map(Path::to_path_buf),
             html: html.map(Path::to_path_buf),
             matrix: matrix.map(Path::to_path_buf),
+            pairs: None,
         })
+    }
+
+    /// With `--pairs FILE.csv`: the parts must be of a 2-player `rank`,
+    /// and the file apart from the parts and the other outputs.
+    pub fn with_pairs(mut self, parts: &[PathBuf], pairs: Option<&Path>) -> Result<MergeConfig> {
+        let Some(p) = pairs else { return Ok(self) };
+        match &self.counts {
+            sim::shard::Counts::Tables(t) if t.players == 2 => {}
+            sim::shard::Counts::Tables(t) => bail!(
+                "--pairs is the head-to-head results of 2 players against the Bradley–Terry prediction; these parts rank tables of {}",
+                t.players
+            ),
+            _ => bail!(
+                "--pairs: only the parts of a 2-player `domsim rank` have a pairs CSV (these are of `domsim {}`)",
+                self.key.verb
+            ),
+        }
+        let ins: Vec<(&str, &Path)> = parts
+            .iter()
+            .map(|p| ("partial file", p.as_path()))
+            .collect();
+        let mut outs = vec![("-o", self.out.as_path())];
+        outs.extend(self.summary.as_deref().map(|s| ("--summary", s)));
+        outs.extend(self.html.as_deref().map(|s| ("--html", s)));
+        outs.extend(self.matrix.as_deref().map(|s| ("--matrix", s)));
+        outs.push(("--pairs", p));
+        crate::output::check_distinct(&ins, &outs)?;
+        check_out_path(p)?;
+        self.pairs = Some(p.to_path_buf());
+        Ok(self)
     }
 }
 
@@ -263,5 +314,6 @@ pub fn run(a: &MergeArgs) -> Result<ExitCode> {
         a.summary.as_deref(),
         a.html.as_deref(),
         a.matrix.as_deref(),
-    )?)
+    )?
+    .with_pairs(&a.parts, a.pairs.as_deref())?)
 }

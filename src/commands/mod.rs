@@ -109,14 +109,21 @@ verbs! {
     /// help or hurt it.
     Sweep(sweep::SweepArgs),
     /// Rate a field of bots: a 2-player round robin of every pair, fitted
-    /// with a Bradley–Terry model (ties count half); prints a leaderboard
-    /// with 95% intervals and writes it as CSV.
+    /// with a Bradley–Terry model (ties count half), beside Nash averaging
+    /// and α-Rank; prints a leaderboard with 95% intervals, the model's
+    /// misfits and the field's cycles, and writes it as CSV.
     Rank(rank::RankArgs),
     /// Search a strategy template's parameters for the bot that scores best
     /// against a field in one kingdom (successive halving on common random
     /// numbers, local refinement, confirmation on fresh seeds); writes the
     /// best bot as a strategy file and the search as CSV.
     Optimize(optimize::OptimizeArgs),
+    /// The best bot of a kingdom: rank the shipped bots that fit it (and
+    /// --against), search best responses to the field's Nash mixture with
+    /// the strategy templates (PSRO), gate the result against every field
+    /// member on fresh seeds (never calls a losing bot best: it returns the
+    /// field's best instead), and write the bot and its page.
+    Best(best::BestArgs),
     /// Print a kingdom without playing: its cards (set, cost, types), the
     /// piles that come with them, and whether Shelters are used; e.g.
     /// `domsim kingdom --random --sets base,dark-ages --seed 7`.

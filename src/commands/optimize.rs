@@ -1,7 +1,7 @@
 //! `domsim optimize`: search a strategy template for the best bot against a field.
 
 use super::common::{
-    check_io, check_writable, expand_specs, given, install_stop_handler, kingdom_config,
+    bot_folders, check_io, check_writable, expand_specs, given, install_stop_handler, kingdom_config,
     parse_count, parse_seed, progress_wanted, KingdomArgs, LineupConfig, RunConfig, ShardArgs,
     ThreadsArg, EXIT_INTERRUPTED, STOP,
 };
@@ -212,16 +212,7 @@ fn cmd_optimize(c: OptimizeConfig) -> Result<ExitCode> {
     // files resolve it from there) and from the folder the file lands in
     // (a link's target folder: the output follows links, and the file may
     // be read there): relative when one path serves both, else absolute.
-    let folder = |p: &std::path::Path| -> std::path::PathBuf {
-        match p.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => std::path::PathBuf::from("."),
-        }
-    };
-    let out_dirs: Vec<std::path::PathBuf> = bot
-        .as_deref()
-        .map(|b| vec![folder(b), folder(&crate::output::written_path(b))])
-        .unwrap_or_default();
+    let out_dirs = bot_folders(bot.as_deref());
     let out_dirs: Vec<&std::path::Path> = out_dirs.iter().map(|p| p.as_path()).collect();
     let text = optimize::best_bot_text(t, &values, &header, &out_dirs);
     outln!(
@@ -267,7 +258,7 @@ pub struct OptimizeConfig {
 }
 
 /// The shipped templates (`strategies/templates/*.domt`), sorted.
-fn shipped_templates() -> Result<Vec<String>> {
+pub(crate) fn shipped_templates() -> Result<Vec<String>> {
     let dir = lineup::shipped("templates/README.md")
         .and_then(|p| p.parent().map(|d| d.to_path_buf()))
         .ok_or_else(|| anyhow!("the shipped templates (strategies/templates/) are not found"))?;

@@ -2,19 +2,19 @@
 
 use super::common::{
     check_io, check_kingdoms_file, check_writable, expand_specs, install_stop_handler,
-    kingdom_config, parse_count, parse_seed, precision_outcome, progress_wanted, Cells,
-    KingdomArgs, LineupConfig, RunConfig, ShardArgs, StrategyArgs, ThreadsArg, EXIT_INTERRUPTED,
-    STOP,
+    kingdom_config, parse_count, parse_seed, precision_outcome, progress_wanted, KingdomArgs,
+    LineupConfig, RunConfig, ShardArgs, StrategyArgs, ThreadsArg, EXIT_INTERRUPTED, STOP,
 };
 use crate::dominion::kingdoms::{kingdom_seed, shelters, shelters_forced, KingdomList};
-use crate::dominion::outputs::{matrix_csv_bytes, push_data_cards, push_entrants, version};
+use crate::dominion::lineup::CompiledLineup;
+use crate::dominion::outputs::{matrix_csv_bytes, push_data_cards, version};
 use crate::engine::Kingdom;
 use crate::output::Commit;
-use crate::report::{self, AtomicFile, EntrantInfo, Meta};
+use crate::rank::leaderboard::{self as lb, View};
+use crate::report::{self, AtomicFile, Meta};
 use crate::sim;
-use crate::dominion::lineup::CompiledLineup;
 use crate::{out, outln};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -69,6 +69,18 @@ pub struct RankArgs {
     /// players, one kingdom).
     #[arg(long, value_name = "FILE.csv")]
     pub matrix: Option<PathBuf>,
+    /// Which rating models to show and order by (2 players): `all`
+    /// (default: the Bradley–Terry order with the Nash weight, the
+    /// Nash-averaged payoff, the α-Rank mass and the tier beside the
+    /// rating), `nash` or `alpharank` (every column, ordered by that model)
+    /// or `bt` (the rating alone). Every view prints the Bradley–Terry fit:
+    /// the pairs it gets wrong beyond error and the field's cycles.
+    #[arg(long, value_name = "MODEL", value_parser = parse_view)]
+    pub model: Option<View>,
+    /// Every pair's direct score against the Bradley–Terry prediction
+    /// (residual with its interval, misfit flag), as CSV (2 players).
+    #[arg(long, value_name = "FILE.csv")]
+    pub pairs: Option<PathBuf>,
     #[command(flatten)]
     pub shard: ShardArgs,
 }
@@ -81,6 +93,11 @@ fn parse_precision_elo(s: &str) -> std::result::Result<f64, String> {
             "'{s}' is not a rating precision (Elo points between 0 and 1000, e.g. 15)"
         )),
     }
+}
+
+/// A `--model` value (see [`View`]).
+fn parse_view(s: &str) -> std::result::Result<View, String> {
+    s.parse::<View>().map_err(|e| e.to_string())
 }
 
 /// Games per table between two `--precision` checks of `rank`.
@@ -99,9 +116,12 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         precision,
         html,
         matrix,
+        view,
+        pairs,
     } = c;
     install_stop_handler();
     let file = rc.out.as_deref().map(AtomicFile::create).transpose()?;
+    let pairs_file = pairs.as_deref().map(AtomicFile::create).transpose()?;
     let html_file = html.as_deref().map(AtomicFile::create).transpose()?;
     let matrix_file = matrix.as_deref().map(AtomicFile::create).transpose()?;
     let partial_file = rc.partial_file()?;
@@ -151,7 +171,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     else {
         return Ok(ExitCode::from(EXIT_INTERRUPTED));
     };
-    let mut base = rank_meta(rc.seed, (&how, &kingdoms, many), p, members.len());
+    let mut base = rank_meta(rc.seed, (&how, &kingdoms, many), p, members.len(), view);
     // Console.
     if many {
         outln!("{p} players, {} kingdoms ({how})", kingdoms.len());
@@ -165,10 +185,15 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         ),
         None => format!("{played} games per table"),
     };
-    let model = if p == 2 {
-        "Bradley–Terry ratings (Elo scale, field mean 0, ties count half)"
+    let model = if p == 2 && view.game_theory() {
+        format!(
+            "Bradley–Terry ratings (Elo scale, field mean 0, ties count half) beside Nash averaging and α-Rank; ordered by {}",
+            view.order_label()
+        )
+    } else if p == 2 {
+        "Bradley–Terry ratings (Elo scale, field mean 0, ties count half)".to_string()
     } else {
-        "Plackett–Luce (Luce choice) ratings (Elo scale, field mean 0, shared wins split)"
+        "Plackett–Luce (Luce choice) ratings (Elo scale, field mean 0, shared wins split)".to_string()
     };
     outln!(
         "{what}, {} table(s) of {p}{}, seed {}; {model}\n",
@@ -177,7 +202,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         rc.seed
     );
     let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
-    let scopes = print_ratings(&names, &run, kingdoms.len(), many)?;
+    let scopes = print_ratings(&names, &run, kingdoms.len(), many, view)?;
     if let Some(prec) = precision {
         let widest = scopes
             .iter()
@@ -201,15 +226,18 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
     };
     let mut outs = Commit::new();
     if let Some(f) = file {
-        outs.add(f, rank_csv(&base, games_label, &run, &infos)?)?;
+        outs.add(f, lb::leaderboard_csv(&base, games_label, &run, &infos)?)?;
+    }
+    if let Some(f) = pairs_file {
+        outs.add(f, lb::pairs_csv(&base, games_label, &run, &infos)?)?;
     }
     if let Some(f) = html_file {
-        outs.add(f, rank_html(&base, games_label, &run, &infos))?;
+        outs.add(f, lb::leaderboard_html(&base, games_label, &run, &infos)?)?;
     }
     if let Some(f) = matrix_file {
         outs.add(
             f,
-            matrix_csv_bytes(&base, games_label, rank_cells(&run, n), &infos)?,
+            matrix_csv_bytes(&base, games_label, lb::cells(&run, n), &infos)?,
         )?;
     }
     if let (Some(f), Some(spec)) = (partial_file, rc.shard) {
@@ -232,6 +260,7 @@ fn rank_meta(
     (how, kingdoms, many): (&str, &[Kingdom], bool),
     p: usize,
     tables: usize,
+    view: View,
 ) -> Meta {
     let mut base = Meta::default();
     base.push("domsim_version", version());
@@ -249,36 +278,42 @@ fn rank_meta(
     if p > 2 || many {
         base.push("tables_per_kingdom", tables);
     }
+    if p == 2 {
+        base.push(lb::VIEW_KEY, view.name());
+    }
     base
 }
 
 /// The ratings of a rank run, on the console: the leaderboard (overall,
-/// with several kingdoms) and each kingdom's ratings; returned per scope
-/// (`kingdom K`…, then `overall`), as the outputs write them.
+/// with several kingdoms) with the view's models and the Bradley–Terry
+/// diagnostics, and each kingdom's ratings; returned per scope (`kingdom
+/// K`…, then `overall`), as the outputs write them.
 fn print_ratings(
     names: &[String],
     run: &sim::shard::RankTables,
     kingdoms: usize,
     many: bool,
+    view: View,
 ) -> Result<Vec<(String, Vec<crate::rank::Rating>)>> {
     let mut scopes: Vec<(String, Vec<crate::rank::Rating>)> = Vec::new();
     if many {
         for k in 0..kingdoms {
             scopes.push((
                 format!("kingdom {}", k + 1),
-                rank_fit_tables(names.len(), run, Some(k)),
+                lb::ratings(run, names.len(), Some(k)),
             ));
         }
     }
-    scopes.push(("overall".into(), rank_fit_tables(names.len(), run, None)));
-    for (scope, ratings) in &scopes {
-        if many && scope == "overall" {
-            outln!("overall, {} kingdoms:", kingdoms);
-        } else if many {
-            continue;
-        }
-        out!("{}", rank_table(names, ratings));
+    let overall = lb::analyse(run, names.len(), None)?;
+    if many {
+        outln!("overall, {} kingdoms:", kingdoms);
     }
+    out!("{}", lb::table_text(names, &overall, view));
+    let diag = lb::diagnostics_text(names, &overall, view, 10);
+    if !diag.is_empty() {
+        out!("\n{diag}");
+    }
+    scopes.push(("overall".into(), overall.ratings));
     if many {
         outln!("\nper kingdom (rating of each strategy; -o writes them all):");
         let mut header = vec!["kingdom".to_string()];
@@ -367,7 +402,7 @@ fn play_tables(
             let scopes = (0..kingdoms.len()).filter(|_| many).map(Some).chain([None]);
             let all_within = scopes
                 .into_iter()
-                .all(|k| rank_fit_tables(n, run, k).iter().all(|r| r.ci95 < prec));
+                .all(|k| lb::ratings(run, n, k).iter().all(|r| r.ci95 < prec));
             if all_within {
                 reached = true;
                 break;
@@ -376,271 +411,6 @@ fn play_tables(
     }
     bar.finish_and_clear();
     Ok(Some((at - first, reached)))
-}
-
-/// Ratings of a rank run's tables, in kingdom `only` or over every kingdom.
-/// Two players: Bradley–Terry on the head-to-head sums; more: Luce choice.
-fn rank_fit_tables(
-    n: usize,
-    run: &sim::shard::RankTables,
-    only: Option<usize>,
-) -> Vec<crate::rank::Rating> {
-    let tables = run
-        .tables
-        .iter()
-        .filter(|t| only.is_none_or(|k| t.kingdom as usize == k));
-    if run.players == 2 {
-        let mut r = crate::rank::Results {
-            games: vec![vec![0.0; n]; n],
-            score: vec![vec![0.0; n]; n],
-        };
-        for t in tables {
-            let (i, j) = (t.members[0] as usize, t.members[1] as usize);
-            let (ei, ej) = (&t.stats.entrants[0], &t.stats.entrants[1]);
-            r.games[i][j] += ei.games as f64;
-            r.games[j][i] += ej.games as f64;
-            r.score[i][j] += ei.score_wins();
-            r.score[j][i] += ej.score_wins();
-        }
-        return crate::rank::fit(&r);
-    }
-    let tables: Vec<crate::rank::Table> = tables
-        .map(|t| crate::rank::Table {
-            members: t.members.iter().map(|&m| m as usize).collect(),
-            games: t.stats.games as f64,
-            score: (0..t.members.len())
-                .map(|m| t.stats.entrants[m].score_wins())
-                .collect(),
-        })
-        .collect();
-    crate::rank::fit_tables(n, &tables)
-}
-
-/// The head-to-head cells of a 2-player, one-kingdom rank run.
-pub(crate) fn rank_cells(run: &sim::shard::RankTables, n: usize) -> Cells {
-    let mut cells = vec![vec![None; n]; n];
-    for t in &run.tables {
-        let (i, j) = (t.members[0] as usize, t.members[1] as usize);
-        cells[i][j] = Some(t.stats.entrants[0]);
-        cells[j][i] = Some(t.stats.entrants[1]);
-    }
-    cells
-}
-
-/// Leaderboard order: best first; equal ratings by entrant order.
-fn rank_order(ratings: &[crate::rank::Rating]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..ratings.len()).collect();
-    order.sort_by(|&a, &b| {
-        ratings[b]
-            .rating
-            .total_cmp(&ratings[a].rating)
-            .then(a.cmp(&b))
-    });
-    order
-}
-
-fn rank_table(names: &[String], ratings: &[crate::rank::Rating]) -> String {
-    let header: Vec<String> = [
-        "rank",
-        "strategy",
-        "rating",
-        "95% CI",
-        "games",
-        "score vs field",
-    ]
-    .iter()
-    .map(|x| x.to_string())
-    .collect();
-    let body: Vec<Vec<String>> = rank_order(ratings)
-        .iter()
-        .enumerate()
-        .map(|(r, &i)| {
-            let x = &ratings[i];
-            vec![
-                (r + 1).to_string(),
-                names[i].clone(),
-                format!("{:+.0}", x.rating),
-                format!("{:+.0} … {:+.0}", x.rating - x.ci95, x.rating + x.ci95),
-                format!("{}", x.games),
-                format!("{:.1}%", 100.0 * x.score),
-            ]
-        })
-        .collect();
-    report::format_table(&header, &body)
-}
-
-/// The leaderboard CSV of `domsim rank` (and of `domsim merge` of its
-/// shards). One kingdom: one row per strategy. Several: the overall rows,
-/// then each kingdom's, with `scope` and `kingdom` columns first.
-pub(crate) fn rank_csv(
-    base: &Meta,
-    games: u64,
-    run: &sim::shard::RankTables,
-    infos: &[EntrantInfo],
-) -> Result<Vec<u8>> {
-    let n = infos.len();
-    let many = run.kingdoms.len() > 1;
-    let mut meta = base.clone();
-    meta.push(
-        if run.players == 2 {
-            "games_per_pair"
-        } else {
-            "games_per_table"
-        },
-        games,
-    );
-    meta.push(
-        "model",
-        if run.players == 2 {
-            "Bradley-Terry, ties count half; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information"
-        } else {
-            "Plackett-Luce first stage (Luce choice: P(i wins a table) = strength_i / sum of the table's strengths), shared wins split; rating = 400*log10(strength) centred on the field mean; ci95 from the Fisher information"
-        },
-    );
-    push_entrants(&mut meta, infos);
-    let mut bytes = meta.render().into_bytes();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut head: Vec<&str> = Vec::new();
-    if many {
-        head.extend(["scope", "kingdom"]);
-    }
-    head.extend([
-        "rank",
-        "strategy",
-        "source",
-        "source_hash",
-        "rating",
-        "rating_lo",
-        "rating_hi",
-        "games",
-        "score",
-    ]);
-    w.write_record(&head)?;
-    let mut scopes: Vec<(String, String, Option<usize>)> =
-        vec![("overall".into(), String::new(), None)];
-    if many {
-        for (k, d) in run.kingdoms.iter().enumerate() {
-            scopes.push(((k + 1).to_string(), d.clone(), Some(k)));
-        }
-    }
-    for (scope, kingdom, only) in scopes {
-        let ratings = rank_fit_tables(n, run, only);
-        for (r, &i) in rank_order(&ratings).iter().enumerate() {
-            let x = &ratings[i];
-            let mut row = Vec::new();
-            if many {
-                row.extend([scope.clone(), kingdom.clone()]);
-            }
-            row.extend([
-                (r + 1).to_string(),
-                infos[i].name.clone(),
-                infos[i].source.clone(),
-                infos[i].hash.clone(),
-                format!("{:.3}", x.rating),
-                format!("{:.3}", x.rating - x.ci95),
-                format!("{:.3}", x.rating + x.ci95),
-                format!("{}", x.games),
-                format!("{:.6}", x.score),
-            ]);
-            w.write_record(&row)?;
-        }
-    }
-    bytes.extend(w.into_inner().map_err(|e| anyhow!("{e}"))?);
-    Ok(bytes)
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// The leaderboard as one self-contained HTML page: per scope, the ratings
-/// with their 95% intervals drawn to one scale, and for 2 players in one
-/// kingdom the head-to-head heat map, sorted by rating, with a mean column
-/// and a colour key.
-pub(crate) fn rank_html(
-    base: &Meta,
-    games: u64,
-    run: &sim::shard::RankTables,
-    infos: &[EntrantInfo],
-) -> String {
-    let n = infos.len();
-    let many = run.kingdoms.len() > 1;
-    let mut h = String::new();
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>domsim rank</title>\n<style>body{font:14px system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}td.l,th.l{text-align:left}.meta{color:#666;font-size:12px}.scroll{max-width:100%;overflow-x:auto}svg .title{font-size:14px;font-weight:600}svg .tick{font-size:11px;fill:#444}svg .cellv{font-size:11px;fill:#111}</style></head><body>\n<h1>Leaderboard</h1>\n<div class=\"meta\">");
-    for (k, v) in &base.0 {
-        h.push_str(&format!("{}: {}<br>", html_escape(k), html_escape(v)));
-    }
-    h.push_str(&format!(
-        "games per {}: {games}</div>\n",
-        if run.players == 2 { "pair" } else { "table" }
-    ));
-    let mut scopes: Vec<(String, Option<usize>)> = vec![("Overall".into(), None)];
-    if many {
-        for (k, d) in run.kingdoms.iter().enumerate() {
-            scopes.push((format!("Kingdom {}: {d}", k + 1), Some(k)));
-        }
-    }
-    for (title, only) in scopes {
-        let ratings = rank_fit_tables(n, run, only);
-        let order = rank_order(&ratings);
-        let lo = ratings
-            .iter()
-            .map(|r| r.rating - r.ci95)
-            .fold(f64::MAX, f64::min);
-        let hi = ratings
-            .iter()
-            .map(|r| r.rating + r.ci95)
-            .fold(f64::MIN, f64::max);
-        let span = (hi - lo).max(1.0);
-        let (w, pad) = (320.0, 6.0);
-        let x = |v: f64| pad + (v - lo) / span * (w - 2.0 * pad);
-        h.push_str(&format!("<h2>{}</h2>\n<table><tr><th>rank</th><th class=\"l\">strategy</th><th>rating</th><th>95% interval</th><th class=\"l\">rating and interval ({lo:+.0} … {hi:+.0})</th><th>games</th><th>score vs field</th></tr>\n", html_escape(&title)));
-        for (r, &i) in order.iter().enumerate() {
-            let q = &ratings[i];
-            let svg = format!(
-                "<svg width=\"{w}\" height=\"14\" role=\"img\" aria-label=\"{:+.0} ± {:.0}\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"7\" y2=\"7\" stroke=\"#4477aa\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#223366\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"0\" y2=\"14\" stroke=\"#bbb\"/></svg>",
-                q.rating,
-                q.ci95,
-                x(q.rating - q.ci95),
-                x(q.rating + q.ci95),
-                x(q.rating),
-                x(0.0),
-                x(0.0)
-            );
-            h.push_str(&format!(
-                "<tr><td>{}</td><td class=\"l\">{}</td><td>{:+.0}</td><td>±{:.0}</td><td class=\"l\">{svg}</td><td>{}</td><td>{:.1}%</td></tr>\n",
-                r + 1,
-                html_escape(&infos[i].name),
-                q.rating,
-                q.ci95,
-                q.games,
-                100.0 * q.score
-            ));
-        }
-        h.push_str("</table>\n");
-        if run.players == 2 && !many {
-            let cells: Vec<Vec<crate::stats::html::Cell>> = rank_cells(run, n)
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .map(|c| c.map(|c| (c.score_wins(), c.games)))
-                        .collect()
-                })
-                .collect();
-            let names: Vec<String> = infos.iter().map(|i| i.name.clone()).collect();
-            h.push_str("<h2>Head to head</h2>\n");
-            h.push_str(&crate::stats::html::heatmap(
-                "Head to head: row's score against the column",
-                &cells,
-                &names,
-            ));
-        }
-    }
-    h.push_str("</body></html>\n");
-    h
 }
 
 /// `domsim rank`, validated.
@@ -665,6 +435,10 @@ pub struct RankConfig {
     pub precision: Option<f64>,
     pub html: Option<PathBuf>,
     pub matrix: Option<PathBuf>,
+    /// `--model` (at more than 2 players: `bt`, the only one that applies).
+    pub view: View,
+    /// `--pairs FILE.csv`.
+    pub pairs: Option<PathBuf>,
 }
 
 /// `rank --tables`' default: most tables of 3 to 6 players per kingdom.
@@ -676,10 +450,21 @@ impl RankConfig {
         let p = a.players as usize;
         let many = a.kingdoms.is_some() || a.random_kingdoms.is_some();
         run.refuse_with_shard(
-            "-o, --html and --matrix",
-            run.out.is_some() || a.matrix.is_some() || a.html.is_some(),
-            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html --matrix FILE.csv)",
+            "-o, --html, --matrix and --pairs",
+            run.out.is_some() || a.matrix.is_some() || a.html.is_some() || a.pairs.is_some(),
+            "belong to the merged run (domsim merge PARTIAL… -o FILE.csv --html FILE.html --matrix FILE.csv --pairs FILE.csv)",
         )?;
+        let view = match (p, a.model) {
+            (2, m) => m.unwrap_or(View::All),
+            (_, None | Some(View::Bt)) => View::Bt,
+            (_, Some(m)) => bail!(
+                "--model {}: Nash averaging and α-Rank need the 2-player head-to-head payoff matrix; tables of {p} are rated by Plackett–Luce only (use -p 2, or --model bt)",
+                m.name()
+            ),
+        };
+        if a.pairs.is_some() && p != 2 {
+            bail!("--pairs is the head-to-head results of 2 players against the Bradley–Terry prediction (not with -p {p}: tables of {p} have no head-to-head score)");
+        }
         run.refuse_sequential_shard(a.precision.is_some())?;
         if a.matrix.is_some() && p != 2 {
             bail!("--matrix is the head-to-head matrix of 2 players in one kingdom (not with -p {p}: tables of {p} have no head-to-head score)");
@@ -718,6 +503,7 @@ impl RankConfig {
             ("-o", run.out.as_deref()),
             ("--html", a.html.as_deref()),
             ("--matrix", a.matrix.as_deref()),
+            ("--pairs", a.pairs.as_deref()),
             ("--save-partial", run.save_partial.as_deref()),
         ];
         check_io(&specs, &outs)?;
@@ -783,6 +569,8 @@ impl RankConfig {
             precision: a.precision,
             html: a.html.clone(),
             matrix: a.matrix.clone(),
+            view,
+            pairs: a.pairs.clone(),
         })
     }
 }

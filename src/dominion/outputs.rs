@@ -37,15 +37,7 @@ pub(crate) fn push_data_cards(m: &mut Meta) {
     }
 }
 
-pub fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
-    for (i, e) in infos.iter().enumerate() {
-        let hash = if e.hash.is_empty() { "-" } else { &e.hash };
-        m.push(
-            &format!("strategy_{}", i + 1),
-            format!("{} | {} | {hash}", e.name, e.source),
-        );
-    }
-}
+pub use crate::report::push_entrants;
 
 /// The `sim` CSV, from the run's base metadata (`base_meta` + players): the
 /// one function a one-machine run and `domsim merge` both call.

@@ -24,6 +24,7 @@
 //! games are the runner's (thread-count independent), ties in a ranking go
 //! to the earlier candidate.
 
+pub mod oracle;
 pub mod psro;
 pub mod template;
 
@@ -533,39 +534,50 @@ impl<'a> TemplateObjective<'a> {
         from: u64,
         to: u64,
     ) -> Result<Vec<EntrantStats>> {
-        let mut out = Vec::with_capacity(self.opponents.len());
-        for opp in self.opponents {
-            let lineup = Lineup {
-                entrants: vec![
-                    (
-                        EntrantInfo {
-                            name: st.name.clone(),
-                            source: self.template.file.clone(),
-                            hash: String::new(),
-                        },
-                        Loaded::File(Box::new(st.clone())),
-                    ),
-                    opp.clone(),
-                ],
-            };
-            let k = lineup.kingdom_for(self.kingdom);
-            let compiled = lineup.compile(&k)?;
-            let cfg = RunConfig {
-                games: to - from,
-                first: from,
-                seed,
-                threads: 0,
-                progress: false,
-                precision: None,
-            };
-            let r = sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), self.stop);
-            if r.interrupted {
-                return Err(anyhow!("interrupted"));
-            }
-            out.push(r.stats.entrants[0]);
-        }
-        Ok(out)
+        let me = (
+            EntrantInfo {
+                name: st.name.clone(),
+                source: self.template.file.clone(),
+                hash: String::new(),
+            },
+            Loaded::File(Box::new(st.clone())),
+        );
+        self.opponents
+            .iter()
+            .map(|opp| Ok(play_pair(&me, opp, self.kingdom, seed, (from, to), self.stop)?.0))
+            .collect()
     }
+}
+
+/// `a` against `b` in `kingdom` (2 players, the runner's seat rotation) on
+/// games `from..to` of `seed`, on the current thread pool: `a`'s results
+/// and the games completed. Fails when interrupted.
+pub fn play_pair(
+    a: &(EntrantInfo, Loaded),
+    b: &(EntrantInfo, Loaded),
+    kingdom: &Kingdom,
+    seed: u64,
+    (from, to): (u64, u64),
+    stop: &AtomicBool,
+) -> Result<(EntrantStats, u64)> {
+    let lineup = Lineup {
+        entrants: vec![a.clone(), b.clone()],
+    };
+    let k = lineup.kingdom_for(kingdom);
+    let compiled = lineup.compile(&k)?;
+    let cfg = RunConfig {
+        games: to - from,
+        first: from,
+        seed,
+        threads: 0,
+        progress: false,
+        precision: None,
+    };
+    let r = sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), stop);
+    if r.interrupted {
+        return Err(anyhow!("interrupted"));
+    }
+    Ok((r.stats.entrants[0], r.completed))
 }
 
 impl Objective for TemplateObjective<'_> {
@@ -603,17 +615,26 @@ pub fn best_bot_text(
         s.push_str(&format!("# {h}\n"));
     }
     s.push('\n');
-    let body = t.render(values);
     let tdir = std::path::Path::new(&t.file)
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_default();
+    s.push_str(&rebase_extends(&t.render(values), &tdir, out_dirs));
+    s
+}
+
+/// A strategy file's text read from the folder `dir`, with its
+/// `extends:` paths rewritten to stay valid from every folder of
+/// `out_dirs` (relative when one relative path serves them all, else
+/// absolute; none given: absolute).
+pub fn rebase_extends(body: &str, dir: &std::path::Path, out_dirs: &[&std::path::Path]) -> String {
+    let mut s = String::new();
     for line in body.lines() {
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix("extends:") {
             let target = rest.split('#').next().unwrap_or("").trim();
             if !target.is_empty() {
-                let full = tdir.join(target);
+                let full = dir.join(target);
                 let rel: Option<Vec<_>> = out_dirs.iter().map(|o| relative_to(&full, o)).collect();
                 let path = match rel {
                     Some(r) if !r.is_empty() && r.iter().all(|p| *p == r[0]) => r[0].clone(),

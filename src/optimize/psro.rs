@@ -248,6 +248,25 @@ pub trait Oracle {
     fn play(&mut self, a: usize, b: usize) -> Result<(f64, f64)>;
 }
 
+/// The results of members `0..n` among themselves: every pair played
+/// once through the oracle (`a < b`; the other side is its complement).
+pub fn round_robin<O: Oracle>(oracle: &mut O, n: usize) -> Result<Results> {
+    let mut r = Results {
+        games: vec![vec![0.0; n]; n],
+        score: vec![vec![0.0; n]; n],
+    };
+    for a in 0..n {
+        for b in a + 1..n {
+            let (g, s) = oracle.play(a, b)?;
+            r.games[a][b] = g;
+            r.games[b][a] = g;
+            r.score[a][b] = s;
+            r.score[b][a] = g - s;
+        }
+    }
+    Ok(r)
+}
+
 /// One PSRO iteration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PsroStep {
@@ -283,19 +302,7 @@ pub fn psro<O: Oracle>(
     if initial == 0 {
         bail!("PSRO needs a field of at least one bot");
     }
-    let mut r = Results {
-        games: vec![vec![0.0; initial]; initial],
-        score: vec![vec![0.0; initial]; initial],
-    };
-    for a in 0..initial {
-        for b in a + 1..initial {
-            let (g, s) = oracle.play(a, b)?;
-            r.games[a][b] = g;
-            r.games[b][a] = g;
-            r.score[a][b] = s;
-            r.score[b][a] = g - s;
-        }
-    }
+    let mut r = round_robin(oracle, initial)?;
     let mut steps = Vec::new();
     let mut stopped = format!("budget of {iterations} best responses used");
     for _ in 0..iterations {

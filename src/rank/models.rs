@@ -167,30 +167,48 @@ pub const PAIR_COLUMNS: [&str; 13] = [
 pub fn pairs_csv(rep: &FieldReport, names: &[String]) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(PAIR_COLUMNS)?;
-    for p in &rep.pairs {
-        let (lo, hi) = p.residual_interval();
-        w.write_record([
-            names[p.a].clone(),
-            names[p.b].clone(),
-            format!("{}", p.games),
-            format!("{:.6}", p.direct),
-            format!("{:.6}", p.lo),
-            format!("{:.6}", p.hi),
-            format!("{:.6}", p.predicted),
-            format!("{:.6}", p.residual),
-            format!("{lo:.6}"),
-            format!("{hi:.6}"),
-            format!("{:.3}", p.z),
-            format!("{:.3e}", p.p_value),
-            u8::from(p.misfit).to_string(),
-        ])?;
+    for row in pair_rows(rep, names) {
+        w.write_record(row)?;
     }
     w.into_inner().map_err(|e| anyhow!("{e}"))
+}
+
+/// The rows of [`pairs_csv`] (its [`PAIR_COLUMNS`]), one per pair that played.
+pub fn pair_rows(rep: &FieldReport, names: &[String]) -> Vec<Vec<String>> {
+    rep.pairs
+        .iter()
+        .map(|p| {
+            let (lo, hi) = p.residual_interval();
+            vec![
+                names[p.a].clone(),
+                names[p.b].clone(),
+                format!("{}", p.games),
+                format!("{:.6}", p.direct),
+                format!("{:.6}", p.lo),
+                format!("{:.6}", p.hi),
+                format!("{:.6}", p.predicted),
+                format!("{:.6}", p.residual),
+                format!("{lo:.6}"),
+                format!("{hi:.6}"),
+                format!("{:.3}", p.z),
+                format!("{:.3e}", p.p_value),
+                u8::from(p.misfit).to_string(),
+            ]
+        })
+        .collect()
 }
 
 /// The console summary: fit, the worst misfits, the cycles and the Nash
 /// support (at most `top` lines of each list).
 pub fn summary_text(rep: &FieldReport, names: &[String], top: usize) -> String {
+    let mut s = fit_text(rep, names, top);
+    s.push_str(&nash_text(rep, names, top));
+    s
+}
+
+/// The Bradley–Terry part of [`summary_text`]: the fit, the worst misfits
+/// (with their intervals) and the cycles.
+pub fn fit_text(rep: &FieldReport, names: &[String], top: usize) -> String {
     let f = &rep.fit;
     let p = |x: Option<f64>| {
         x.map_or("-".into(), |v| {
@@ -229,6 +247,12 @@ pub fn summary_text(rep: &FieldReport, names: &[String], top: usize) -> String {
             100.0 * hi
         ));
     }
+    if worst.len() > top {
+        s.push_str(&format!(
+            "  … and {} more (rank --pairs writes every pair)\n",
+            worst.len() - top
+        ));
+    }
     s.push_str(&format!(
         "cycles (each result significant): {}\n",
         rep.cycles.len()
@@ -246,6 +270,16 @@ pub fn summary_text(rep: &FieldReport, names: &[String], top: usize) -> String {
             100.0 * c.rates[2]
         ));
     }
+    if rep.cycles.len() > top {
+        s.push_str(&format!("  … and {} more\n", rep.cycles.len() - top));
+    }
+    s
+}
+
+/// The game-theoretic part of [`summary_text`]: the Nash mixture's
+/// support with its weights.
+pub fn nash_text(rep: &FieldReport, names: &[String], top: usize) -> String {
+    let mut s = String::new();
     let mut support: Vec<usize> = rep.nash.support.clone();
     support.sort_by(|&a, &b| {
         rep.nash.weights[b]

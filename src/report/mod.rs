@@ -89,6 +89,17 @@ pub struct EntrantInfo {
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Meta(pub Vec<(String, String)>);
 
+/// The entrants of a run in its metadata: `strategy_N: name | source | hash`.
+pub fn push_entrants(m: &mut Meta, infos: &[EntrantInfo]) {
+    for (i, e) in infos.iter().enumerate() {
+        let hash = if e.hash.is_empty() { "-" } else { &e.hash };
+        m.push(
+            &format!("strategy_{}", i + 1),
+            format!("{} | {} | {hash}", e.name, e.source),
+        );
+    }
+}
+
 /// `s` on one line: line breaks become spaces (what [`Meta::push`] does).
 pub fn one_line(s: &str) -> String {
     s.replace(['\n', '\r'], " ")

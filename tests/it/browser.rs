@@ -18,7 +18,7 @@ pub fn chromium() -> Option<&'static str> {
     })
 }
 
-fn headless(browser: &str, profile: &std::path::Path) -> Command {
+pub fn headless(browser: &str, profile: &std::path::Path) -> Command {
     let mut c = Command::new(browser);
     c.args([
         "--headless",

@@ -933,11 +933,16 @@ fn rank_tables_kingdoms_precision_and_html() {
     ] {
         assert!(page.contains(&format!(">{name}<")), "{name}");
     }
-    assert!(page.contains("Head to head") && page.contains(">mean</text>"));
+    assert!(page.contains("Head to head") && page.contains(">mean</th>"));
     assert_eq!(
         page.matches("<svg").count(),
-        6,
-        "one interval per strategy, and the heat map"
+        5,
+        "one interval per strategy (the matrix is a table)"
+    );
+    assert_eq!(
+        page.matches("<table class=\"m\">").count(),
+        1,
+        "the head-to-head matrix"
     );
     assert!(
         !page.contains("src=") && !page.contains("href=") && !page.contains("<script"),
