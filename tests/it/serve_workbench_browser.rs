@@ -130,6 +130,12 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
     );
     set_bot(&tab, 1, PR_BOT);
     wait_done_after(&tab, before, "the batch with Post Rider");
+    // (The batch of this kingdom and bot, not one begun before the edit.)
+    wait_for(
+        &tab,
+        "document.querySelector('#stop').disabled && document.querySelector('#command').textContent.includes('Woodcutter, Post Rider') && [...document.querySelectorAll('#table td:first-child')].some(td => td.textContent === 'smithy_big_money')",
+        "the results of the Post Rider bot",
+    );
     wait_for(
         &tab,
         "document.querySelector('#command').textContent.includes('--cards cards/post_rider.toml sim')",
