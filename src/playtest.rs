@@ -824,63 +824,268 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The comparison as a self-contained HTML section (a page of its own):
-/// per measure, the difference B − A with its interval, drawn on a common
-/// scale per measure.
-pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) -> String {
-    let mut h = String::new();
-    h.push_str("<!doctype html><html><head><meta charset=\"utf-8\"><title>");
-    h.push_str(&esc(title));
-    h.push_str("</title><style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:nth-child(2){text-align:left}.pos{color:#1a7f37}.neg{color:#c0392b}svg{vertical-align:middle}</style></head><body>");
-    h.push_str(&format!(
-        "<section id=\"compare\"><h1>{}</h1><p>",
-        esc(title)
-    ));
-    for (k, v) in &meta.0 {
-        h.push_str(&format!("<b>{}</b>: {}<br>", esc(k), esc(v)));
+/// What a measure's axis counts, and the factor its values are shown at.
+fn measure_unit(m: &str) -> (&'static str, f64) {
+    match m {
+        "win_rate" => ("change in win rate, percentage points", 100.0),
+        "winner_has_card" => (
+            "change in the share of games whose winner owns the card, percentage points",
+            100.0,
+        ),
+        "bought" => ("change in copies bought per game", 1.0),
+        "played" => ("change in plays per game", 1.0),
+        "owned_at_end" => ("change in copies owned at the end", 1.0),
+        _ => ("change in rounds per game", 1.0),
     }
-    h.push_str("</p><p>Every game is played twice, with variant A and with variant B, from the same seed and the same seats (common random numbers). <i>diff</i> is B − A; its 95% interval comes from the per-game differences, so it is much narrower than two independent runs would give. An interval that excludes 0 is a real change.</p>");
-    for (m, what) in MEASURES {
-        let rs: Vec<&Compared> = rows.iter().filter(|r| r.measure == *m).collect();
+}
+
+/// The card's description in a variant's signatures (`NAME ($4, Action,
+/// +2 Cards; definition …) ; …`): its parts before the definition hash.
+fn signature_parts<'s>(sigs: &'s str, card: &str) -> Vec<&'s str> {
+    sigs.split(" ; ")
+        .find(|s| crate::cards::data::DataCard::name_of_signature(s) == card)
+        .and_then(|s| s.split_once(" (").map(|(_, rest)| rest))
+        .map(|rest| rest.split("; definition").next().unwrap_or(rest))
+        .map(|inner| inner.split(", ").collect())
+        .unwrap_or_default()
+}
+
+/// How the headline names the two variants: "at $5" / "at $4" when only
+/// the cost differs, "with +3 Cards" / "with +2 Cards" when other printed
+/// numbers do, else "with variant B" / "with variant A".
+fn variant_words(a: Option<&str>, b: Option<&str>, card: &str) -> (String, String) {
+    let pa = a.map(|s| signature_parts(s, card)).unwrap_or_default();
+    let pb = b.map(|s| signature_parts(s, card)).unwrap_or_default();
+    let only = |x: &[&str], y: &[&str]| -> Vec<String> {
+        x.iter()
+            .filter(|p| !y.contains(p))
+            .map(|p| p.to_string())
+            .collect()
+    };
+    let (oa, ob) = (only(&pa, &pb), only(&pb, &pa));
+    if oa.is_empty() || ob.is_empty() {
+        return ("with variant A".into(), "with variant B".into());
+    }
+    let cost = |v: &[String]| v.len() == 1 && v[0].starts_with('$');
+    if cost(&oa) && cost(&ob) {
+        (format!("at {}", oa[0]), format!("at {}", ob[0]))
+    } else {
+        (
+            format!("with {}", oa.join(", ")),
+            format!("with {}", ob.join(", ")),
+        )
+    }
+}
+
+/// The comparison as a page a designer reads in ten seconds: the headline
+/// (how the win rate of the bot that plays the card changes from variant A
+/// to B, in words, with its interval), one chart of every measure that
+/// changed — each interval on a labelled axis, green when B is surely
+/// better for the card's owner, red when surely worse, grey when the
+/// interval holds 0 or the measure is neither —, then the numbers and the
+/// run's details folded away.
+pub fn compare_html(title: &str, meta: &crate::report::Meta, rows: &[Compared]) -> String {
+    let field = |k: &str| {
+        meta.0
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let card = field("card").unwrap_or("the card");
+    let per_bot = |m: &'static str| {
+        rows.iter()
+            .filter(move |r| r.measure == m && r.bot != "all")
+    };
+    // The card's owner: the bot that buys it most (over both variants).
+    let owner = per_bot("bought")
+        .filter(|r| r.a + r.b > 0.0)
+        .max_by(|x, y| (x.a + x.b).total_cmp(&(y.a + y.b)))
+        .or_else(|| per_bot("win_rate").next())
+        .map(|r| r.bot.clone())
+        .unwrap_or_default();
+    let games = rows.first().map_or(0, |r| r.games);
+    let (va, vb) = variant_words(field("variant_a_cards"), field("variant_b_cards"), card);
+    let pp = |v: f64| format!("{:.1}", v * 100.0);
+    let o = esc(&owner);
+    let headline = match rows
+        .iter()
+        .find(|r| r.measure == "win_rate" && r.bot == owner)
+    {
+        Some(w) if w.ci_low > 0.0 => format!(
+            "{vb}, {o} wins <b>{} points more</b> than {va} [{}, {}]",
+            pp(w.diff),
+            pp(w.ci_low),
+            pp(w.ci_high)
+        ),
+        Some(w) if w.ci_high < 0.0 => format!(
+            "{vb}, {o} wins <b>{} points less</b> than {va} [{}, {}]",
+            pp(-w.diff),
+            pp(-w.ci_high),
+            pp(-w.ci_low)
+        ),
+        Some(w) => format!(
+            "{vb}, {o} wins <b>about as often</b> as {va}: {:+.1} points [{:+.1}, {:+.1}], no clear change",
+            w.diff * 100.0,
+            w.ci_low * 100.0,
+            w.ci_high * 100.0
+        ),
+        None => format!("{}: variant B against variant A", esc(card)),
+    };
+    let headline = {
+        let mut c = headline.chars();
+        c.next()
+            .map(|f| f.to_uppercase().chain(c).collect::<String>())
+            .unwrap_or_default()
+    };
+    let win = |bot: &str| {
+        rows.iter()
+            .find(|r| r.measure == "win_rate" && r.bot == bot)
+    };
+    let sub = match win(&owner) {
+        Some(w) => format!(
+            "{} win rate: {:.1}% with variant A, {:.1}% with variant B. 95% paired interval of the change over {games} game{} played with each variant on the same seeds and seats; {o} is the bot that buys {} most.",
+            o,
+            w.a * 100.0,
+            w.b * 100.0,
+            if games == 1 { "" } else { "s" },
+            esc(card)
+        ),
+        None => String::new(),
+    };
+    // Better or worse for the owner (win rates only).
+    let colour = |r: &Compared| -> &'static str {
+        let up = r.ci_low > 0.0;
+        let down = r.ci_high < 0.0;
+        if r.measure != "win_rate" {
+            return if up || down { "#2c6fbb" } else { "#999" };
+        }
+        let mine = r.bot == owner;
+        match (up, down) {
+            (true, _) if mine => "#1a7f37",
+            (true, _) => "#c0392b",
+            (_, true) if mine => "#c0392b",
+            (_, true) => "#1a7f37",
+            _ => "#999",
+        }
+    };
+    let shown: Vec<&Compared> = rows
+        .iter()
+        .filter(|r| !(r.a == 0.0 && r.b == 0.0 && r.diff == 0.0))
+        .collect();
+    // One chart: a panel per measure, each with its own labelled axis.
+    let (w, label_w, plot_w, row_h) = (820.0, 230.0, 540.0, 22.0);
+    let mut svg = String::new();
+    let mut y: f64 = 0.0;
+    for (m, _) in MEASURES {
+        let rs: Vec<&&Compared> = shown.iter().filter(|r| r.measure == *m).collect();
         if rs.is_empty() {
             continue;
         }
-        let scale = rs
+        let (unit, k) = measure_unit(m);
+        let lim = rs
             .iter()
-            .flat_map(|r| [r.ci_low.abs(), r.ci_high.abs()])
+            .flat_map(|r| [r.ci_low.abs(), r.ci_high.abs(), r.diff.abs()])
             .filter(|v| v.is_finite())
-            .fold(1e-9, f64::max);
-        h.push_str(&format!(
-            "<h2>{}</h2><p>{}</p><table><tr><th>bot</th><th>A</th><th>B</th><th>diff (B − A)</th><th>95% interval</th><th></th></tr>",
-            esc(m),
-            esc(what)
+            .fold(0.0, f64::max)
+            * 1.1;
+        let lim = if lim > 0.0 { lim } else { 1.0 / k };
+        let x = |v: f64| label_w + plot_w * (0.5 + 0.5 * (v / lim).clamp(-1.0, 1.0));
+        svg.push_str(&format!(
+            "<text x=\"{label_w}\" y=\"{:.1}\" class=\"axis-title\">{}</text>",
+            y + 14.0,
+            esc(unit)
         ));
-        for r in rs {
-            // An unbounded interval (fewer than 2 games) reaches the edge.
-            let x = |v: f64| (150.0 + 140.0 * v / scale).clamp(10.0, 290.0);
-            let cls = if r.ci_low > 0.0 {
-                "pos"
-            } else if r.ci_high < 0.0 {
-                "neg"
-            } else {
-                ""
-            };
-            h.push_str(&format!(
-                "<tr><td>{}</td><td>{:.4}</td><td>{:.4}</td><td class=\"{cls}\">{:+.4}</td><td>[{:+.4}, {:+.4}]</td><td><svg width=\"300\" height=\"14\"><line x1=\"150\" y1=\"0\" x2=\"150\" y2=\"14\" stroke=\"#999\"/><line x1=\"{:.1}\" y1=\"7\" x2=\"{:.1}\" y2=\"7\" stroke=\"#333\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#333\"/></svg></td></tr>",
+        y += 22.0;
+        let top = y;
+        for r in &rs {
+            let cy = y + row_h / 2.0;
+            let c = colour(r);
+            svg.push_str(&format!(
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" class=\"bot\">{}</text><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{cy:.1}\" y2=\"{cy:.1}\" stroke=\"{c}\" stroke-width=\"4\" stroke-linecap=\"round\"/><circle cx=\"{:.1}\" cy=\"{cy:.1}\" r=\"5\" fill=\"{c}\"><title>{}: {:+.4} [{:+.4}, {:+.4}]</title></circle>",
+                label_w - 10.0,
+                cy + 4.0,
                 esc(&r.bot),
-                r.a,
-                r.b,
-                r.diff,
-                r.ci_low,
-                r.ci_high,
                 x(r.ci_low),
                 x(r.ci_high),
-                x(r.diff)
+                x(r.diff),
+                esc(&r.bot),
+                r.diff * k,
+                r.ci_low * k,
+                r.ci_high * k
+            ));
+            y += row_h;
+        }
+        // The axis: zero, and ticks at half and all of the range each way.
+        for t in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+            let xx = x(t * lim);
+            let v = t * lim * k;
+            let label = if t == 0.0 {
+                "0".to_string()
+            } else if v.abs() >= 10.0 {
+                format!("{v:+.0}")
+            } else if v.abs() >= 1.0 {
+                format!("{v:+.1}")
+            } else {
+                format!("{v:+.2}")
+            };
+            svg.push_str(&format!(
+                "<line x1=\"{xx:.1}\" x2=\"{xx:.1}\" y1=\"{top:.1}\" y2=\"{:.1}\" stroke=\"{}\"/><text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" class=\"tick\">{label}</text>",
+                y + 4.0,
+                if t == 0.0 { "#444" } else { "#ddd" },
+                y + 18.0
             ));
         }
-        h.push_str("</table>");
+        y += 34.0;
     }
-    h.push_str("</section></body></html>\n");
+    let mut h = String::new();
+    h.push_str("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+    h.push_str(&esc(title));
+    h.push_str("</title><style>body{font-family:system-ui,sans-serif;margin:2em auto;max-width:60em;color:#222;padding:0 1em}h1{font-size:1.3em;margin-bottom:.2em}.headline{font-size:1.6em;line-height:1.3;margin:.4em 0}.sub{color:#555;margin-top:0}.legend span{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle;margin:0 .3em 0 1em}svg text{font-size:13px}svg .tick{font-size:11px;fill:#555}svg .axis-title{font-weight:600;fill:#333}details{margin:1em 0}summary{cursor:pointer;color:#333}table{border-collapse:collapse;font-size:.9em}td,th{padding:2px 8px;border-bottom:1px solid #eee;text-align:right}td:first-child,th:first-child,td:nth-child(2),th:nth-child(2){text-align:left}.meta{font-size:.85em;color:#444;word-break:break-all}</style></head><body>");
+    h.push_str("<section id=\"compare\">");
+    h.push_str(&format!("<h1>{}</h1>", esc(title)));
+    h.push_str(&format!("<p class=\"headline\">{headline}.</p>"));
+    if !sub.is_empty() {
+        h.push_str(&format!("<p class=\"sub\">{sub}</p>"));
+    }
+    h.push_str(&format!(
+        "<p class=\"legend\">Change from variant A to variant B, with its 95% interval:<span style=\"background:#1a7f37\"></span>better for {o}<span style=\"background:#c0392b\"></span>worse for {o}<span style=\"background:#2c6fbb\"></span>a clear change that is neither<span style=\"background:#999\"></span>no clear change (the interval holds 0)</p>",
+        o = esc(if owner.is_empty() { "the card's owner" } else { &owner })
+    ));
+    h.push_str(&format!(
+        "<svg width=\"{w}\" height=\"{:.0}\" viewBox=\"0 0 {w} {:.0}\" role=\"img\" aria-label=\"every measure's change from A to B with its interval\">{svg}</svg>",
+        y.max(1.0),
+        y.max(1.0)
+    ));
+    h.push_str("<details><summary>The numbers</summary><table><tr><th>measure</th><th>bot</th><th>A</th><th>B</th><th>B − A</th><th>95% interval</th></tr>");
+    for r in &shown {
+        h.push_str(&format!(
+            "<tr data-measure=\"{}\"><td>{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td style=\"color:{}\">{:+.4}</td><td>[{:+.4}, {:+.4}]</td></tr>",
+            esc(r.measure),
+            esc(r.measure),
+            esc(&r.bot),
+            r.a,
+            r.b,
+            colour(r),
+            r.diff,
+            r.ci_low,
+            r.ci_high
+        ));
+    }
+    h.push_str("</table>");
+    let left_out = rows.len() - shown.len();
+    if left_out > 0 {
+        h.push_str(&format!(
+            "<p class=\"sub\">{left_out} measure{} that {} 0 with both variants (a bot that never buys the card) left out.</p>",
+            if left_out == 1 { "" } else { "s" },
+            if left_out == 1 { "is" } else { "are" }
+        ));
+    }
+    h.push_str("<p class=\"sub\">Every game is played twice, with variant A and with variant B, from the same seed and the same seats (common random numbers): the interval of B − A comes from the per-game differences, much narrower than two independent runs would give.</p></details>");
+    h.push_str("<details><summary>How this was run</summary><p class=\"meta\">");
+    for (k, v) in &meta.0 {
+        h.push_str(&format!("<b>{}</b>: {}<br>", esc(k), esc(v)));
+    }
+    h.push_str("</p></details></section></body></html>\n");
     h
 }
 

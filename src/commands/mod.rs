@@ -149,10 +149,11 @@ verbs! {
     /// at every decision. Exit status 1 if any game failed.
     Soak(soak::SoakArgs),
     /// The strategy workbench in the browser: a local web page to pick a
-    /// kingdom, edit a bot per seat (errors shown at their line and column as
-    /// you type) and watch the win rates, their intervals and the report's
-    /// charts grow as games are played; downloads of the CSV (the one `domsim
-    /// sim` writes), the HTML report and the strategy files.
+    /// kingdom, edit a bot per seat and data cards (errors shown at their
+    /// line and column as you type) and watch the win rates, their intervals
+    /// and the report's charts grow as games are played; an A/B of a data
+    /// card; a game against the bots; downloads of the CSV (the one `domsim
+    /// sim` writes), the HTML report, the strategy files and the card file.
     Serve(serve::ServeArgs),
     /// Measure throughput on this machine: whole games between the shipped
     /// strategy files through the simulator's runner, on 1 thread, then 2
@@ -162,9 +163,9 @@ verbs! {
 
 /// The verbs that take the global `--cards` (and `--cards-only`): the
 /// others refuse them, and their `--help` does not list them.
-const CARDS_VERBS: [&str; 11] = [
+const CARDS_VERBS: [&str; 12] = [
     "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom", "report",
-    "soak",
+    "soak", "serve",
 ];
 
 /// The command line as `run` parses it: [`Cli`], where the verbs that
@@ -223,6 +224,13 @@ pub fn run() -> Result<ExitCode> {
     }
     let _binding = bind_cards(&cli)?;
     common::set_card_flags(&cli.cards, cli.cards_only.as_deref());
+    let mut cli = cli;
+    // `serve` binds cards itself, a request at a time (the page's card
+    // editor changes them): it is given the files, not a binding.
+    if let Command::Serve(a) = &mut cli.cmd {
+        a.cards = std::mem::take(&mut cli.cards);
+        a.cards_only = cli.cards_only.take();
+    }
     dispatch(cli.cmd)
 }
 
@@ -257,11 +265,11 @@ fn parse() -> std::result::Result<Cli, Result<ExitCode>> {
 /// themselves, or play fixed workloads, or read saved results) refuse a
 /// global --cards rather than ignore it.
 fn bind_cards(cli: &Cli) -> Result<Option<crate::cards::data::Binding>> {
-    if cli.cards.is_empty() {
+    if cli.cards.is_empty() || matches!(cli.cmd, Command::Serve(_)) {
         return Ok(None);
     }
     if !CARDS_VERBS.contains(&cli.cmd.name()) {
-        bail!("--cards goes with Dominion verbs ({}); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); bench, presets, merge, serve and salem do not use data cards", CARDS_VERBS.join(", "));
+        bail!("--cards goes with Dominion verbs ({}); `domsim cards` takes its card files as arguments, `domsim compare` takes --a and --b (and --cards-only); bench, presets, merge and salem do not use data cards", CARDS_VERBS.join(", "));
     }
     let cards = crate::cards::data::load_for_binding(&cli.cards, cli.cards_only.as_deref())?;
     Ok(Some(crate::cards::data::bind(&cards)?))

@@ -24,6 +24,13 @@ pub struct ServeArgs {
     /// built from (the first line printed names the folder).
     #[arg(long, value_name = "DIR")]
     pub strategies: Option<PathBuf>,
+    /// The global `--cards` files (set by `commands::run`): the page's card
+    /// editor starts with their cards.
+    #[arg(skip)]
+    pub cards: Vec<PathBuf>,
+    /// The global `--cards-only`.
+    #[arg(skip)]
+    pub cards_only: Option<String>,
 }
 
 /// `domsim serve`.
@@ -33,5 +40,7 @@ pub fn run(a: &ServeArgs) -> Result<ExitCode> {
         bind: a.bind,
         open: a.open,
         strategies: a.strategies.clone(),
+        cards: a.cards.clone(),
+        cards_only: a.cards_only.clone(),
     })
 }

@@ -64,6 +64,16 @@ impl<B: Bots> LoggingBots<B> {
         let _ = writeln!(self.out, "    {s}");
     }
 
+    /// The log so far, the line being gathered included (the workbench's
+    /// play mode shows it when a human seat is asked).
+    pub fn so_far(&self) -> String {
+        let mut s = self.out.clone();
+        if let Some((p, verb, cards)) = &self.pending {
+            let _ = writeln!(s, "    {} {verb} {}", self.name(*p), join_cards(cards));
+        }
+        s
+    }
+
     /// Write the final scores and winners; returns the whole log.
     pub fn finish(mut self, g: &Game) -> String {
         // Cleanup draws of the last turn are not shown.

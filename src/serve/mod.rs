@@ -14,6 +14,17 @@
 //! | `POST /api/run` | a batch of games, streamed as server-sent events |
 //! | `POST /api/stop` | stop the client's batch (its results so far stay) |
 //! | `POST /api/log` | one game, turn by turn |
+//! | `POST /api/cards` | a card file's text parsed: its cards (with their text) or its error at line:column |
+//! | `POST /api/ab` | variant A of the data cards against variant B, paired, streamed as server-sent events ([`ab`]) |
+//! | `POST /api/play` | a game against the bots: replayed from its seed and the person's answers to the next question ([`play`]) |
+//!
+//! **Data cards** ([`cards`]): `domsim --cards FILE serve` reads the card
+//! files once, at start, and the page's card editor starts with them; every
+//! request may carry a card file's text (`cards`), parsed and checked as
+//! `--cards` checks a file (at most 14 cards, [`cards::MAX_CARD_TEXT`]
+//! bytes), and its cards are bound while the request checks or plays (one
+//! set of cards bound at a time, first come first served; a request without
+//! `cards` gets the files' cards).
 //!
 //! **A batch** plays games `0..n` of the seed in chunks (500 games, then
 //! doubling up to 8192) through the simulator's runner, with the playtest
@@ -38,6 +49,10 @@
 //! web page elsewhere cannot reach the server through DNS rebinding). Bad
 //! input is answered with a status 400 and a JSON `{"error": …}`; nothing a
 //! request holds can panic the server.
+
+mod ab;
+mod cards;
+mod play;
 
 use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec, DEFAULT_PRESET};
 use crate::dominion::lineup::{CompiledLineup, Lineup, Loaded};
@@ -114,7 +129,15 @@ pub struct ServeConfig {
     pub open: bool,
     /// The strategy folder (default: `strategies/`, see [`crate::dominion::lineup::shipped`]).
     pub strategies: Option<PathBuf>,
+    /// Card files (`--cards`): the card editor's first text.
+    pub cards: Vec<PathBuf>,
+    /// `--cards-only`: the cards of those files the editor starts with.
+    pub cards_only: Option<String>,
 }
+
+/// How long a request waits for the data cards it needs while other
+/// requests play with other cards.
+const LEASE_WAIT: Duration = Duration::from_secs(20);
 
 /// Why a batch stopped early.
 const RUNNING: u8 = 0;
@@ -168,6 +191,8 @@ struct App {
     /// Bound to a loopback address: only `Host: localhost` and the like.
     loopback: bool,
     css: String,
+    /// The `--cards` files and the binding of the requests' data cards.
+    desk: Arc<cards::Desk>,
 }
 
 /// The strategy folder when none is given: `strategies/` here, else in the
@@ -224,7 +249,9 @@ fn app(cfg: &ServeConfig) -> Result<App> {
         return Err(anyhow!("--strategies: '{}' is not a folder", dir.display()));
     }
     let bots = list_bots(&dir, &root)?;
+    let desk = cards::Desk::new(&cfg.cards, cfg.cards_only.as_deref())?;
     Ok(App {
+        desk,
         dir,
         root,
         bots,
@@ -255,6 +282,9 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/run", post(run_batch))
         .route("/api/stop", post(stop))
         .route("/api/log", post(game_log))
+        .route("/api/cards", post(parse_cards))
+        .route("/api/play", post(play_game))
+        .route("/api/ab", post(run_ab))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
@@ -622,7 +652,9 @@ async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
             json!({ "name": p.name, "cards": p.cards, "available": missing.is_empty() })
         })
         .collect();
-    let cards: Vec<Value> = crate::cards::Card::named()
+    // Printed cards only: the data cards are the page's (its card editor).
+    let cards: Vec<Value> = crate::cards::Card::PRINTED
+        .iter()
         .filter(|c| c.is_kingdom())
         .map(|c| json!({ "name": c.name(), "set": c.info().set.name(), "cost": c.info().cost }))
         .collect();
@@ -639,7 +671,10 @@ async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
         "bots": app.bots,
         "default_bots": defaults,
         "folder": app.dir.display().to_string(),
-        "limits": { "max_games": MAX_GAMES, "max_body": MAX_BODY, "players": [2, 6] },
+        "limits": { "max_games": MAX_GAMES, "max_body": MAX_BODY, "players": [2, 6],
+            "max_card_text": cards::MAX_CARD_TEXT, "max_answers": play::MAX_ANSWERS },
+        "card_text": app.desk.start_text,
+        "card_files": app.desk.start_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
     }))
 }
 
@@ -854,15 +889,70 @@ struct Setup {
     kingdom: Kingdom,
     lineup: Lineup,
     compiled: CompiledLineup,
+    /// The data cards, bound while this lives.
+    cards: Leased,
 }
 
-fn setup(app: &App, kingdom: &KingdomReq, bots: &[BotReq]) -> Result<Setup, ApiError> {
+/// A request's data cards, bound: the lease, the cards, and how the
+/// command line names their file.
+struct Leased {
+    _lease: cards::Lease,
+    cards: Vec<crate::cards::data::DataCard>,
+    /// ` --cards FILE…` for the suggested command line (empty without).
+    flags: String,
+}
+
+/// The data cards of a request (its `cards` text, or the `--cards` files'
+/// when it has none), parsed and bound; `give_up` ends the wait for them.
+fn lease_cards(
+    app: &App,
+    text: Option<&str>,
+    give_up: &dyn Fn() -> bool,
+) -> Result<Leased, ApiError> {
+    let start = text.is_none_or(|t| t == app.desk.start_text);
+    let list = match text {
+        Some(t) if !start => cards::parse_text(t).map_err(|e| ApiError {
+            status: StatusCode::BAD_REQUEST,
+            body: json!({ "error": format!("cards: {}", e.text()), "card_error": e.json() }),
+        })?,
+        _ => app.desk.start_cards.clone(),
+    };
+    let flags = if list.is_empty() {
+        String::new()
+    } else if start {
+        app.desk.start_flags.clone()
+    } else {
+        format!(" --cards {}", cards::TYPED_FILE)
+    };
+    let lease = app.desk.lease(&list, give_up).map_err(|e| match e {
+        cards::LeaseError::Busy => ApiError::status(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is playing other data cards for another request: try again when it is done",
+        ),
+        cards::LeaseError::Bind(m) => {
+            ApiError::status(StatusCode::SERVICE_UNAVAILABLE, format!("cards: {m}"))
+        }
+    })?;
+    Ok(Leased {
+        _lease: lease,
+        cards: list,
+        flags,
+    })
+}
+
+fn setup(
+    app: &App,
+    kingdom: &KingdomReq,
+    bots: &[BotReq],
+    card_text: Option<&str>,
+) -> Result<Setup, ApiError> {
     let players = bots.len();
     if !(2..=6).contains(&players) {
         return Err(ApiError::bad(format!(
             "players: {players} bots given; a game has 2 to 6 players (one bot per seat)"
         )));
     }
+    let leased = lease_cards(app, card_text, &cards::within(LEASE_WAIT))?;
     let kc = kingdom_of(kingdom, players)?;
     let mut entrants = Vec::new();
     for (i, b) in bots.iter().enumerate() {
@@ -888,6 +978,7 @@ fn setup(app: &App, kingdom: &KingdomReq, bots: &[BotReq]) -> Result<Setup, ApiE
         kingdom: k,
         lineup,
         compiled,
+        cards: leased,
     })
 }
 
@@ -900,6 +991,9 @@ struct CheckReq {
     #[serde(default)]
     kingdom: KingdomReq,
     bots: Vec<BotReq>,
+    /// A card file's text (None: the `--cards` files').
+    #[serde(default)]
+    cards: Option<String>,
 }
 
 /// Each bot parsed and compiled against the kingdom; errors and warnings
@@ -922,6 +1016,7 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
         )));
     }
     let players = req.bots.len().max(2);
+    let leased = lease_cards(app, req.cards.as_deref(), &cards::within(LEASE_WAIT))?;
     let kingdom = kingdom_of(&req.kingdom, players);
     let mut out = Vec::new();
     for (i, b) in req.bots.iter().enumerate() {
@@ -963,7 +1058,8 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
             "cards": kc.kingdom.kingdom_cards().iter().map(|c| c.name()).collect::<Vec<_>>() }),
         Err(e) => json!({ "ok": false, "error": e.body["error"] }),
     };
-    Ok(Json(json!({ "kingdom": k, "bots": out })))
+    let data: Vec<Value> = leased.cards.iter().map(cards::card_json).collect();
+    Ok(Json(json!({ "kingdom": k, "bots": out, "cards": data })))
 }
 
 // ---------------------------------------------------------------------------
@@ -981,6 +1077,8 @@ struct LogReq {
     game: u64,
     #[serde(default)]
     explain: bool,
+    #[serde(default)]
+    cards: Option<String>,
 }
 
 fn one() -> u64 {
@@ -1017,7 +1115,7 @@ async fn game_log(
     Body(req): Body<LogReq>,
 ) -> Result<Response, ApiError> {
     let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
-        let s = setup(&app, &req.kingdom, &req.bots)?;
+        let s = setup(&app, &req.kingdom, &req.bots, req.cards.as_deref())?;
         Ok(outputs::game_log(
             &s.lineup,
             &s.compiled,
@@ -1034,6 +1132,121 @@ async fn game_log(
 }
 
 // ---------------------------------------------------------------------------
+// Data cards typed in the page
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CardsReq {
+    text: String,
+}
+
+/// A card file's text parsed (no binding, no game): its cards with their
+/// card text, or its error at line and column. Answers 200 with the
+/// diagnosis, as `/api/check` does.
+async fn parse_cards(Body(req): Body<CardsReq>) -> Json<Value> {
+    Json(match cards::parse_text(&req.text) {
+        Ok(list) => json!({
+            "ok": true,
+            "cards": list.iter().map(cards::card_json).collect::<Vec<_>>(),
+        }),
+        Err(e) => json!({ "ok": false, "cards": [], "error": e.json(), "text": e.text() }),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Play against the bots
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayReq {
+    #[serde(default)]
+    kingdom: KingdomReq,
+    /// One bot per seat, in seat order (seat 1 plays first); the person's
+    /// seat's bot is the advisor (its answer is suggested; it finishes a
+    /// replay after the question).
+    bots: Vec<BotReq>,
+    /// The person's seat, 0-based.
+    seat: usize,
+    #[serde(default = "one", deserialize_with = "seed_any")]
+    seed: u64,
+    #[serde(default)]
+    cards: Option<String>,
+    /// The person's answers so far, in order ([`play`]).
+    #[serde(default)]
+    answers: Vec<String>,
+}
+
+/// A game against the bots, replayed from its seed and the person's
+/// answers to the next question (or to its end).
+async fn play_game(
+    State(app): State<Arc<App>>,
+    Body(req): Body<PlayReq>,
+) -> Result<Json<Value>, ApiError> {
+    tokio::task::spawn_blocking(move || play_now(&app, &req))
+        .await
+        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the game failed"))?
+}
+
+fn play_now(app: &App, req: &PlayReq) -> Result<Json<Value>, ApiError> {
+    if req.seat >= req.bots.len() {
+        return Err(ApiError::bad(format!(
+            "seat: {} is not a seat of this {}-player game (0 to {})",
+            req.seat,
+            req.bots.len(),
+            req.bots.len().saturating_sub(1)
+        )));
+    }
+    let s = setup(app, &req.kingdom, &req.bots, req.cards.as_deref())?;
+    let n = s.kingdom.n();
+    let order: Vec<u8> = (0..n as u8).collect();
+    let names: Vec<String> = (1..=n).map(|p| format!("P{p}")).collect();
+    let seat = req.seat as u8;
+    let r = play::replay(
+        &s.kingdom,
+        req.seed,
+        0,
+        s.compiled.bots(&order),
+        seat,
+        &names,
+        &req.answers,
+    )
+    .map_err(ApiError::bad)?;
+    let infos = s.lineup.infos();
+    let mut head = format!(
+        "A game against the bots (domsim serve), seed {}, {n} players, kingdom ({}): {}\n",
+        req.seed,
+        s.kc.how,
+        s.kingdom.describe()
+    );
+    for (p, info) in infos.iter().enumerate() {
+        let who = if p == req.seat {
+            format!("you (advised by {} [{}])", info.name, info.source)
+        } else {
+            format!("{} [{}]", info.name, info.source)
+        };
+        head.push_str(&format!("  P{} (seat {}): {who}\n", p + 1, p + 1));
+    }
+    for c in &s.cards.cards {
+        head.push_str(&format!("  data card: {}\n", c.signature()));
+    }
+    head.push_str(&format!(
+        "  answers of P{} ({}): {}\n",
+        req.seat + 1,
+        req.answers.len(),
+        req.answers.join(" | ")
+    ));
+    Ok(Json(json!({
+        "question": r.question,
+        "view": r.view,
+        "log": format!("{head}{}", r.log),
+        "outcome": r.outcome,
+        "answers": req.answers.len(),
+        "names": names,
+        "bots": infos.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
+    })))
+}
+
+// ---------------------------------------------------------------------------
 // Batches
 
 #[derive(Deserialize)]
@@ -1047,6 +1260,8 @@ struct RunReq {
     games: u64,
     #[serde(default = "one", deserialize_with = "seed_any")]
     seed: u64,
+    #[serde(default)]
+    cards: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -1118,21 +1333,121 @@ async fn run_batch(
             req.games
         )));
     }
+    supersede(&app, &req.client);
     let app2 = app.clone();
     let (req, s) = tokio::task::spawn_blocking(move || {
-        let s = setup(&app2, &req.kingdom, &req.bots);
+        let s = setup(&app2, &req.kingdom, &req.bots, req.cards.as_deref());
         (req, s)
     })
     .await
     .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the setup failed"))?;
     let s = s?;
-    // Admission: a place in the queue, and this client's batch replaces
-    // its previous one.
+    let client = req.client.clone();
+    stream_batch(app, client, move |app, batch, tx, permit| {
+        play(app, &s, &req, batch, tx, permit)
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AbReq {
+    client: String,
+    #[serde(default)]
+    kingdom: KingdomReq,
+    bots: Vec<BotReq>,
+    /// Games per variant.
+    games: u64,
+    #[serde(default = "one", deserialize_with = "seed_any")]
+    seed: u64,
+    /// Variant A: a card file's text (None: the `--cards` files').
+    #[serde(default)]
+    cards: Option<String>,
+    /// Variant B: the same cards, other definitions.
+    cards_b: String,
+    /// The card measured (default: the first of A in the kingdom).
+    #[serde(default)]
+    card: Option<String>,
+}
+
+/// A/B of a data card: variant A's games and B's, paired, streamed.
+async fn run_ab(State(app): State<Arc<App>>, Body(req): Body<AbReq>) -> Result<Response, ApiError> {
+    valid_client(&req.client)?;
+    if req.games == 0 || req.games > ab::MAX_AB_GAMES {
+        return Err(ApiError::bad(format!(
+            "games: {} is out of range (1 to {} a comparison, each played with both variants)",
+            req.games,
+            ab::MAX_AB_GAMES
+        )));
+    }
+    let cards_b = cards::parse_text(&req.cards_b).map_err(|e| ApiError {
+        status: StatusCode::BAD_REQUEST,
+        body: json!({ "error": format!("cards_b: {}", e.text().replacen(cards::TYPED_FILE, "b.toml", 1)), "card_error_b": e.json() }),
+    })?;
+    supersede(&app, &req.client);
+    let app2 = app.clone();
+    let (req, r) = tokio::task::spawn_blocking(move || {
+        let r = (|| {
+            let s = setup(&app2, &req.kingdom, &req.bots, req.cards.as_deref())?;
+            ab::same_names(&s.cards.cards, &cards_b)?;
+            let card = ab::chosen_card(&s, req.card.as_deref())?;
+            Ok::<_, ApiError>((s, card, cards_b))
+        })();
+        (req, r)
+    })
+    .await
+    .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the setup failed"))?;
+    let (s, card, cards_b) = r?;
+    let command = command_of(
+        &s,
+        &req.kingdom,
+        &format!(
+            "domsim compare --a a.toml --b b.toml --card {}",
+            crate::output::shell_word(card.name())
+        ),
+        &format!(" -n {{games}} --seed {}", req.seed),
+        " -o compare.csv",
+    );
+    let plan = ab::AbPlan {
+        cards_a: s.cards.cards.clone(),
+        cards_b,
+        card,
+        games: req.games,
+        seed: req.seed,
+        command,
+    };
+    stream_batch(app, req.client.clone(), move |app, batch, tx, permit| {
+        ab::play_ab(app, s, &plan, batch, tx, permit)
+    })
+}
+
+/// A client's previous batch ends now, before a new one waits for its
+/// data cards (which that batch may hold bound with other cards).
+fn supersede(app: &App, client: &str) {
+    if let Some(old) = app.clients.lock().ok().and_then(|m| m.get(client).cloned()) {
+        old.cancel(SUPERSEDED);
+    }
+}
+
+/// Admit a batch of `client` (a place in the queue; it replaces the
+/// client's previous batch), play it with `work` on a blocking thread once
+/// a slot is free, and stream its events; `work`'s last event is sent
+/// even to a slow reader (for a while).
+fn stream_batch<W>(app: Arc<App>, client: String, work: W) -> Result<Response, ApiError>
+where
+    W: FnOnce(
+            &App,
+            &Batch,
+            &mpsc::Sender<Event>,
+            tokio::sync::OwnedSemaphorePermit,
+        ) -> Option<Event>
+        + Send
+        + 'static,
+{
     let admitted = app.admitted.fetch_add(1, Ordering::SeqCst);
     let batch = Batch::new();
     let guard = Admission {
         app: app.clone(),
-        client: req.client.clone(),
+        client: client.clone(),
         batch: batch.clone(),
     };
     if admitted >= MAX_RUNNING + MAX_QUEUED {
@@ -1147,7 +1462,7 @@ async fn run_batch(
             .clients
             .lock()
             .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "state poisoned"))?;
-        if let Some(old) = m.insert(req.client.clone(), batch.clone()) {
+        if let Some(old) = m.insert(client.clone(), batch.clone()) {
             old.cancel(SUPERSEDED);
         }
         if m.len() > MAX_CLIENTS {
@@ -1197,7 +1512,7 @@ async fn run_batch(
         };
         let tx2 = tx.clone();
         let last = tokio::task::spawn_blocking(move || {
-            let last = play(&app, &s, &req, &batch, &tx2, permit);
+            let last = work(&app, &batch, &tx2, permit);
             // The place in the queue is free once the games are played,
             // not once a client that may never read has taken the result.
             drop(guard);
@@ -1251,6 +1566,18 @@ fn table_json(stats: &sim::Stats, infos: &[EntrantInfo]) -> Value {
 /// The command line that gives the same games (and, for files of the
 /// folder, the same CSV byte for byte).
 fn command_line(s: &Setup, req: &RunReq, games: u64) -> String {
+    command_of(
+        s,
+        &req.kingdom,
+        &format!("domsim{} sim", s.cards.flags),
+        &format!(" -p {} -n {games} --seed {}", s.kingdom.n(), req.seed),
+        " -o table.csv",
+    )
+}
+
+/// `head FILES… middle [--preset P | --kingdom K] [--shelters S] tail`:
+/// the bots of `s` by their files, the kingdom as requested.
+fn command_of(s: &Setup, kingdom: &KingdomReq, head: &str, middle: &str, tail: &str) -> String {
     let q = |x: &str| {
         if x.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-:".contains(c))
@@ -1266,25 +1593,20 @@ fn command_line(s: &Setup, req: &RunReq, games: u64) -> String {
         .iter()
         .map(|(i, _)| q(i.source.strip_prefix("typed:").unwrap_or(&i.source)))
         .collect();
-    let mut c = format!(
-        "domsim sim {} -p {} -n {games} --seed {}",
-        files.join(" "),
-        s.kingdom.n(),
-        req.seed
-    );
-    match (&req.kingdom.preset, &req.kingdom.cards) {
+    let mut c = format!("{head} {}{middle}", files.join(" "));
+    match (&kingdom.preset, &kingdom.cards) {
         (Some(p), _) => c.push_str(&format!(" --preset {}", q(p))),
         (None, Some(cards)) if !cards.trim().is_empty() => {
             c.push_str(&format!(" --kingdom {}", q(cards.trim())))
         }
         _ => {}
     }
-    if let Some(sh) = &req.kingdom.shelters {
+    if let Some(sh) = &kingdom.shelters {
         if sh != "auto" {
             c.push_str(&format!(" --shelters {sh}"));
         }
     }
-    c.push_str(" -o table.csv");
+    c.push_str(tail);
     c
 }
 

@@ -22,6 +22,12 @@ const state = {
   blobs: [],                 // object URLs to revoke
   lastOk: false,
   seed: null,                // the seed of the batch shown, as its digits
+  cardText: "",              // the card editor's text (a card file)
+  cards: [],                 // its cards, as last parsed
+  cardErrors: [],
+  cardSeq: 0,
+  cardTimer: null,
+  play: null,                // the game against the bots: its request and answers
 };
 
 // ---------------------------------------------------------------------------
@@ -110,7 +116,8 @@ function updateSuggest() {
   if (!t) { ul.hidden = true; suggest.items = []; return; }
   const norm = (s) => s.toLowerCase().replace(/[^a-z]/g, "");
   const typed = new Set($("#cards").value.split(",").map((s) => norm(s)));
-  const cards = state.meta.cards.filter((c) => !typed.has(norm(c.name)) || norm(c.name) === t);
+  const known = state.meta.cards.concat(state.cards.map((c) => ({ name: c.name, cost: c.cost, set: "data card" })));
+  const cards = known.filter((c) => !typed.has(norm(c.name)) || norm(c.name) === t);
   const starts = cards.filter((c) => norm(c.name).startsWith(t));
   const inside = cards.filter((c) => !norm(c.name).startsWith(t) && norm(c.name).includes(t));
   suggest.items = starts.concat(inside).slice(0, 8);
@@ -265,7 +272,12 @@ function renderEditor(i, errors, warnings) {
   const b = state.bots[i];
   b.errors = errors;
   b.warnings = warnings;
-  const lines = b.text.split("\n");
+  paintCode(el, b.text, errors, warnings);
+}
+
+// An editor's line numbers, shading, underlines and list of problems.
+function paintCode(el, text, errors, warnings) {
+  const lines = text.split("\n");
   const at = new Map();
   for (const w of warnings) if (w.line > 0) at.set(w.line, { kind: "warn", p: w });
   for (const e of errors) if (e.line > 0) at.set(e.line, { kind: "err", p: e });
@@ -328,9 +340,14 @@ async function check() {
   const seq = ++state.checkSeq;
   let j;
   try {
-    const r = await api("/api/check", { kingdom: kingdomReq(), bots: botsReq() });
+    const r = await api("/api/check", { kingdom: kingdomReq(), bots: botsReq(), cards: state.cardText });
     j = await r.json();
-    if (!r.ok) { setStatus(j.error, true); state.lastOk = false; return; }
+    if (!r.ok) {
+      if (j.card_error) showCardProblems([j.card_error]);
+      setStatus(j.error, true);
+      state.lastOk = false;
+      return;
+    }
   } catch (e) {
     setStatus("the server does not answer: is domsim serve still running?", true);
     return;
@@ -347,6 +364,7 @@ async function check() {
     st.classList.toggle("bad", !b.ok);
     ok = ok && b.ok;
   });
+  if (state.cardErrors.length) ok = false;
   if (j.kingdom.ok) {
     kingdomMessage(`${j.kingdom.how}: ${j.kingdom.describe}`, false);
   } else {
@@ -400,7 +418,7 @@ async function run() {
     r = await fetch("/api/run", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed }),
+      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed, cards: state.cardText }),
       signal: ctl.signal,
     });
   } catch (e) {
@@ -415,6 +433,16 @@ async function run() {
     return;
   }
   $("#stop").disabled = false;
+  await readEvents(r, ctl, onEvent);
+  if (state.running === ctl) {
+    state.running = null;
+    $("#stop").disabled = true;
+  }
+}
+
+// The server-sent events of a response, each given to `handler` while
+// `ctl` is the stream the page reads.
+async function readEvents(r, ctl, handler) {
   const reader = r.body.getReader();
   const dec = new TextDecoder();
   let buf = "";
@@ -433,15 +461,11 @@ async function run() {
           if (line.startsWith("event:")) name = line.slice(6).trim();
           else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
         }
-        if (data.length && state.running === ctl) onEvent(name, JSON.parse(data.join("\n")));
+        if (data.length && state.running === ctl) handler(name, JSON.parse(data.join("\n")));
       }
     }
   } catch (e) {
     if (!ctl.signal.aborted) setStatus("the stream of results broke off", true);
-  }
-  if (state.running === ctl) {
-    state.running = null;
-    $("#stop").disabled = true;
   }
 }
 
@@ -510,6 +534,14 @@ function downloads(d) {
     blobLink(a, b.text, "text/plain");
     bots.appendChild(a);
   });
+  if (state.cards.length) {
+    const a = document.createElement("a");
+    a.textContent = $("#card-file").value;
+    a.download = $("#card-file").value;
+    a.id = "dl-cards";
+    blobLink(a, state.cardText, "text/plain");
+    bots.appendChild(a);
+  }
   $("#command").textContent = d.command;
 }
 
@@ -524,6 +556,7 @@ async function showLog() {
     seed: seedText() ?? "1",
     game: Math.max(0, Math.floor(Number($("#game").value) || 0)),
     explain: $("#explain").checked,
+    cards: state.cardText,
   });
   const log = $("#log");
   if (r.ok) {
@@ -572,6 +605,423 @@ async function start() {
   $("#stop").addEventListener("click", stop);
   $("#show-log").addEventListener("click", showLog);
   setPlayers(Number($("#players").value));
+  startCards();
+  startPlay();
+  startAb();
+}
+
+// ---------------------------------------------------------------------------
+// A/B: the card editor's text (A) against a variant (B), paired.
+
+function startAb() {
+  const b = $("#card-b");
+  $("#ab-copy").addEventListener("click", () => { b.value = state.cardText; abTyped(); });
+  $("#ab").addEventListener("toggle", () => {
+    if ($("#ab").open && !b.value) { b.value = state.cardText; abTyped(); }
+  });
+  b.addEventListener("input", abTyped);
+  $("#ab-run").addEventListener("click", runAb);
+}
+
+let abTimer = null;
+let abSeq = 0;
+function abTyped() {
+  clearTimeout(abTimer);
+  abTimer = setTimeout(async () => {
+    const seq = ++abSeq;
+    const r = await api("/api/cards", { text: $("#card-b").value });
+    const j = await r.json();
+    if (seq !== abSeq) return;
+    const ul = $("#ab-problems");
+    ul.innerHTML = "";
+    const st = $("#ab-status");
+    if (j.ok) {
+      st.textContent = `variant B: ${j.cards.map((c) => `${c.name} ($${c.cost}) ${c.text}`).join(" · ")}`;
+      st.classList.remove("bad");
+    } else {
+      st.textContent = "variant B: 1 error";
+      st.classList.add("bad");
+      const li = document.createElement("li");
+      li.className = "err";
+      li.textContent = (j.error.line > 0 ? `line ${j.error.line}, column ${j.error.col}: ` : "") + j.error.message;
+      ul.appendChild(li);
+    }
+  }, 150);
+}
+
+async function runAb() {
+  if (state.running) state.running.abort();
+  const ctl = new AbortController();
+  state.running = ctl;
+  const games = Math.max(1, Math.min(50000, Math.floor(Number($("#games").value) || 1)));
+  const seed = seedText() ?? "1";
+  let r;
+  try {
+    r = await fetch("/api/ab", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed, cards: state.cardText, cards_b: $("#card-b").value }),
+      signal: ctl.signal,
+    });
+  } catch (e) {
+    if (!ctl.signal.aborted) setStatus("the server does not answer: is domsim serve still running?", true);
+    return;
+  }
+  if (!r.ok) {
+    let msg = `error ${r.status}`;
+    try { msg = (await r.json()).error || msg; } catch (e) { /* keep the status */ }
+    $("#ab-status").textContent = msg;
+    $("#ab-status").classList.add("bad");
+    return;
+  }
+  $("#stop").disabled = false;
+  await readEvents(r, ctl, onAbEvent);
+  if (state.running === ctl) {
+    state.running = null;
+    $("#stop").disabled = true;
+  }
+}
+
+function onAbEvent(name, d) {
+  const panel = $("#ab-panel");
+  if (name === "start") {
+    panel.hidden = false;
+    $("#ab-downloads").hidden = true;
+    $("#ab-counter").textContent = `${d.card}: 0 / ${fmt(d.games)} games per variant`;
+    state.abCard = d.card;
+  } else if (name === "progress" || name === "done") {
+    $("#ab-counter").textContent = `${state.abCard}: ${fmt(d.games)} / ${fmt(d.requested)} games per variant (each played with A and with B) · ${(d.ms / 1000).toFixed(2)} s${name === "done" ? (d.stopped ? " · stopped" : " · done") : ""}`;
+    renderAb(d.rows);
+    if (name === "done") {
+      document.body.dataset.abDone = String(Number(document.body.dataset.abDone || 0) + 1);
+      abDownloads(d);
+    }
+  } else if (name === "failed") {
+    $("#ab-counter").textContent = d.error;
+  }
+}
+
+function abDownloads(d) {
+  for (const u of state.abBlobs || []) URL.revokeObjectURL(u);
+  const link = (a, text, type) => { const u = URL.createObjectURL(new Blob([text], { type })); a.href = u; return u; };
+  if (!d.csv) { $("#ab-downloads").hidden = true; return; }
+  state.abBlobs = [
+    link($("#dl-ab-csv"), d.csv, "text/csv"),
+    link($("#dl-ab-report"), d.report, "text/html"),
+    link($("#dl-ab-a"), state.cardText, "text/plain"),
+    link($("#dl-ab-b"), $("#card-b").value, "text/plain"),
+  ];
+  $("#ab-command").textContent = d.command;
+  $("#ab-downloads").hidden = false;
+}
+
+const MEASURE_WORDS = {
+  win_rate: "win rate", bought: "copies bought", played: "plays", owned_at_end: "copies at the end",
+  winner_has_card: "winner owns the card", game_length: "rounds",
+};
+
+// The change in each bot's win rate as a chart: the paired 95% interval
+// on an axis in percentage points, green when B is surely better for the
+// bot, red when surely worse; then every measure in a table.
+function renderAb(rows) {
+  const wr = rows.filter((r) => r.measure === "win_rate");
+  const lim = Math.max(0.01, ...wr.flatMap((r) => [Math.abs(r.ci_low), Math.abs(r.ci_high)]).filter((x) => isFinite(x)));
+  const W = 640, left = 170, right = 20, rowH = 28, top = 22, H = top + rowH * wr.length + 30;
+  const x = (v) => left + (Math.max(-lim, Math.min(lim, v)) + lim) / (2 * lim) * (W - left - right);
+  let svg = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="change in win rate, B minus A">`;
+  svg += `<text class="lbl" x="${left}" y="14">change in win rate (B − A), percentage points, 95% paired interval</text>`;
+  for (let k = -2; k <= 2; k++) {
+    const v = lim * k / 2;
+    const xx = x(v).toFixed(1);
+    svg += `<line x1="${xx}" x2="${xx}" y1="${top}" y2="${H - 24}" stroke="${k === 0 ? "#555" : "#ddd"}"/>`;
+    svg += `<text class="tick" x="${xx}" y="${H - 8}" text-anchor="middle">${(v * 100 >= 0 ? "+" : "") + (v * 100).toFixed(1)}</text>`;
+  }
+  wr.forEach((r, i) => {
+    const y = top + rowH * i + rowH / 2;
+    const col = r.ci_low > 0 ? "#1a7f37" : r.ci_high < 0 ? "#c0392b" : "#777";
+    svg += `<text class="lbl" x="${left - 8}" y="${y + 4}" text-anchor="end">${escapeHtml(r.bot)}</text>`;
+    svg += `<line x1="${x(r.ci_low).toFixed(1)}" x2="${x(r.ci_high).toFixed(1)}" y1="${y}" y2="${y}" stroke="${col}" stroke-width="3"/>`;
+    svg += `<circle cx="${x(r.diff).toFixed(1)}" cy="${y}" r="5" fill="${col}"><title>${escapeHtml(r.bot)}: ${(r.diff * 100).toFixed(2)} pp [${(r.ci_low * 100).toFixed(2)}, ${(r.ci_high * 100).toFixed(2)}]</title></circle>`;
+  });
+  svg += "</svg>";
+  $("#ab-chart").innerHTML = svg;
+  let h = "<tr><th>measure</th><th>bot</th><th>A</th><th>B</th><th>B − A</th><th>95% interval</th></tr>";
+  for (const r of rows) {
+    const cls = r.measure === "win_rate" ? (r.ci_low > 0 ? "better" : r.ci_high < 0 ? "worse" : "") : "";
+    const f = (v) => (r.measure === "win_rate" || r.measure === "winner_has_card") ? pct(v) : v.toFixed(3);
+    const sg = (v) => (v >= 0 ? "+" : "") + f(v);
+    h += `<tr><td>${MEASURE_WORDS[r.measure] || r.measure}</td><td>${escapeHtml(r.bot)}</td><td>${f(r.a)}</td><td>${f(r.b)}</td>` +
+      `<td class="${cls}">${sg(r.diff)}</td><td>[${sg(r.ci_low)}, ${sg(r.ci_high)}]</td></tr>`;
+  }
+  $("#ab-table").innerHTML = h;
+}
+
+// ---------------------------------------------------------------------------
+// The card editor: parsed as you type (/api/cards), its cards listed with
+// their text, a button puts one in the kingdom.
+
+function startCards() {
+  const ta = $("#card-editor textarea");
+  ta.value = state.meta.card_text || "";
+  state.cardText = ta.value;
+  if (state.meta.card_files && state.meta.card_files.length === 1) {
+    $("#card-file").value = state.meta.card_files[0].split("/").pop();
+  }
+  ta.addEventListener("input", () => {
+    state.cardText = ta.value;
+    paintCode($("#card-panel"), state.cardText, state.cardErrors, []);
+    clearTimeout(state.cardTimer);
+    state.cardTimer = setTimeout(parseCards, 150);
+  });
+  ta.addEventListener("scroll", () => syncScroll($("#card-panel")));
+  ta.addEventListener("keydown", (e) => {
+    if (e.key === "Tab" && !e.shiftKey) {
+      e.preventDefault();
+      ta.setRangeText("    ", ta.selectionStart, ta.selectionEnd, "end");
+      ta.dispatchEvent(new Event("input"));
+    }
+  });
+  parseCards(true);
+}
+
+async function parseCards(first) {
+  const seq = ++state.cardSeq;
+  const text = state.cardText;
+  let j;
+  try {
+    const r = await api("/api/cards", { text });
+    j = await r.json();
+    if (!r.ok) { showCardProblems([{ line: 0, col: 0, message: j.error }]); return; }
+  } catch (e) {
+    setStatus("the server does not answer: is domsim serve still running?", true);
+    return;
+  }
+  if (seq !== state.cardSeq) return;
+  state.cards = j.cards;
+  showCardProblems(j.ok ? [] : [j.error]);
+  renderCardList();
+  if (first !== true) {
+    // The batch playing has the old cards bound: stop it, then check and
+    // play the new ones.
+    if (state.running) await stop();
+    changed();
+  }
+}
+
+function showCardProblems(errors) {
+  state.cardErrors = errors;
+  paintCode($("#card-panel"), state.cardText, errors, []);
+  const st = $("#card-status");
+  st.textContent = errors.length ? "1 error" : (state.cards.length ? `${state.cards.length} card${state.cards.length > 1 ? "s" : ""} ✓` : "no card");
+  st.classList.toggle("bad", errors.length > 0);
+}
+
+function kingdomCards() {
+  return $("#cards").value.split(",").map((x) => x.trim()).filter((x) => x);
+}
+
+function renderCardList() {
+  const ul = $("#card-list");
+  ul.innerHTML = "";
+  const norm = (x) => x.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const inKingdom = new Set(kingdomCards().map(norm));
+  for (const c of state.cards) {
+    const li = document.createElement("li");
+    const b = document.createElement("b");
+    b.textContent = `${c.name} ($${c.cost} ${c.types})`;
+    const t = document.createElement("span");
+    t.className = "ctext";
+    t.textContent = c.text;
+    const btn = document.createElement("button");
+    btn.type = "button";
+    const there = inKingdom.has(norm(c.name));
+    btn.textContent = there ? "in the kingdom" : "put in the kingdom";
+    btn.disabled = there;
+    btn.className = "to-kingdom";
+    btn.addEventListener("click", () => putInKingdom(c.name));
+    li.append(b, t, btn);
+    ul.appendChild(li);
+  }
+}
+
+// Put a data card in the kingdom: in place of the last card if ten are
+// there already.
+function putInKingdom(name) {
+  let list = kingdomCards();
+  if (list.length >= 10) list = list.slice(0, 9);
+  list.push(name);
+  $("#cards").value = list.join(", ");
+  cardsTyped();
+  renderCardList();
+}
+
+// ---------------------------------------------------------------------------
+// Play against the bots: the game is its seed and the answers so far; each
+// answer asks the server to replay it to the next question.
+
+function startPlay() {
+  fillSeats();
+  $("#players").addEventListener("change", fillSeats);
+  $("#play-start").addEventListener("click", newGame);
+  $("#play-load").addEventListener("change", loadRecord);
+}
+
+function fillSeats() {
+  const sel = $("#play-seat");
+  const n = Number($("#players").value);
+  const was = Number(sel.value || 0);
+  sel.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const o = document.createElement("option");
+    o.value = String(i);
+    o.textContent = `seat ${i + 1}${i === 0 ? " (first)" : ""}, advised by bot ${i + 1}`;
+    sel.appendChild(o);
+  }
+  sel.value = String(Math.min(was, n - 1));
+}
+
+function newGame() {
+  const seed = seedText();
+  if (seed === null) { setStatus(`seed: a whole number from 0 to ${U64_MAX}`, true); return; }
+  state.play = {
+    kingdom: kingdomReq(),
+    bots: botsReq(),
+    seat: Number($("#play-seat").value),
+    seed,
+    cards: state.cardText,
+    answers: [],
+  };
+  document.body.dataset.playOver = "0";
+  playStep();
+}
+
+async function loadRecord(e) {
+  const f = e.target.files && e.target.files[0];
+  if (!f) return;
+  try {
+    const rec = JSON.parse(await f.text());
+    state.play = { kingdom: rec.kingdom, bots: rec.bots, seat: rec.seat, seed: String(rec.seed), cards: rec.cards ?? "", answers: rec.answers || [] };
+  } catch (err) {
+    $("#play-status").textContent = `not a game record: ${err}`;
+    return;
+  }
+  playStep();
+}
+
+async function answer(a) {
+  if (!state.play) return;
+  state.play.answers.push(a);
+  await playStep();
+}
+
+async function playStep() {
+  const p = state.play;
+  $("#board").hidden = false;
+  $$("#answers button").forEach((b) => { b.disabled = true; });
+  let r, j;
+  try {
+    r = await api("/api/play", p);
+    j = await r.json();
+  } catch (e) {
+    $("#play-status").textContent = "the server does not answer: is domsim serve still running?";
+    return;
+  }
+  if (!r.ok) {
+    // Refused (a bot or card with an error, or an answer that does not
+    // fit): the answer is taken back.
+    if (p.answers.length) p.answers.pop();
+    $("#play-status").textContent = j.error;
+    $("#play-status").classList.add("bad");
+    $$("#answers button").forEach((b) => { b.disabled = false; });
+    return;
+  }
+  $("#play-status").classList.remove("bad");
+  renderBoard(j);
+  const q = j.question;
+  if (q && q.kind === "treasures" && $("#play-all").checked) {
+    answer("all");
+  }
+}
+
+function cardChip(name, types, extra) {
+  const d = document.createElement("span");
+  d.className = "card";
+  for (const t of (types || "").split("-")) if (t) d.classList.add(`t-${t}`);
+  d.textContent = name;
+  if (extra !== undefined) {
+    const s = document.createElement("small");
+    s.textContent = extra;
+    d.appendChild(s);
+  }
+  return d;
+}
+
+function chips(holder, names, typesOf) {
+  holder.innerHTML = "";
+  const counts = new Map();
+  for (const n of names) counts.set(n, (counts.get(n) || 0) + 1);
+  for (const [n, k] of counts) holder.appendChild(cardChip(n, typesOf(n), k > 1 ? `×${k}` : undefined));
+}
+
+function renderBoard(j) {
+  const v = j.view;
+  document.body.dataset.answers = String(j.answers);
+  const typesOf = (n) => { const c = v.supply.find((s) => s.name === n); return c ? c.types : (n === "Copper" || n === "Silver" || n === "Gold" ? "Treasure" : ""); };
+  const you = v.players[v.seat];
+  $("#play-status").textContent = `Turn ${v.turn} of ${v.active_name}${v.active === v.seat ? " (you)" : ""} · ${v.phase} phase · ${v.actions} action(s), ${v.buys} buy(s), $${v.coins} · your deck ${v.deck}, discard ${v.discard}${v.discard_top ? ` (top: ${v.discard_top})` : ""} · ${j.answers} answers given`;
+  chips($("#hand"), v.hand, typesOf);
+  chips($("#inplay"), v.players[v.active].play, typesOf);
+  chips($("#aside"), v.aside, typesOf);
+  chips($("#trash"), v.trash, typesOf);
+  const owned = $("#owned");
+  owned.innerHTML = "";
+  for (const [n, k] of v.owned) owned.appendChild(cardChip(n, typesOf(n), `×${k}`));
+  const sup = $("#supply");
+  sup.innerHTML = "";
+  for (const c of v.supply) {
+    const d = cardChip(c.name, c.types, `$${c.cost} · ${c.left}`);
+    if (c.left === 0) d.classList.add("empty");
+    sup.appendChild(d);
+  }
+  let h = "<tr><th>seat</th><th>bot</th><th>VP</th><th>hand</th><th>deck</th><th>discard</th><th>cards</th><th>turns</th></tr>";
+  v.players.forEach((p, i) => {
+    h += `<tr class="${p.you ? "you" : ""}${i === v.active ? " active" : ""}"><td>${escapeHtml(p.name)}</td><td>${p.you ? "you" : escapeHtml(j.bots[i] || "")}</td>` +
+      `<td>${p.vp}</td><td>${p.hand}</td><td>${p.deck}</td><td>${p.discard}</td><td>${p.owned}</td><td>${p.turns}</td></tr>`;
+  });
+  $("#seats").innerHTML = h;
+  const log = $("#play-log");
+  log.textContent = j.log;
+  log.scrollTop = log.scrollHeight;
+  const q = j.question;
+  $("#question").hidden = !q;
+  $("#play-over").hidden = !!q;
+  if (q) {
+    $("#prompt").textContent = q.prompt;
+    const box = $("#answers");
+    box.innerHTML = "";
+    for (const o of q.options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = o.cost !== undefined && o.cost !== null ? `${o.label} ($${o.cost})` : o.label;
+      b.dataset.answer = o.answer;
+      if (o.answer === "-") b.classList.add("none");
+      if (o.answer === q.suggestion) b.classList.add("advised");
+      b.addEventListener("click", () => answer(o.answer));
+      box.appendChild(b);
+    }
+    const adv = q.options.find((o) => o.answer === q.suggestion);
+    $("#advice").textContent = adv ? `your advisor (${j.bots[v.seat]}) would answer: ${adv.label}` : "";
+  } else {
+    const o = j.outcome;
+    const parts = o.vp.map((x, i) => `${j.names[i]}${i === v.seat ? " (you)" : ""} ${x} VP${o.won[i] ? " — wins" : ""}`);
+    $("#play-result").textContent = `Game over${o.capped ? " (turn cap)" : ""}: ${parts.join(", ")}.${o.won[v.seat] ? " You win!" : ""}`;
+    // Links of their own (a batch's downloads are revoked when the next
+    // batch ends).
+    for (const u of state.playBlobs || []) URL.revokeObjectURL(u);
+    const link = (a, text, type) => { const u = URL.createObjectURL(new Blob([text], { type })); a.href = u; return u; };
+    state.playBlobs = [link($("#dl-game"), j.log, "text/plain"), link($("#dl-record"), JSON.stringify(state.play, null, 1) + "\n", "application/json")];
+    document.body.dataset.playOver = "1";
+  }
 }
 
 start();

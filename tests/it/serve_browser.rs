@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Evaluate `js` in the page; its value as JSON (null for undefined).
-fn eval(tab: &Tab, js: &str) -> serde_json::Value {
+pub(crate) fn eval(tab: &Tab, js: &str) -> serde_json::Value {
     tab.evaluate(js, true)
         .unwrap_or_else(|e| panic!("{js}: {e}"))
         .value
@@ -24,7 +24,7 @@ fn eval(tab: &Tab, js: &str) -> serde_json::Value {
 }
 
 /// Wait (at most a minute) until `js` is true in the page.
-fn wait_for(tab: &Tab, js: &str, what: &str) {
+pub(crate) fn wait_for(tab: &Tab, js: &str, what: &str) {
     let t = Instant::now();
     while eval(tab, js) != serde_json::Value::Bool(true) {
         assert!(
@@ -38,7 +38,7 @@ fn wait_for(tab: &Tab, js: &str, what: &str) {
 
 /// The number of finished batches the page has shown, once no batch is
 /// playing (a batch started before an edit would end after it).
-fn done_count(tab: &Tab) -> u64 {
+pub(crate) fn done_count(tab: &Tab) -> u64 {
     wait_for(
         tab,
         "document.querySelector('#stop').disabled",
@@ -49,7 +49,7 @@ fn done_count(tab: &Tab) -> u64 {
         .unwrap_or(0)
 }
 
-fn wait_done_after(tab: &Tab, n: u64, what: &str) {
+pub(crate) fn wait_done_after(tab: &Tab, n: u64, what: &str) {
     wait_for(
         tab,
         &format!("Number(document.body.dataset.done || 0) > {n} && !document.querySelector('#downloads').hidden"),
@@ -58,7 +58,7 @@ fn wait_done_after(tab: &Tab, n: u64, what: &str) {
 }
 
 /// Bot `i`'s score in the table, as shown (e.g. 0.23 for "23.0%").
-fn score(tab: &Tab, i: usize) -> f64 {
+pub(crate) fn score(tab: &Tab, i: usize) -> f64 {
     let s = eval(
         tab,
         &format!("document.querySelectorAll('#table td.score')[{i}].textContent"),
@@ -72,10 +72,15 @@ fn score(tab: &Tab, i: usize) -> f64 {
 }
 
 /// Click the CSV link and wait for the file in `dir`.
-fn download_csv(tab: &Tab, dir: &Path, name: &str) -> String {
+pub(crate) fn download_csv(tab: &Tab, dir: &Path, name: &str) -> String {
+    download(tab, "#dl-csv", dir, name)
+}
+
+/// Click the download link `sel` and wait for the file in `dir`.
+pub(crate) fn download(tab: &Tab, sel: &str, dir: &Path, name: &str) -> String {
     eval(
         tab,
-        &format!("document.querySelector('#dl-csv').download = '{name}'; document.querySelector('#dl-csv').click(); true"),
+        &format!("document.querySelector('{sel}').download = '{name}'; document.querySelector('{sel}').click(); true"),
     );
     let path = dir.join(name);
     let t = Instant::now();
@@ -95,7 +100,7 @@ fn download_csv(tab: &Tab, dir: &Path, name: &str) -> String {
 }
 
 /// Replace bot `i`'s text as typing would (the editor's input event).
-fn set_bot(tab: &Tab, i: usize, text: &str) {
+pub(crate) fn set_bot(tab: &Tab, i: usize, text: &str) {
     eval(
         tab,
         &format!(
@@ -105,7 +110,7 @@ fn set_bot(tab: &Tab, i: usize, text: &str) {
     );
 }
 
-fn set_input(tab: &Tab, sel: &str, value: &str) {
+pub(crate) fn set_input(tab: &Tab, sel: &str, value: &str) {
     eval(
         tab,
         &format!("(() => {{ const e = document.querySelector('{sel}'); e.value = '{value}'; e.dispatchEvent(new Event('input')); return true; }})()"),
@@ -118,39 +123,11 @@ fn workbench_in_a_real_browser() {
         eprintln!("SKIPPED: no chromium (scripts/setup-browser.sh installs it)");
         return;
     };
-    let path = which(chrome).expect("chromium on PATH");
     let d = scratch("serve-browser");
     let downloads = d.join("downloads");
     std::fs::create_dir(&downloads).unwrap();
     let srv = Server::start();
-    let browser = Browser::new(LaunchOptions {
-        headless: true,
-        sandbox: false,
-        path: Some(path),
-        window_size: Some((1880, 1500)),
-        user_data_dir: Some(d.join("profile")),
-        idle_browser_timeout: Duration::from_secs(180),
-        ..LaunchOptions::default()
-    })
-    .expect("start chromium");
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(60));
-    let dl = downloads.display().to_string();
-    if tab
-        .call_method(Cdp::SetDownloadBehavior {
-            behavior: Cdp::SetDownloadBehaviorBehaviorOption::Allow,
-            browser_context_id: None,
-            download_path: Some(dl.clone()),
-            events_enabled: None,
-        })
-        .is_err()
-    {
-        tab.call_method(Page::SetDownloadBehavior {
-            behavior: Page::SetDownloadBehaviorBehaviorOption::Allow,
-            download_path: Some(dl),
-        })
-        .unwrap();
-    }
+    let (_browser, tab) = launch(chrome, &d, &downloads);
     tab.navigate_to(&format!("http://127.0.0.1:{}/", srv.port))
         .unwrap()
         .wait_until_navigated()
@@ -351,8 +328,43 @@ fn workbench_in_a_real_browser() {
     }
 }
 
+/// Headless Chromium (`chrome`, on PATH) with its profile in `d`, saving
+/// downloads into `downloads`; and a tab of it.
+pub(crate) fn launch(chrome: &str, d: &Path, downloads: &Path) -> (Browser, std::sync::Arc<Tab>) {
+    let path = which(chrome).expect("chromium on PATH");
+    let browser = Browser::new(LaunchOptions {
+        headless: true,
+        sandbox: false,
+        path: Some(path),
+        window_size: Some((1880, 1500)),
+        user_data_dir: Some(d.join("profile")),
+        idle_browser_timeout: Duration::from_secs(180),
+        ..LaunchOptions::default()
+    })
+    .expect("start chromium");
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(60));
+    let dl = downloads.display().to_string();
+    if tab
+        .call_method(Cdp::SetDownloadBehavior {
+            behavior: Cdp::SetDownloadBehaviorBehaviorOption::Allow,
+            browser_context_id: None,
+            download_path: Some(dl.clone()),
+            events_enabled: None,
+        })
+        .is_err()
+    {
+        tab.call_method(Page::SetDownloadBehavior {
+            behavior: Page::SetDownloadBehaviorBehaviorOption::Allow,
+            download_path: Some(dl),
+        })
+        .unwrap();
+    }
+    (browser, tab)
+}
+
 /// The full path of a program on PATH.
-fn which(prog: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn which(prog: &str) -> Option<std::path::PathBuf> {
     std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
             .map(|d| d.join(prog))
