@@ -209,8 +209,6 @@ pub fn merge(parts: &[(String, Part)]) -> Result<(RunKey, Counts)> {
     let Some((first_name, first)) = parts.first() else {
         bail!("no partial file given");
     };
-    let n = first.shard.count;
-    let mut seen: Vec<Option<&str>> = vec![None; n as usize];
     for (name, p) in parts {
         if p.key != first.key {
             let k = (&p.key, &first.key);
@@ -234,37 +232,8 @@ pub fn merge(parts: &[(String, Part)]) -> Result<(RunKey, Counts)> {
             };
             bail!("{name} and {first_name} belong to different runs ({why})");
         }
-        if p.shard.count != n {
-            bail!(
-                "{name} is shard {}/{} but {first_name} is one of {n} shards",
-                p.shard.index,
-                p.shard.count
-            );
-        }
-        let slot = &mut seen[(p.shard.index - 1) as usize];
-        if let Some(other) = slot {
-            bail!(
-                "shard {}/{n} is given twice: {other} and {name}",
-                p.shard.index
-            );
-        }
-        *slot = Some(name);
     }
-    let missing: Vec<String> = seen
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.is_none())
-        .map(|(i, _)| format!("{}/{n}", i + 1))
-        .take(20)
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "{} shard(s) missing: {}{} (run them with --shard and merge every part)",
-            seen.iter().filter(|s| s.is_none()).count(),
-            missing.join(", "),
-            if missing.len() == 20 { ", …" } else { "" }
-        );
-    }
+    crate::sim::shard::check_shard_set(parts.iter().map(|(name, p)| (name.as_str(), p.shard)))?;
     // Checked parts of one run: each sum is bounded by its games, and the
     // games add up to key.games ≤ MAX_GAMES, so nothing overflows.
     let mut counts = first.counts.clone();

@@ -593,52 +593,33 @@ fn overflow(name: &str) -> anyhow::Error {
     anyhow!("{name}: its counts added to the other parts' overflow (a damaged file?)")
 }
 
-/// Check that `parts` are all the shards of one run, exactly once each, and
-/// add their counts. Paths name the files in messages.
-pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
-    let Some((first_name, first)) = parts.first() else {
+/// Check that the shards of `parts` (each named for messages) are every
+/// shard of one `--shard I/N` run, once each: the same N (the first part's),
+/// no shard twice, none missing (at most 20 listed). Each part's own index
+/// is already checked to lie in `1..=N`. Shared by every merge (Dominion's
+/// and New Salem's), whose callers compare the runs' keys themselves.
+pub fn check_shard_set<'a>(parts: impl IntoIterator<Item = (&'a str, ShardSpec)>) -> Result<()> {
+    let mut parts = parts.into_iter().peekable();
+    let Some(&(first_name, first)) = parts.peek() else {
         bail!("no partial file given");
     };
-    // Each part checked alone first: its shard number indexes `seen`.
-    for (name, p) in parts {
-        p.check().map_err(|e| anyhow!("{name}: {e}"))?;
-    }
-    let n = first.shard.count;
+    let n = first.count;
     let mut seen: Vec<Option<&str>> = vec![None; n as usize];
-    for (name, p) in parts {
-        if p.key != first.key {
-            let why = if p.key.verb != first.key.verb {
-                format!("verb '{}' vs '{}'", p.key.verb, first.key.verb)
-            } else if p.key.entrants != first.key.entrants {
-                "different strategies (names, files or file contents)".to_string()
-            } else if p.key.games != first.key.games {
-                format!("{} games vs {}", p.key.games, first.key.games)
-            } else {
-                let diff = p
-                    .key
-                    .meta
-                    .0
-                    .iter()
-                    .zip(&first.key.meta.0)
-                    .find(|(a, b)| a != b)
-                    .map(|(a, b)| format!("{}: '{}' vs '{}'", a.0, a.1, b.1))
-                    .unwrap_or_else(|| "different metadata".into());
-                diff
-            };
-            bail!("{name} and {first_name} belong to different runs ({why})");
-        }
-        if p.shard.count != n {
+    for (name, shard) in parts {
+        if shard.count != n {
             bail!(
                 "{name} is shard {}/{} but {first_name} is one of {n} shards",
-                p.shard.index,
-                p.shard.count
+                shard.index,
+                shard.count
             );
         }
-        let slot = &mut seen[(p.shard.index - 1) as usize];
+        let Some(slot) = seen.get_mut((shard.index as usize).wrapping_sub(1)) else {
+            bail!("{name}: shard {}/{n} is outside 1..={n}", shard.index);
+        };
         if let Some(other) = slot {
             bail!(
                 "shard {}/{n} is given twice: {other} and {name}",
-                p.shard.index
+                shard.index
             );
         }
         *slot = Some(name);
@@ -661,6 +642,43 @@ pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
             listed
         );
     }
+    Ok(())
+}
+
+/// Check that `parts` are all the shards of one run, exactly once each, and
+/// add their counts. Paths name the files in messages.
+pub fn merge(parts: &[(String, Partial)]) -> Result<(RunKey, Counts)> {
+    let Some((first_name, first)) = parts.first() else {
+        bail!("no partial file given");
+    };
+    // Each part checked alone first: its shard number indexes `seen`.
+    for (name, p) in parts {
+        p.check().map_err(|e| anyhow!("{name}: {e}"))?;
+    }
+    for (name, p) in parts {
+        if p.key != first.key {
+            let why = if p.key.verb != first.key.verb {
+                format!("verb '{}' vs '{}'", p.key.verb, first.key.verb)
+            } else if p.key.entrants != first.key.entrants {
+                "different strategies (names, files or file contents)".to_string()
+            } else if p.key.games != first.key.games {
+                format!("{} games vs {}", p.key.games, first.key.games)
+            } else {
+                let diff = p
+                    .key
+                    .meta
+                    .0
+                    .iter()
+                    .zip(&first.key.meta.0)
+                    .find(|(a, b)| a != b)
+                    .map(|(a, b)| format!("{}: '{}' vs '{}'", a.0, a.1, b.1))
+                    .unwrap_or_else(|| "different metadata".into());
+                diff
+            };
+            bail!("{name} and {first_name} belong to different runs ({why})");
+        }
+    }
+    check_shard_set(parts.iter().map(|(name, p)| (name.as_str(), p.shard)))?;
     let counts = match &first.counts {
         Counts::Sim(_) => {
             let mut total = Stats::default();

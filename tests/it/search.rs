@@ -321,14 +321,23 @@ fn search_budget_flag_sets_the_unnamed_budgets_only() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
-    assert!(csv.contains("Search (budget 2, rollout Big Money Ultimate)"), "{csv}");
-    assert!(csv.contains("Search (budget 3, rollout Big Money Ultimate)"), "{csv}");
+    assert!(
+        csv.contains("Search (budget 2, rollout Big Money Ultimate)"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("Search (budget 3, rollout Big Money Ultimate)"),
+        "{csv}"
+    );
     for (args, says) in [
         (
             vec!["sim", "strategies/big_money.dom", "--search-budget", "5"],
             "no `search` bot without a budget of its own",
         ),
-        (vec!["sim", "search", "--search-budget", "0"], "0 is not in 1..=1000000"),
+        (
+            vec!["sim", "search", "--search-budget", "0"],
+            "0 is not in 1..=1000000",
+        ),
     ] {
         let o = domsim(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
