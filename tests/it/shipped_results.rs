@@ -370,6 +370,36 @@ const NOT_REPLAYED: &[(&str, &str, &str)] = &[
         "a browser's screenshot (scripts/check_report.sh)",
     ),
     (
+        "results/workbench/card-error.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (serve_workbench_browser)",
+    ),
+    (
+        "results/workbench/cards.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (serve_workbench_browser)",
+    ),
+    (
+        "results/workbench/ab.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (serve_workbench_browser)",
+    ),
+    (
+        "results/workbench/play.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (serve_workbench_browser)",
+    ),
+    (
+        "results/workbench/play-over.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (serve_workbench_browser)",
+    ),
+    (
+        "results/workbench/compare.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the workbench test (compare_page)",
+    ),
+    (
         "results/serve.png",
         "README.md",
         "a browser's screenshot of a live page: shows the batch's wall time",
