@@ -1003,9 +1003,19 @@ async fn check(
     State(app): State<Arc<App>>,
     Body(req): Body<CheckReq>,
 ) -> Result<Json<Value>, ApiError> {
-    tokio::task::spawn_blocking(move || check_now(&app, &req))
+    off_thread("the check failed", move || check_now(&app, &req)).await
+}
+
+/// Run `f` (a request's game work: setup, compiling, playing) on the
+/// blocking pool, not on the async workers; a panic inside it (a bug)
+/// becomes a 500 saying `what`, never a dropped connection.
+async fn off_thread<T: Send + 'static>(
+    what: &'static str,
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f)
         .await
-        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the check failed"))?
+        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, what))?
 }
 
 fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
@@ -1114,7 +1124,7 @@ async fn game_log(
     State(app): State<Arc<App>>,
     Body(req): Body<LogReq>,
 ) -> Result<Response, ApiError> {
-    let text = tokio::task::spawn_blocking(move || -> Result<String, ApiError> {
+    let text = off_thread("the game failed", move || {
         let s = setup(&app, &req.kingdom, &req.bots, req.cards.as_deref())?;
         Ok(outputs::game_log(
             &s.lineup,
@@ -1126,8 +1136,7 @@ async fn game_log(
             req.explain,
         ))
     })
-    .await
-    .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the game failed"))??;
+    .await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
@@ -1182,9 +1191,7 @@ async fn play_game(
     State(app): State<Arc<App>>,
     Body(req): Body<PlayReq>,
 ) -> Result<Json<Value>, ApiError> {
-    tokio::task::spawn_blocking(move || play_now(&app, &req))
-        .await
-        .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the game failed"))?
+    off_thread("the game failed", move || play_now(&app, &req)).await
 }
 
 fn play_now(app: &App, req: &PlayReq) -> Result<Json<Value>, ApiError> {
