@@ -40,23 +40,27 @@ impl Game {
         }
         for p in 0..self.n() {
             let pl = &self.players[p];
+            // Counts are bounded by MAX_CARDS (600), far below u16::MAX:
+            // wrapping adds let the 128-wide loops below vectorise in the
+            // checked test build, where this check runs at every decision.
             let mut own = [0u16; Card::COUNT];
             for z in [&pl.deck, &pl.hand, &pl.discard, &pl.play, &pl.aside] {
                 for c in z.iter() {
-                    own[c as usize] += 1;
+                    own[c as usize] = own[c as usize].wrapping_add(1);
                 }
             }
-            for (i, &o) in own.iter().enumerate() {
-                if o != pl.owned[i] as u16 {
-                    return Err(format!(
-                        "player {p}: cached count of {} is {} but zones hold {o}",
-                        Card::ALL[i],
-                        pl.owned[i]
-                    ));
-                }
-                seen[i] += o;
+            if let Some(i) = (0..Card::COUNT).find(|&i| own[i] != pl.owned[i] as u16) {
+                return Err(format!(
+                    "player {p}: cached count of {} is {} but zones hold {}",
+                    Card::ALL[i],
+                    pl.owned[i],
+                    own[i]
+                ));
             }
-            let total: u16 = own.iter().sum();
+            for (s, &o) in seen.iter_mut().zip(own.iter()) {
+                *s = s.wrapping_add(o);
+            }
+            let total = own.iter().fold(0u16, |t, &o| t.wrapping_add(o));
             if total != pl.owned_total {
                 return Err(format!(
                     "player {p}: cached total {} but zones hold {total}",
