@@ -392,7 +392,12 @@ fn compare_pairs_the_games_and_merges_halves_to_the_whole() {
 #[test]
 fn round_i32_rounds_as_f32_round() {
     let check = |x: f32| {
-        assert_eq!(bot::round_i32(x), x.round() as i32, "{x:e} ({:#x})", x.to_bits());
+        assert_eq!(
+            bot::round_i32(x),
+            x.round() as i32,
+            "{x:e} ({:#x})",
+            x.to_bits()
+        );
     };
     for k in -5000..=5000 {
         for c in [k as f32, k as f32 + 0.5] {
@@ -406,7 +411,16 @@ fn round_i32_rounds_as_f32_round() {
     for b in (0..=u32::MAX).step_by(997) {
         check(f32::from_bits(b));
     }
-    for x in [0.0, -0.0, 0.5, -0.5, 8_388_607.5, 8_388_608.0, f32::MAX, f32::MIN] {
+    for x in [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        8_388_607.5,
+        8_388_608.0,
+        f32::MAX,
+        f32::MIN,
+    ] {
         check(x);
     }
 }
