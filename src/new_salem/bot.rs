@@ -278,17 +278,33 @@ impl Belief {
         (p / (1.0 - p)).ln()
     }
 
+    /// What every suspicion of one decision shares ([`Seen`]).
+    pub fn seen(v: &View) -> Seen {
+        Seen {
+            prior: Belief::prior(v),
+            trials: (0..v.players() as u8)
+                .map(|s| v.public_evidence(s, ev::TRIALS) as i32)
+                .sum(),
+        }
+    }
+
     /// The log-odds that `seat` is a Witch, given what I have seen (its
     /// team if I know it is the caller's business).
     pub fn log_odds(&self, v: &View, seat: u8, prior: f32) -> f32 {
+        let seen = Seen {
+            prior,
+            ..Belief::seen(v)
+        };
+        self.log_odds_seen(v, seat, &seen)
+    }
+
+    /// [`Belief::log_odds`] with the decision's shared part computed once.
+    #[inline]
+    fn log_odds_seen(&self, v: &View, seat: u8, seen: &Seen) -> f32 {
         let e = v.evidence(seat);
-        let mut others_trials = 0i32;
-        for s in 0..v.players() as u8 {
-            if s != seat {
-                others_trials += v.evidence(s)[ev::TRIALS] as i32;
-            }
-        }
-        let mut l = prior;
+        // The Trials the other players launched.
+        let others_trials = seen.trials - e[ev::TRIALS] as i32;
+        let mut l = seen.prior;
         for (k, x) in EVIDENCE.iter().enumerate() {
             let hits = e[x.hits] as i32;
             let chances = match x.chances {
@@ -302,10 +318,39 @@ impl Belief {
     }
 }
 
+/// What the suspicions of one decision share: the prior log-odds (a
+/// logarithm) and the Trials launched by all (the `named` evidence's
+/// chances). Computed once per decision, not once per player weighed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Seen {
+    pub prior: f32,
+    pub trials: i32,
+}
+
 /// `p` as a whole percentage.
 #[inline]
 fn percent(log_odds: f32) -> i32 {
-    (100.0 / (1.0 + (-log_odds).exp())).round() as i32
+    round_i32(100.0 / (1.0 + (-log_odds).exp()))
+}
+
+/// `x.round() as i32` (half away from zero), without the call to `roundf`
+/// (x86-64 has no rounding instruction before SSE4.1): below 2^23 a
+/// float's fraction `|x| - trunc(|x|)` is exact, so comparing it with 0.5
+/// decides as `round` does; NaN and larger magnitudes go to `round`.
+#[inline]
+pub fn round_i32(x: f32) -> i32 {
+    let a = x.abs();
+    if a < 8_388_608.0 {
+        let i = a as i32;
+        let r = i + (a - i as f32 >= 0.5) as i32;
+        if x < 0.0 {
+            -r
+        } else {
+            r
+        }
+    } else {
+        x.round() as i32
+    }
 }
 
 /// A number a condition tests.
@@ -512,11 +557,26 @@ impl SalemBot {
     /// How much `me` suspects `seat` of being a Witch. With a `[belief]`
     /// model, the chance in percent (0 or 100 for a team I know).
     pub fn suspicion(&self, v: &View, seat: u8) -> i32 {
+        self.suspicion_seen(v, seat, &self.seen(v))
+    }
+
+    /// What a decision's suspicions share (nothing without `[belief]`).
+    #[inline]
+    fn seen(&self, v: &View) -> Seen {
+        match self.belief {
+            Some(_) => Belief::seen(v),
+            None => Seen::default(),
+        }
+    }
+
+    /// [`SalemBot::suspicion`], with `seen` from [`SalemBot::seen`] of the
+    /// same view.
+    fn suspicion_seen(&self, v: &View, seat: u8, seen: &Seen) -> i32 {
         if let Some(b) = &self.belief {
             return match v.known_team(seat) {
                 Some(Team::Witch) if seat != v.me() => 100,
                 Some(Team::Puritan) if seat != v.me() => 0,
-                _ => percent(b.log_odds(v, seat, Belief::prior(v))),
+                _ => percent(b.log_odds_seen(v, seat, seen)),
             };
         }
         match v.known_team(seat) {
@@ -541,9 +601,10 @@ impl SalemBot {
             Var::Hope => v.hope(v.me()) as i32,
             Var::Suspect => {
                 let mut best = i32::MIN;
+                let seen = self.seen(v);
                 for s in 0..v.players() as u8 {
                     if s != v.me() && v.on_trial() & (1 << s) == 0 {
-                        best = best.max(self.suspicion(v, s));
+                        best = best.max(self.suspicion_seen(v, s, &seen));
                     }
                 }
                 if best == i32::MIN {
@@ -603,7 +664,8 @@ impl SalemBot {
                 for (k, &h) in has.iter().enumerate() {
                     d += if h { b.hide[k] } else { b.hide[4 + k] };
                 }
-                -(d * 100.0).round() as i32
+                // `-(d * 100).round() as i32`: round is symmetric.
+                round_i32(-(d * 100.0))
             }
         }
     }
@@ -615,19 +677,18 @@ impl SalemBot {
         if n <= 1 {
             return 0;
         }
-        // Candidates still tied, as a bit mask over positions (≤ 32 cards).
-        let mut alive: u32 = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        for c in &side.draft[..side.draft_len as usize] {
-            if !self.holds(v, &c.cond) {
-                continue;
-            }
+        /// The candidates of `alive` (a bit mask over positions) with the
+        /// highest `key`. Always inlined: each feature gets its own loop,
+        /// with the feature's match resolved outside it.
+        #[inline(always)]
+        fn keep_best<F: Fn(u8) -> i32>(alive: u32, cards: &[u8], key: F) -> u32 {
             let mut best = i32::MIN;
             let mut keep = 0u32;
             let mut m = alive;
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let x = c.sign as i32 * Self::feature(v, self.belief.as_ref(), c.feature, cards[i]);
+                let x = key(cards[i]);
                 if x > best {
                     best = x;
                     keep = 1 << i;
@@ -635,8 +696,40 @@ impl SalemBot {
                     keep |= 1 << i;
                 }
             }
-            alive = keep;
-            if alive.count_ones() == 1 {
+            keep
+        }
+        let belief = self.belief.as_ref();
+        // Candidates still tied, as a bit mask over positions (≤ 32 cards).
+        let mut alive: u32 = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        for c in &side.draft[..side.draft_len as usize] {
+            if !self.holds(v, &c.cond) {
+                continue;
+            }
+            let s = c.sign as i32;
+            macro_rules! by_feature {
+                ($($f:ident),*) => {
+                    match c.feature {
+                        $(Feature::$f => keep_best(alive, cards, |d| {
+                            s * Self::feature(v, belief, Feature::$f, d)
+                        }),)*
+                    }
+                };
+            }
+            alive = by_feature!(
+                MyCategory,
+                CompletesSet,
+                SetProgress,
+                Hope,
+                DespairAdd,
+                DespairRemove,
+                DespairNet,
+                Death,
+                Justice,
+                LooksPuritan
+            );
+            // One left (`alive` is never empty: the first candidate is
+            // always kept or beaten).
+            if alive & (alive - 1) == 0 {
                 break;
             }
         }
@@ -679,8 +772,14 @@ impl SalemBot {
                     left()
                 }
             }
-            Pick::MostSuspect => by(v, eligible, |s| self.suspicion(v, s), true),
-            Pick::LeastSuspect => by(v, eligible, |s| self.suspicion(v, s), false),
+            Pick::MostSuspect => {
+                let seen = self.seen(v);
+                by(v, eligible, |s| self.suspicion_seen(v, s, &seen), true)
+            }
+            Pick::LeastSuspect => {
+                let seen = self.seen(v);
+                by(v, eligible, |s| self.suspicion_seen(v, s, &seen), false)
+            }
             Pick::Richest => by(v, eligible, |s| v.hope(s) as i32, true),
             Pick::Poorest => by(v, eligible, |s| v.hope(s) as i32, false),
             Pick::MostDespair => by(
@@ -732,21 +831,24 @@ impl Bots for Seated<'_> {
             return None;
         }
         let c = v.constable();
-        if b.suspicion(v, c) > side.gift_trust {
-            return None;
-        }
+        // The gift the events call for, if any, then the trust (a pure
+        // test, asked only when there is a gift to make).
         let have = v.hope(c);
         let mut m = side.gift_for & v.display();
+        let mut gift = None;
         while m != 0 {
             let e = m.trailing_zeros() as usize;
             m &= m - 1;
             let cost = v.data().events[e].cost as u16;
             if cost > have && cost - have <= side.gift_max && cost - have <= v.hope(v.me()) {
-                // A Trial needs someone to try: do not pay for one I would not aim.
-                return Some((c, cost - have));
+                gift = Some((c, cost - have));
+                break;
             }
         }
-        None
+        if gift.is_some() && b.suspicion(v, c) > side.gift_trust {
+            return None;
+        }
+        gift
     }
 
     fn launch(&mut self, v: &View, launchable: u64, forced: bool) -> Option<u8> {

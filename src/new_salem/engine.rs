@@ -357,6 +357,10 @@ pub struct Game {
     hand_len: [u8; MAX_PLAYERS],
     tab: [[Bld; MAX_TABLEAU]; MAX_PLAYERS],
     tab_len: [u8; MAX_PLAYERS],
+    /// Per seat, a bit per row position whose building carries Despair
+    /// (a cache of the rows, checked by `check_invariants`): the
+    /// remove-Despair search visits only those.
+    dmask: [u32; MAX_PLAYERS],
     count: [[u8; MAX_DESIGNS]; MAX_PLAYERS],
     ev_deck: [u8; 64],
     ev_head: u8,
@@ -531,6 +535,11 @@ impl<'a> View<'a> {
         }
         e
     }
+    /// One public kind (below [`ev::PUBLIC`]) of [`View::evidence`].
+    #[inline]
+    pub fn public_evidence(&self, seat: u8, kind: usize) -> u8 {
+        self.g.evid[seat as usize][kind]
+    }
     /// Buildings left in the deck (its size is public; its order is not).
     pub fn deck_left(&self) -> usize {
         self.g.deck_len as usize
@@ -553,6 +562,7 @@ impl Game {
             hand_len: [0; MAX_PLAYERS],
             tab: [[Bld::default(); MAX_TABLEAU]; MAX_PLAYERS],
             tab_len: [0; MAX_PLAYERS],
+            dmask: [0; MAX_PLAYERS],
             count: [[0; MAX_DESIGNS]; MAX_PLAYERS],
             ev_deck: [0; 64],
             ev_head: 0,
@@ -625,6 +635,7 @@ impl Game {
         for s in 0..MAX_PLAYERS {
             self.hand_len[s] = 0;
             self.tab_len[s] = 0;
+            self.dmask[s] = 0;
             self.held[s] = 0;
             self.count[s] = [0; MAX_DESIGNS];
         }
@@ -707,14 +718,13 @@ impl Game {
     /// Add (`sign` 1) or remove (-1) design `d`'s icons to `seat`'s sums.
     #[inline]
     fn icons_add(&mut self, t: &Table, seat: u8, d: u8, sign: i16) {
-        let x = &t.data.designs[d as usize];
-        let e = t.data.sets[x.set as usize].endgame;
+        let x = &t.compact[d as usize];
         let v = &mut self.icons[seat as usize];
-        v[0] += sign * x.despair_add as i16;
-        v[1] += sign * x.despair_remove as i16;
+        v[0] += sign * x.add as i16;
+        v[1] += sign * x.remove as i16;
         v[2] += sign * x.hope as i16;
-        v[3] += sign * (e == Endgame::Death) as i16;
-        v[4] += sign * (e == Endgame::Justice) as i16;
+        v[3] += sign * (x.endgame == 1) as i16;
+        v[4] += sign * (x.endgame == 2) as i16;
     }
 
     fn all(&self) -> u8 {
@@ -744,12 +754,22 @@ impl Game {
     }
 
     fn shuffle_deck(&mut self) {
-        // Rotate the ring to the front, then shuffle.
+        // Shuffle the cards where they lie when they do not wrap around
+        // the ring (the same cards in the same order: the same shuffle);
+        // otherwise move them to the front first. Only the `len` cards
+        // from the head are ever read.
         let len = self.deck_len as usize;
         let head = self.deck_head as usize;
-        self.deck.rotate_left(head);
-        self.deck_head = 0;
-        self.rng.shuffle(&mut self.deck[..len]);
+        if head + len > DECK_RING {
+            let mut tmp = [0u8; DECK_RING];
+            let first = DECK_RING - head;
+            tmp[..first].copy_from_slice(&self.deck[head..]);
+            tmp[first..len].copy_from_slice(&self.deck[..len - first]);
+            self.deck[..len].copy_from_slice(&tmp[..len]);
+            self.deck_head = 0;
+        }
+        let head = self.deck_head as usize;
+        self.rng.shuffle(&mut self.deck[head..head + len]);
     }
 
     fn flip_event(&mut self) {
@@ -825,39 +845,62 @@ impl Game {
             RemoveTarget::Any => self.n,
             RemoveTarget::Own => 1,
             RemoveTarget::OwnFirst => {
-                let own = &self.tab[owner as usize][..self.tab_len[owner as usize] as usize];
-                if own.iter().any(|b| b.despair > 0) {
+                if self.dmask[owner as usize] != 0 {
                     1
                 } else {
                     self.n
                 }
             }
         };
+        if self.despair_tot == 0 {
+            // No building carries Despair (the cache is the rows' sum).
+            return false;
+        }
+        // The buildings carrying Despair, row order, seat by seat from the
+        // owner (`dmask`): the first of the most (or fewest) wins.
         let mut best: Option<(usize, usize, u16)> = None;
-        for k in 0..seats {
-            let s = ((owner + k) % self.n) as usize;
-            for i in 0..self.tab_len[s] as usize {
+        let mut s = owner as usize;
+        for _ in 0..seats {
+            let mut m = self.dmask[s];
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
                 let d = self.tab[s][i].despair;
                 let better = |b: (usize, usize, u16)| if least { d < b.2 } else { d > b.2 };
-                if d > 0 && best.is_none_or(better) {
+                if best.is_none_or(better) {
                     best = Some((s, i, d));
                 }
+            }
+            s += 1;
+            if s == self.n as usize {
+                s = 0;
             }
         }
         match best {
             Some((s, i, _)) => {
                 self.tab[s][i].despair -= 1;
                 self.despair_tot -= 1;
+                self.note_despair(s, i);
                 true
             }
             None => false,
         }
     }
 
+    /// Keep `dmask` in step with the Despair on `seat`'s building `i`.
+    #[inline]
+    fn note_despair(&mut self, seat: usize, i: usize) {
+        if self.tab[seat][i].despair > 0 {
+            self.dmask[seat] |= 1 << i;
+        } else {
+            self.dmask[seat] &= !(1 << i);
+        }
+    }
+
     /// Place `design` in `seat`'s tableau with its Hope and add-Despair
     /// cubes (the removes resolve after every add of the reveal).
     fn place(&mut self, t: &Table, seat: u8, design: u8) {
-        let d = &t.data.designs[design as usize];
+        let d = &t.compact[design as usize];
         let s = seat as usize;
         let l = self.tab_len[s] as usize;
         if l >= MAX_TABLEAU {
@@ -870,10 +913,11 @@ impl Game {
         self.tab[s][l] = Bld {
             design,
             hope: d.hope as u16,
-            despair: d.despair_add as u16 * t.data.rules.options.despair_per_icon as u16,
+            despair: d.add as u16 * t.data.rules.options.despair_per_icon as u16,
         };
         self.hope_tot[s] += self.tab[s][l].hope;
         self.despair_tot += self.tab[s][l].despair as i32;
+        self.note_despair(s, l);
         self.icons_add(t, seat, design, 1);
         self.tab_len[s] += 1;
         self.count[s][design as usize] += 1;
@@ -882,19 +926,25 @@ impl Game {
     /// Evidence: `seat` chose `design`.
     #[inline]
     fn note_pick(&mut self, t: &Table, seat: u8, design: u8) {
+        // Plain sums: a seat chooses fewer than MAX_HAND cards a round over
+        // at most MAX_ROUNDS rounds (the data check), far below 255.
+        const _: () = assert!(MAX_HAND * MAX_ROUNDS < u8::MAX as usize);
         let c = &t.compact[design as usize];
         let e = &mut self.evid[seat as usize];
-        e[ev::PICKS] = e[ev::PICKS].saturating_add(1);
-        e[ev::ADD] = e[ev::ADD].saturating_add((c.add > 0) as u8);
-        e[ev::REMOVE] = e[ev::REMOVE].saturating_add((c.remove > 0) as u8);
-        e[ev::DEATH] = e[ev::DEATH].saturating_add((c.endgame == 1) as u8);
-        e[ev::JUSTICE] = e[ev::JUSTICE].saturating_add((c.endgame == 2) as u8);
+        e[ev::PICKS] += 1;
+        e[ev::ADD] += (c.add > 0) as u8;
+        e[ev::REMOVE] += (c.remove > 0) as u8;
+        e[ev::DEATH] += (c.endgame == 1) as u8;
+        e[ev::JUSTICE] += (c.endgame == 2) as u8;
     }
 
     /// A simultaneous reveal: `picks[s]` (if any) joins seat `s`'s row.
     fn reveal<L: Log>(&mut self, t: &Table, picks: &[Option<u8>; MAX_PLAYERS], log: &mut L) {
+        // Seats whose pick has remove-Despair icons.
+        let mut removing = 0u8;
         for s in 0..self.n {
             if let Some(d) = picks[s as usize] {
+                removing |= ((t.compact[d as usize].remove > 0) as u8) << s;
                 self.drafted[s as usize] += 1;
                 self.out.drafted_designs[s as usize] |= 1u128 << d;
                 self.out.design_picks[d as usize] =
@@ -916,14 +966,20 @@ impl Game {
                 }
             }
         }
+        if removing == 0 {
+            return;
+        }
         let start = match t.data.rules.options.removes_from {
             RemovesFrom::Constable => self.constable,
             RemovesFrom::Seat0 => 0,
         };
         for k in 0..self.n {
             let s = (start + k) % self.n;
+            if removing & (1 << s) == 0 {
+                continue;
+            }
             if let Some(d) = picks[s as usize] {
-                for _ in 0..t.data.designs[d as usize].despair_remove {
+                for _ in 0..t.compact[d as usize].remove {
                     let done = self.remove_despair(t, s);
                     if L::ON && !done {
                         log.line(
@@ -1038,13 +1094,19 @@ impl Game {
                 if let Some(d) = picks[s] {
                     self.note_pick(t, s as u8, d);
                     let add = t.compact[d as usize].add;
-                    let rest = &self.hands[s][..self.hand_len[s] as usize];
-                    let lo = rest.iter().map(|&c| t.compact[c as usize].add).min();
-                    let hi = rest.iter().map(|&c| t.compact[c as usize].add).max();
-                    let p = &mut self.passev[(s + 1) % n];
-                    p[0] = p[0].saturating_add(1);
-                    p[1] = p[1].saturating_add(lo.is_some_and(|m| add > m) as u8);
-                    p[2] = p[2].saturating_add(hi.is_some_and(|m| add < m) as u8);
+                    // The rest's fewest and most add icons (an empty rest
+                    // leaves 255 and 0: neither comparison holds).
+                    let (mut lo, mut hi) = (u8::MAX, 0u8);
+                    for &c in &self.hands[s][..self.hand_len[s] as usize] {
+                        let a = t.compact[c as usize].add;
+                        lo = lo.min(a);
+                        hi = hi.max(a);
+                    }
+                    // Plain sums: one a pick (see `note_pick`).
+                    let p = &mut self.passev[if s + 1 == n { 0 } else { s + 1 }];
+                    p[0] += 1;
+                    p[1] += (add > lo) as u8;
+                    p[2] += (add < hi) as u8;
                 }
             }
             // Pass left: seat s's hand goes to seat s + 1.
@@ -1146,9 +1208,11 @@ impl Game {
         let ev = &t.data.events[e as usize];
         let c = self.constable;
         let others = self.all() & !(1 << c);
-        let has_buildings = (0..self.n)
-            .filter(|&s| self.tab_len[s as usize] > 0)
-            .fold(0u8, |m, s| m | 1 << s);
+        let has_buildings = || {
+            (0..self.n)
+                .filter(|&s| self.tab_len[s as usize] > 0)
+                .fold(0u8, |m, s| m | 1 << s)
+        };
         match ev.effect {
             Effect::PutOnTrial => {
                 let base = if t.data.rules.options.trial_self {
@@ -1160,12 +1224,12 @@ impl Game {
             }
             Effect::TakeBuilding => {
                 if (self.tab_len[c as usize] as usize) < MAX_TABLEAU {
-                    others & has_buildings
+                    others & has_buildings()
                 } else {
                     0
                 }
             }
-            Effect::DestroyBuilding => others & has_buildings,
+            Effect::DestroyBuilding => others & has_buildings(),
             Effect::PeekCharacter | Effect::RevealCharacter => others,
             Effect::GainHope | Effect::AddDespair => {
                 if ev.who == Who::Target {
@@ -1368,6 +1432,7 @@ impl Game {
                     if let Some(i) = self.new_cube_at(t, s) {
                         self.tab[s as usize][i].despair += ev.n as u16;
                         self.despair_tot += ev.n as i32;
+                        self.note_despair(s as usize, i);
                     }
                 }
             }
@@ -1379,6 +1444,9 @@ impl Game {
                     // Remove it from the target's row (order kept).
                     let row = &mut self.tab[target as usize];
                     row.copy_within(i + 1..l, i);
+                    let dm = self.dmask[target as usize];
+                    let below = (1u32 << i) - 1;
+                    self.dmask[target as usize] = (dm & below) | ((dm >> 1) & !below);
                     self.tab_len[target as usize] -= 1;
                     self.count[target as usize][b.design as usize] -= 1;
                     self.hope_tot[target as usize] -= b.hope;
@@ -1387,6 +1455,7 @@ impl Game {
                         // A building that changes owner keeps its cubes.
                         let cl = self.tab_len[c as usize] as usize;
                         self.tab[c as usize][cl] = b;
+                        self.note_despair(c as usize, cl);
                         self.tab_len[c as usize] += 1;
                         self.count[c as usize][b.design as usize] += 1;
                         self.hope_tot[c as usize] += b.hope;
@@ -1710,6 +1779,7 @@ pub mod testing {
         };
         g.hope_tot[s] += hope;
         g.despair_tot += despair as i32;
+        g.note_despair(s, l);
         g.tab_len[s] += 1;
         g.count[s][design as usize] += 1;
     }
@@ -1881,6 +1951,16 @@ pub mod testing {
             }
             if icons != g.icons[s as usize] {
                 return Err(format!("P{s}'s icon sums do not match their row"));
+            }
+            let dm = g
+                .tableau(s)
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (i, b)| m | ((b.despair > 0) as u32) << i);
+            if dm != g.dmask[s as usize] {
+                return Err(format!(
+                    "P{s}'s mask of buildings with Despair does not match their row"
+                ));
             }
         }
         if despair != g.despair_tot {

@@ -384,3 +384,43 @@ fn compare_pairs_the_games_and_merges_halves_to_the_whole() {
         assert!(toolkit::apply_change(&mut b.clone(), bad).is_err(), "{bad}");
     }
 }
+
+/// The bots' rounding (`percent`, `looks_puritan`) without the `roundf`
+/// call rounds every float as `f32::round` does: every value near a half
+/// and an integer within ±5000, then a sweep of bit patterns over the
+/// whole float range (NaN, infinities and magnitudes past i32 included).
+#[test]
+fn round_i32_rounds_as_f32_round() {
+    let check = |x: f32| {
+        assert_eq!(
+            bot::round_i32(x),
+            x.round() as i32,
+            "{x:e} ({:#x})",
+            x.to_bits()
+        );
+    };
+    for k in -5000..=5000 {
+        for c in [k as f32, k as f32 + 0.5] {
+            let b = c.to_bits();
+            for d in 0..4u32 {
+                check(f32::from_bits(b.wrapping_add(d)));
+                check(f32::from_bits(b.wrapping_sub(d)));
+            }
+        }
+    }
+    for b in (0..=u32::MAX).step_by(997) {
+        check(f32::from_bits(b));
+    }
+    for x in [
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        8_388_607.5,
+        8_388_608.0,
+        f32::MAX,
+        f32::MIN,
+    ] {
+        check(x);
+    }
+}
