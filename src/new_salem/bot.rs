@@ -289,18 +289,10 @@ impl Belief {
     }
 
     /// The log-odds that `seat` is a Witch, given what I have seen (its
-    /// team if I know it is the caller's business).
-    pub fn log_odds(&self, v: &View, seat: u8, prior: f32) -> f32 {
-        let seen = Seen {
-            prior,
-            ..Belief::seen(v)
-        };
-        self.log_odds_seen(v, seat, &seen)
-    }
-
-    /// [`Belief::log_odds`] with the decision's shared part computed once.
+    /// team if I know it is the caller's business); `seen` is
+    /// [`Belief::seen`] of the same view, computed once per decision.
     #[inline]
-    fn log_odds_seen(&self, v: &View, seat: u8, seen: &Seen) -> f32 {
+    pub fn log_odds(&self, v: &View, seat: u8, seen: &Seen) -> f32 {
         let e = v.evidence(seat);
         // The Trials the other players launched.
         let others_trials = seen.trials - e[ev::TRIALS] as i32;
@@ -576,7 +568,7 @@ impl SalemBot {
             return match v.known_team(seat) {
                 Some(Team::Witch) if seat != v.me() => 100,
                 Some(Team::Puritan) if seat != v.me() => 0,
-                _ => percent(b.log_odds_seen(v, seat, seen)),
+                _ => percent(b.log_odds(v, seat, seen)),
             };
         }
         match v.known_team(seat) {

@@ -39,6 +39,8 @@ use crate::sim::rng::GameRng;
 /// Buildings one player may own (14 drafted plus taken ones; the data
 /// check keeps the drafted ones within it).
 pub const MAX_TABLEAU: usize = super::data::MAX_ROW;
+// `Game::dmask` holds a bit per row position.
+const _: () = assert!(MAX_TABLEAU <= u32::BITS as usize);
 const DECK_RING: usize = 256;
 
 /// What the table has seen a player do, counted over the game: the
