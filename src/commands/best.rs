@@ -4,7 +4,7 @@
 
 use super::common::{
     bot_folders, check_io, check_writable, expand_specs, install_stop_handler, kingdom_config,
-    parse_count, parse_seed, progress_wanted, KingdomArgs, LineupConfig, ThreadsArg,
+    parse_count, parse_seed, parse_two_players, progress_wanted, KingdomArgs, LineupConfig, ThreadsArg,
     EXIT_INTERRUPTED, STOP,
 };
 use super::optimize::shipped_templates;
@@ -31,6 +31,11 @@ use std::process::ExitCode;
 pub struct BestArgs {
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    /// Players per game: 2 (the only count: the search rests on a
+    /// 2-player payoff matrix; for 3–6 players, `domsim rank -p N` rates a
+    /// field).
+    #[arg(long = "players", short = 'p', value_name = "N", default_value_t = 2, value_parser = parse_two_players, allow_negative_numbers = true)]
+    pub players: u8,
     /// More members of the field (strategy files, folders of them, or
     /// builtin:big-money), beside the shipped bots that fit the kingdom.
     #[arg(long = "against", short = 'a', value_name = "STRATEGY")]

@@ -138,6 +138,21 @@ pub struct PlaytestArgs {
     pub games_csv: Option<PathBuf>,
 }
 
+/// `-p` of `best` and `optimize`: 2 only, any other count refused with the
+/// reason. Both rest on a two-player zero-sum payoff matrix (a bot's score
+/// against each opponent; the Nash mixture, PSRO and the gate of `best`),
+/// which has no single meaning at a table of 3 to 6; `rank -p N` rates a
+/// field at those sizes (Plackett–Luce over placements).
+pub(crate) fn parse_two_players(s: &str) -> std::result::Result<u8, String> {
+    match s.trim().parse::<i64>() {
+        Ok(2) => Ok(2),
+        Ok(n @ 3..=6) => Err(format!(
+            "{n} players is not supported: this search scores a bot against each opponent of a 2-player payoff matrix (its Nash mixture, best responses and gate), which a table of {n} does not give; rate a field at {n} players with `domsim rank -p {n} STRATEGY…` (Plackett–Luce over placements)"
+        )),
+        _ => Err(format!("'{s}' is not a player count: this verb plays 2-player games")),
+    }
+}
+
 /// A count of games (or games between checkpoints): a whole number ≥ 1.
 pub(crate) fn parse_count(s: &str) -> std::result::Result<u64, String> {
     let t = s.trim().replace('_', "");

@@ -163,9 +163,9 @@ verbs! {
 
 /// The verbs that take the global `--cards` (and `--cards-only`): the
 /// others refuse them, and their `--help` does not list them.
-const CARDS_VERBS: [&str; 12] = [
-    "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom", "report",
-    "soak", "serve",
+const CARDS_VERBS: [&str; 13] = [
+    "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "best", "kingdom",
+    "report", "soak", "serve",
 ];
 
 /// The command line as `run` parses it: [`Cli`], where the verbs that

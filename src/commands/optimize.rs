@@ -2,7 +2,7 @@
 
 use super::common::{
     bot_folders, check_io, check_writable, expand_specs, given, install_stop_handler, kingdom_config,
-    parse_count, parse_seed, progress_wanted, KingdomArgs, LineupConfig, RunConfig, ShardArgs,
+    parse_count, parse_seed, parse_two_players, progress_wanted, KingdomArgs, LineupConfig, RunConfig, ShardArgs,
     ThreadsArg, EXIT_INTERRUPTED, STOP,
 };
 use crate::dominion::kingdoms::KingdomConfig;
@@ -36,6 +36,11 @@ pub struct OptimizeArgs {
     pub against: Vec<String>,
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    /// Players per game: 2 (the only count: the search rests on a
+    /// 2-player payoff matrix; for 3–6 players, `domsim rank -p N` rates a
+    /// field).
+    #[arg(long = "players", short = 'p', value_name = "N", default_value_t = 2, value_parser = parse_two_players, allow_negative_numbers = true)]
+    pub players: u8,
     /// Run seed (candidates and games are drawn from it).
     #[arg(long, default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,

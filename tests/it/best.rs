@@ -177,3 +177,86 @@ fn bad_best_input_exits_2_and_writes_nothing() {
         assert!(entries(&d).is_empty(), "{args:?} wrote {:?}", entries(&d));
     }
 }
+
+/// `best` takes data cards (`--cards`): the field and the templates play a
+/// kingdom holding an invented card, and a bot of `--against` that buys it
+/// is a member of the field.
+#[test]
+fn best_plays_a_kingdom_with_data_cards() {
+    let d = scratch("best-cards");
+    let bot = d.join("bot.dom");
+    let kingdom = "Post Rider,Cellar,Moat,Village,Smithy,Festival,Market,Laboratory,Mine,Witch";
+    let mut args = vec![
+        "--cards",
+        "cards/post_rider.toml",
+        "best",
+        "--kingdom",
+        kingdom,
+        "--against",
+        "strategies/playtest/post_rider_big_money.dom",
+        "--template",
+        "strategies/templates/smithy_big_money.domt",
+        "--bot",
+        bot.to_str().unwrap(),
+    ];
+    args.extend(TINY);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let field_line = out.lines().find(|l| l.starts_with("field (")).unwrap();
+    assert!(field_line.contains("Post Rider Big Money"), "{field_line}");
+    assert!(out.contains("Post Rider"), "{out}");
+    let o = domsim(&[
+        "--cards",
+        "cards/post_rider.toml",
+        "check",
+        bot.to_str().unwrap(),
+        "--kingdom",
+        kingdom,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Without the card file the kingdom is refused, naming the card.
+    let o = domsim(&["best", "--kingdom", kingdom, "--bot", bot.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Post Rider"), "{}", stderr(&o));
+}
+
+/// `best` and `optimize` play 2-player games: `-p 3` to `-p 6` are refused
+/// with the reason and the verb that rates a field at that size; `-p 2` is
+/// accepted (as the default).
+#[test]
+fn best_and_optimize_refuse_more_than_two_players_with_the_reason() {
+    let d = scratch("best-players");
+    let bot = d.join("bot.dom");
+    let b = bot.to_str().unwrap();
+    for verb in ["best", "optimize"] {
+        for p in ["3", "4", "6"] {
+            let mut args = vec![verb, "-p", p, "--bot", b];
+            if verb == "optimize" {
+                args.push("--auto");
+            }
+            let o = domsim(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            let e = stderr(&o);
+            assert!(
+                e.contains(&format!("{p} players is not supported"))
+                    && e.contains(&format!("domsim rank -p {p}")),
+                "{args:?}: {e}"
+            );
+        }
+        for bad in ["1", "7", "two", "-2"] {
+            let o = domsim(&[verb, "--players", bad, "--bot", b]);
+            assert_eq!(o.status.code(), Some(2), "{verb} -p {bad}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("plays 2-player games") || stderr(&o).contains("not supported"),
+                "{}",
+                stderr(&o)
+            );
+        }
+        assert!(entries(&d).is_empty(), "{verb} wrote {:?}", entries(&d));
+    }
+    let mut args = vec!["best", "-p", "2", "--preset", "First Game", "--bot", b];
+    args.extend(TINY);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -1019,8 +1019,8 @@ fn help_lists_cards_only_where_it_is_taken() {
         stdout(&o)
     };
     for verb in [
-        "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "kingdom",
-        "report",
+        "sim", "matrix", "log", "check", "scenario", "rank", "sweep", "optimize", "best",
+        "kingdom", "report",
     ] {
         let h = help(&[verb, "--help"]);
         assert!(
