@@ -1693,17 +1693,24 @@ impl Compiler<'_, '_> {
     }
 }
 
+/// The strategy language's keywords (any case): a card entry's name ends
+/// at `if`, `max` or `keep`, and conditions join with `and`, `or`, `not`.
+/// They live here, below the strategy parser that reads them, because a
+/// card name may not hold one ([`NAME_KEYWORDS`]).
+pub const STRATEGY_KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
+/// A strategy entry that is only this word is the empty entry.
+pub const EMPTY_ENTRY: &str = "none";
+
 /// Words a card name may not hold (as a word of its own, in any case):
 /// the words that end a strategy entry's card name (`if`, `max`, `keep`),
 /// the empty entry (`none`) and the words that join conditions.
 pub const NAME_KEYWORDS: [&str; 7] = {
-    // The strategy parser's keywords and its empty entry: one list, so a
-    // keyword added there is refused here too.
-    use crate::dominion::strategy::{KEYWORDS, NONE};
-    let mut all = [NONE; 7];
+    // One list with the strategy parser's: a keyword added there is
+    // refused here too.
+    let mut all = [EMPTY_ENTRY; 7];
     let mut i = 0;
-    while i < KEYWORDS.len() {
-        all[i] = KEYWORDS[i];
+    while i < STRATEGY_KEYWORDS.len() {
+        all[i] = STRATEGY_KEYWORDS[i];
         i += 1;
     }
     all

@@ -185,11 +185,9 @@ fn is_name_char(c: char) -> bool {
 }
 
 const ENTRY_KEYWORDS: [&str; 3] = ["if", "max", "keep"];
-/// Every keyword (any case); the card loader refuses names holding one
-/// (`cards::data::NAME_KEYWORDS`).
-pub(crate) const KEYWORDS: [&str; 6] = ["if", "max", "keep", "and", "or", "not"];
-/// An entry that is only this word is the empty entry.
-pub(crate) const NONE: &str = "none";
+/// Every keyword (any case) and the empty entry: defined with the card
+/// loader, which refuses card names holding one (`cards::data::NAME_KEYWORDS`).
+pub(crate) use crate::cards::data::{EMPTY_ENTRY as NONE, STRATEGY_KEYWORDS as KEYWORDS};
 const MAX_NESTING: usize = 48;
 const MAX_OPERATORS: usize = 256;
 
