@@ -124,30 +124,30 @@ pub struct EvidenceKind {
 }
 
 /// The evidence of the belief model, in the order of its likelihoods.
-pub const EVIDENCE: [EvidenceKind; 12] = [
+pub const EVIDENCE: [EvidenceKind; 16] = [
     EvidenceKind {
         name: "add_despair",
         hits: ev::ADD,
         chances: Some(ev::PICKS),
-        what: "chose a building with add-Despair icons (of the buildings chosen)",
+        what: "chose a building with add-Despair icons (of the buildings chosen in rounds 1-3)",
     },
     EvidenceKind {
         name: "remove_despair",
         hits: ev::REMOVE,
         chances: Some(ev::PICKS),
-        what: "chose a building with remove-Despair icons",
+        what: "chose a building with remove-Despair icons (rounds 1-3)",
     },
     EvidenceKind {
         name: "death",
         hits: ev::DEATH,
         chances: Some(ev::PICKS),
-        what: "chose a building of a Death set",
+        what: "chose a building of a Death set (rounds 1-3)",
     },
     EvidenceKind {
         name: "justice",
         hits: ev::JUSTICE,
         chances: Some(ev::PICKS),
-        what: "chose a building of a Justice set",
+        what: "chose a building of a Justice set (rounds 1-3)",
     },
     EvidenceKind {
         name: "blind",
@@ -197,7 +197,39 @@ pub const EVIDENCE: [EvidenceKind; 12] = [
         chances: Some(ev::PASSES),
         what: "picked a card with fewer add-Despair icons than one they passed me (my right neighbour only)",
     },
+    EvidenceKind {
+        name: "late_add_despair",
+        hits: ev::LATE_ADD,
+        chances: Some(ev::LATE_PICKS),
+        what: "chose a building with add-Despair icons (of the buildings chosen from round 4 on)",
+    },
+    EvidenceKind {
+        name: "late_remove_despair",
+        hits: ev::LATE_REMOVE,
+        chances: Some(ev::LATE_PICKS),
+        what: "chose a building with remove-Despair icons (from round 4 on)",
+    },
+    EvidenceKind {
+        name: "late_death",
+        hits: ev::LATE_DEATH,
+        chances: Some(ev::LATE_PICKS),
+        what: "chose a building of a Death set (from round 4 on)",
+    },
+    EvidenceKind {
+        name: "late_justice",
+        hits: ev::LATE_JUSTICE,
+        chances: Some(ev::LATE_PICKS),
+        what: "chose a building of a Justice set (from round 4 on)",
+    },
 ];
+
+/// Where the four draft kinds of each phase start in [`EVIDENCE`]: rounds
+/// before [`ev::LATE_ROUND`], and from it on.
+const DRAFT_KINDS: [usize; 2] = [0, 12];
+const _: () = assert!(EVIDENCE[DRAFT_KINDS[1]].hits == ev::LATE_ADD);
+
+/// Kinds of evidence.
+pub const KINDS: usize = EVIDENCE.len();
 
 /// A bot's Bayesian suspicion: a prior from the deal and the evidence
 /// weighed by log-likelihood ratios (naive Bayes over [`EVIDENCE`]).
@@ -205,8 +237,8 @@ pub const EVIDENCE: [EvidenceKind; 12] = [
 pub struct Belief {
     /// Log-likelihood ratio (Witch : Puritan) of one occurrence, and of
     /// one chance that passed without it.
-    pub hit: [f32; 12],
-    pub miss: [f32; 12],
+    pub hit: [f32; KINDS],
+    pub miss: [f32; KINDS],
     /// The file's `weight`, which scales every ratio (kept to weigh
     /// likelihoods learned later, [`Belief::with_rates`]).
     pub weight: f32,
@@ -214,22 +246,23 @@ pub struct Belief {
     /// games of the run's own field ([`super::belief::prepare_field`]).
     pub from_field: bool,
     /// The ratios `looks_puritan` weighs a card by (hit then miss of the
-    /// four draft kinds): the model's as compiled, kept when the field's
-    /// likelihoods are learned — a Witch hides from the table's ordinary
-    /// reading, and learning changes what a bot suspects, not how it hides.
-    pub hide: [f32; 8],
+    /// four draft kinds, rounds 1-3 then from round 4 on): the model's as
+    /// compiled, kept when the field's likelihoods are learned — a Witch
+    /// hides from the table's ordinary reading, and learning changes what
+    /// a bot suspects, not how it hides.
+    pub hide: [[f32; 8]; 2],
 }
 
 impl Belief {
     /// From rates (Witch, Puritan) per chance, each kept within
     /// 0.001..=0.999 so every ratio is finite.
-    pub fn from_rates(rates: &[(f32, f32); 12]) -> Belief {
+    pub fn from_rates(rates: &[(f32, f32); KINDS]) -> Belief {
         let mut b = Belief {
-            hit: [0.0; 12],
-            miss: [0.0; 12],
+            hit: [0.0; KINDS],
+            miss: [0.0; KINDS],
             weight: 1.0,
             from_field: false,
-            hide: [0.0; 8],
+            hide: [[0.0; 8]; 2],
         };
         for (k, &(w, p)) in rates.iter().enumerate() {
             let (w, p) = (w.clamp(0.001, 0.999), p.clamp(0.001, 0.999));
@@ -241,9 +274,9 @@ impl Belief {
 
     /// The model with likelihoods from `rates`, weighed by this model's
     /// weight.
-    pub fn with_rates(&self, rates: &[(f32, f32); 12]) -> Belief {
+    pub fn with_rates(&self, rates: &[(f32, f32); KINDS]) -> Belief {
         let mut b = Belief::from_rates(rates);
-        for k in 0..12 {
+        for k in 0..KINDS {
             b.hit[k] *= self.weight;
             b.miss[k] *= self.weight;
         }
@@ -255,9 +288,11 @@ impl Belief {
 
     /// This model, hiding by its own ratios (as compiled).
     fn hiding_by_itself(mut self) -> Belief {
-        for k in 0..4 {
-            self.hide[k] = self.hit[k];
-            self.hide[4 + k] = self.miss[k];
+        for (h, &first) in self.hide.iter_mut().zip(&DRAFT_KINDS) {
+            for k in 0..4 {
+                h[k] = self.hit[first + k];
+                h[4 + k] = self.miss[first + k];
+            }
         }
         self
     }
@@ -651,10 +686,12 @@ impl SalemBot {
             Feature::LooksPuritan => {
                 // The compiler refuses `looks_puritan` without `[belief]`.
                 let Some(b) = belief else { return 0 };
+                // The ratios of the phase this choice counts in.
+                let hide = &b.hide[(v.round() > ev::LATE_ROUND) as usize];
                 let has = [x.add > 0, x.remove > 0, x.endgame == 1, x.endgame == 2];
                 let mut d = 0.0f32;
                 for (k, &h) in has.iter().enumerate() {
-                    d += if h { b.hide[k] } else { b.hide[4 + k] };
+                    d += if h { hide[k] } else { hide[4 + k] };
                 }
                 // `-(d * 100).round() as i32`: round is symmetric.
                 round_i32(-(d * 100.0))

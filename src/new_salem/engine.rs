@@ -45,12 +45,14 @@ const DECK_RING: usize = 256;
 
 /// What the table has seen a player do, counted over the game: the
 /// evidence the bots' suspicion model ([`super::bot`]) reads. Kinds
-/// `EV_PICKS..EV_NAMED` are public (every player sees every reveal, gift
-/// and launch); the `EV_PASSES..` kinds are what only the player's left
+/// `PICKS..=LATE_JUSTICE` are public (every player sees every reveal, gift
+/// and launch); the `PASSES..` kinds are what only the player's left
 /// neighbour sees (the cards passed to them), so [`View::evidence`] shows
 /// them for the viewer's right neighbour alone.
 pub mod ev {
-    /// Buildings the player chose (draft picks and kept cards, not blind draws).
+    /// Buildings the player chose (draft picks and kept cards, not blind
+    /// draws) before [`LATE_ROUND`]; the next four kinds count the same
+    /// choices.
     pub const PICKS: usize = 0;
     /// Chosen buildings with add-Despair icons.
     pub const ADD: usize = 1;
@@ -78,16 +80,42 @@ pub mod ev {
     pub const TRIALS: usize = 12;
     /// Times another player's Trial named this player.
     pub const NAMED: usize = 13;
+    /// The round (0-based: round 4) from which choices count in the
+    /// `LATE_` kinds instead of `PICKS..=JUSTICE`: a player's drafts late
+    /// in the game may say the opposite of their early ones (a Witch that
+    /// hides, then turns), so the two are weighed apart.
+    pub const LATE_ROUND: u8 = 3;
+    /// Buildings chosen from [`LATE_ROUND`] on, and of those...
+    pub const LATE_PICKS: usize = 14;
+    /// ... with add-Despair icons,
+    pub const LATE_ADD: usize = 15;
+    /// ... with remove-Despair icons,
+    pub const LATE_REMOVE: usize = 16;
+    /// ... of a Death set,
+    pub const LATE_DEATH: usize = 17;
+    /// ... of a Justice set.
+    pub const LATE_JUSTICE: usize = 18;
+    // `note_pick` writes a choice's five counts from its phase's first.
+    const _: () = assert!(
+        ADD == PICKS + 1
+            && REMOVE == PICKS + 2
+            && DEATH == PICKS + 3
+            && JUSTICE == PICKS + 4
+            && LATE_ADD == LATE_PICKS + 1
+            && LATE_REMOVE == LATE_PICKS + 2
+            && LATE_DEATH == LATE_PICKS + 3
+            && LATE_JUSTICE == LATE_PICKS + 4
+    );
     /// Public kinds.
-    pub const PUBLIC: usize = 14;
+    pub const PUBLIC: usize = 19;
     /// Picks from a hand of more than two whose rest came to the observer.
-    pub const PASSES: usize = 14;
+    pub const PASSES: usize = 19;
     /// ... where the pick had more add-Despair icons than a card passed on.
-    pub const TOOK_DIRTIER: usize = 15;
+    pub const TOOK_DIRTIER: usize = 20;
     /// ... where it had fewer than a card passed on.
-    pub const TOOK_CLEANER: usize = 16;
+    pub const TOOK_CLEANER: usize = 21;
     /// All kinds.
-    pub const KINDS: usize = 17;
+    pub const KINDS: usize = 22;
 }
 
 /// One building in play and the cubes on it.
@@ -933,11 +961,16 @@ impl Game {
         const _: () = assert!(MAX_HAND * MAX_ROUNDS < u8::MAX as usize);
         let c = &t.compact[design as usize];
         let e = &mut self.evid[seat as usize];
-        e[ev::PICKS] += 1;
-        e[ev::ADD] += (c.add > 0) as u8;
-        e[ev::REMOVE] += (c.remove > 0) as u8;
-        e[ev::DEATH] += (c.endgame == 1) as u8;
-        e[ev::JUSTICE] += (c.endgame == 2) as u8;
+        let k = if self.round >= ev::LATE_ROUND {
+            ev::LATE_PICKS
+        } else {
+            ev::PICKS
+        };
+        e[k] += 1;
+        e[k + 1] += (c.add > 0) as u8;
+        e[k + 2] += (c.remove > 0) as u8;
+        e[k + 3] += (c.endgame == 1) as u8;
+        e[k + 4] += (c.endgame == 2) as u8;
     }
 
     /// A simultaneous reveal: `picks[s]` (if any) joins seat `s`'s row.

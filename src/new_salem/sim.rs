@@ -963,6 +963,12 @@ pub fn console(p: usize, t: &Tally, bots: &[SalemBot]) -> String {
     s
 }
 
+/// The report's colours (indices of the charts' palette,
+/// [`crate::stats::html`]) for the bots' bars: none of the sides' colours
+/// (Puritans blue 0, Witches red 1, nobody grey 8) nor their dark or light
+/// companions (10, 11, 18), so that a bar's colour never reads as a side.
+const BOT_COLOURS: [usize; 14] = [2, 3, 4, 5, 6, 9, 12, 13, 14, 15, 16, 19, 7, 17];
+
 /// The HTML report of a run: per player count, team win rates, the Despair
 /// margin distribution, launches per round and the bots' results, drawn with
 /// the charts of the Dominion report ([`crate::stats::html`]).
@@ -1045,12 +1051,12 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
             .map(|(i, &c)| (i as f64 - MARGIN as f64, c as f64))
             .collect();
         h.push_str(&histogram(
+            "Final Despair D minus the threshold",
             if t.more_than {
-                "Final Despair D minus the threshold (Witches win at 1 and above: threshold = more_than)"
+                "D − threshold (Witches win at 1 and above: threshold = more_than)"
             } else {
-                "Final Despair D minus the threshold (Witches win at 0 and above)"
+                "D − threshold (Witches win at 0 and above)"
             },
-            "D - threshold",
             &[("games".into(), pts, 3)],
             &[t.games.max(1) as f64],
         ));
@@ -1069,13 +1075,13 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
                 crate::stats::html::Series {
                     name: "all launches".into(),
                     points: launches,
-                    color: 0,
+                    color: 4,
                     dashed: false,
                 },
                 crate::stats::html::Series {
                     name: "forced".into(),
                     points: forced,
-                    color: 1,
+                    color: 14,
                     dashed: true,
                 },
             ],
@@ -1092,7 +1098,7 @@ th {{ background: #f4f4f4; }} td:first-child, th:first-child {{ text-align: left
                     b.name.clone(),
                     share / bt.seats.max(1) as f64,
                     (hi - lo) / 2.0,
-                    i,
+                    BOT_COLOURS[i % BOT_COLOURS.len()],
                 )
             })
             .collect();

@@ -798,6 +798,37 @@ fn api_words(msg: &str) -> String {
 struct ParsedBot {
     info: EntrantInfo,
     parsed: Result<strategy::Strategy, StrategyError>,
+    /// The name its errors, warnings and `--explain` positions give it:
+    /// the folder's path for a file of the folder sent back unchanged,
+    /// else its own file name (see [`own_name`]).
+    shown: String,
+}
+
+/// A typed bot named by its own file name: the folder's file of that
+/// name, if there is one, is not this text, so an error, a warning or an
+/// `--explain` position at line L of this text names `FILE.dom:L:C` (the
+/// file the page downloads and its command line names), never
+/// `DIR/FILE.dom`. `shown` is the path it was parsed as (its `extends:`
+/// are read from the folder); the files it extends keep their paths.
+fn own_name(
+    parsed: Result<strategy::Strategy, StrategyError>,
+    shown: &str,
+    file: &str,
+) -> Result<strategy::Strategy, StrategyError> {
+    match parsed {
+        Ok(mut st) => {
+            if let Some(f) = st.files.first_mut().filter(|f| *f == shown) {
+                *f = file.to_string();
+            }
+            Ok(st)
+        }
+        Err(mut e) => {
+            if e.file == shown {
+                e.file = file.to_string();
+            }
+            Err(e)
+        }
+    }
 }
 
 fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
@@ -813,13 +844,18 @@ fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
     // `domsim sim DIR/FILE.dom` names it; an edited one is marked typed.
     let same = app.bots.contains(&b.file) && read_bot(app, &b.file).as_deref() == Some(&*b.text);
     let parsed = strategy::parse_within(&b.text, &shown, &app.root);
+    let parsed = if same {
+        parsed
+    } else {
+        own_name(parsed, &shown, &b.file)
+    };
     let info = EntrantInfo {
         name: parsed.as_ref().map_or_else(
             |_| b.file.trim_end_matches(".dom").to_string(),
             |s| s.name.clone(),
         ),
         source: if same {
-            shown
+            shown.clone()
         } else {
             format!("typed:{}", b.file)
         },
@@ -827,7 +863,12 @@ fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
             .as_ref()
             .map_or_else(|_| String::new(), |s| format!("{:016x}", s.source_hash)),
     };
-    Ok(ParsedBot { info, parsed })
+    let shown = if same { shown } else { b.file.clone() };
+    Ok(ParsedBot {
+        info,
+        parsed,
+        shown,
+    })
 }
 
 /// An error of bot `i` as JSON: where it is (line and column in this bot's
@@ -957,15 +998,15 @@ fn setup(
     let mut entrants = Vec::new();
     for (i, b) in bots.iter().enumerate() {
         let p = parse_bot(app, b)?;
-        let shown = app.dir.join(&b.file).display().to_string();
+        let shown = &p.shown;
         match p.parsed {
             Ok(st) => {
                 if let Err(e) = st.compile(&kc.kingdom) {
-                    return Err(bot_error(i, &b.file, &shown, &e));
+                    return Err(bot_error(i, &b.file, shown, &e));
                 }
                 entrants.push((p.info, Loaded::File(Box::new(st))));
             }
-            Err(e) => return Err(bot_error(i, &b.file, &shown, &e)),
+            Err(e) => return Err(bot_error(i, &b.file, shown, &e)),
         }
     }
     let lineup = Lineup::from_entrants(entrants);
@@ -1031,7 +1072,7 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
     let mut out = Vec::new();
     for (i, b) in req.bots.iter().enumerate() {
         let p = parse_bot(app, b)?;
-        let shown = app.dir.join(&b.file).display().to_string();
+        let shown = p.shown.clone();
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         match &p.parsed {

@@ -28,6 +28,8 @@ const state = {
   cardSeq: 0,
   cardTimer: null,
   play: null,                // the game against the bots: its request and answers
+  cardsB: null,              // the A/B's variant B, as last parsed (null: none, or an error)
+  cardBError: null,          // variant B's error
 };
 
 // ---------------------------------------------------------------------------
@@ -220,6 +222,14 @@ function setPlayers(n) {
       renderEditor(i, state.bots[i].errors || [], state.bots[i].warnings || []);
       changed();
     });
+    ta.addEventListener("paste", () => {
+      // A bot pasted over the whole text (or into an empty editor) is
+      // another bot, not the folder's file the seat held: it takes a name
+      // of its own, which the downloads, the command line and the log's
+      // positions then use (the name field renames it).
+      const whole = !ta.value.trim() || (ta.selectionStart === 0 && ta.selectionEnd === ta.value.length);
+      if (whole && state.meta.bots.includes(state.bots[i].file)) renameBot(i, pastedName());
+    });
     ta.addEventListener("scroll", () => syncScroll(el));
     ta.addEventListener("keydown", (e) => {
       if (e.key === "Tab" && !e.shiftKey) {
@@ -247,6 +257,20 @@ function setPlayers(n) {
     state.bots.pop();
     holder.lastElementChild.remove();
   }
+}
+
+// The first `pasted-N.dom` that no seat and no file of the folder is.
+function pastedName() {
+  const taken = new Set(state.bots.map((b) => b.file).concat(state.meta.bots));
+  for (let n = 1; ; n++) if (!taken.has(`pasted-${n}.dom`)) return `pasted-${n}.dom`;
+}
+
+// Seat `i`'s bot is now the file `file` (no longer one of the folder).
+function renameBot(i, file) {
+  const el = botElement(i);
+  state.bots[i].file = file;
+  $(".file", el).value = file;
+  $(".load", el).value = "";
 }
 
 // The backdrop and the line numbers follow the textarea's scrolling by
@@ -371,6 +395,7 @@ async function check() {
     kingdomMessage(j.kingdom.error, true);
     ok = false;
   }
+  renderAbSetup();
   state.lastOk = ok;
   if (!ok) {
     setStatus("fix the errors shown to play (the last results stay below)", true);
@@ -413,27 +438,42 @@ async function run() {
     return;
   }
   state.seed = seed;
+  // What this batch plays, as sent: its downloads are these texts, even
+  // if the editors change while it plays.
+  const sent = {
+    bots: botsReq(),
+    cardText: state.cardText,
+    cardFile: $("#card-file").value,
+    hasCards: state.cards.length > 0,
+  };
+  staleDownloads(true, "A new batch is playing: its downloads come when it ends (Stop ends it with the games played so far).");
   let r;
   try {
     r = await fetch("/api/run", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed, cards: state.cardText }),
+      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: sent.bots, games, seed, cards: sent.cardText }),
       signal: ctl.signal,
     });
   } catch (e) {
     if (ctl.signal.aborted) return;
+    staleDownloads(false);
     setStatus("the server does not answer: is domsim serve still running?", true);
     return;
   }
   if (!r.ok) {
     let msg = `error ${r.status}`;
     try { msg = (await r.json()).error || msg; } catch (e) { /* keep the status */ }
-    if (state.running === ctl) setStatus(msg, true);
+    if (state.running === ctl) {
+      // Nothing played: the results and downloads shown are still the
+      // batch's before.
+      staleDownloads(false);
+      setStatus(msg, true);
+    }
     return;
   }
   $("#stop").disabled = false;
-  await readEvents(r, ctl, onEvent);
+  await readEvents(r, ctl, (name, d) => onEvent(name, d, sent));
   if (state.running === ctl) {
     state.running = null;
     $("#stop").disabled = true;
@@ -469,7 +509,7 @@ async function readEvents(r, ctl, handler) {
   }
 }
 
-function onEvent(name, d) {
+function onEvent(name, d, sent) {
   if (name === "queued") setStatus("waiting for a free slot on the server…", false);
   else if (name === "start") {
     setStatus(`playing ${fmt(d.games)} games, seed ${state.seed ?? d.seed}, ${d.players} players, kingdom (${d.how})`, false);
@@ -484,12 +524,16 @@ function onEvent(name, d) {
     if (d.charts) $("#charts").innerHTML = d.charts;
     $("#counter").textContent = `${fmt(d.games)} / ${fmt(d.requested)} games · ${(d.ms / 1000).toFixed(2)} s`;
     setStatus(d.stopped ? `stopped after ${fmt(d.games)} games` : `done: ${fmt(d.games)} games in ${(d.ms / 1000).toFixed(2)} s`, false);
+    downloads(d, sent);
     document.body.dataset.done = String(Number(document.body.dataset.done || 0) + 1);
-    downloads(d);
   } else if (name === "cancelled") {
     // Replaced by a newer batch (its results follow), or stopped while it
-    // was still waiting for a slot.
-    if (d.stopped) setStatus("stopped before it started", false);
+    // was still waiting for a slot (the results shown are the batch's
+    // before, and so are their downloads).
+    if (d.stopped) {
+      setStatus("stopped before it started", false);
+      staleDownloads(false);
+    }
   }
 }
 
@@ -513,7 +557,33 @@ function blobLink(a, text, type) {
   a.href = url;
 }
 
-function downloads(d) {
+// While a batch plays, the downloads of the batch before are not its: they
+// are greyed out and cannot be clicked (no href), with `why` above them,
+// until the batch's own replace them (or, if it never starts, they come
+// back).
+function staleDownloads(stale, why) {
+  const box = $("#downloads");
+  box.classList.toggle("stale", stale);
+  for (const a of $$("a", box)) {
+    if (stale) {
+      if (a.hasAttribute("href")) {
+        a.dataset.href = a.getAttribute("href");
+        a.removeAttribute("href");
+      }
+      a.setAttribute("aria-disabled", "true");
+    } else {
+      if (a.dataset.href) a.setAttribute("href", a.dataset.href);
+      delete a.dataset.href;
+      a.removeAttribute("aria-disabled");
+    }
+  }
+  const note = $("#dl-note");
+  note.hidden = !stale;
+  if (why) note.textContent = why;
+}
+
+function downloads(d, sent) {
+  staleDownloads(false);
   for (const u of state.blobs) URL.revokeObjectURL(u);
   state.blobs = [];
   const box = $("#downloads");
@@ -524,7 +594,7 @@ function downloads(d) {
   const bots = $("#dl-bots");
   bots.innerHTML = "";
   const seen = new Set();
-  state.bots.forEach((b) => {
+  sent.bots.forEach((b) => {
     if (seen.has(b.file)) return;
     seen.add(b.file);
     const a = document.createElement("a");
@@ -534,12 +604,12 @@ function downloads(d) {
     blobLink(a, b.text, "text/plain");
     bots.appendChild(a);
   });
-  if (state.cards.length) {
+  if (sent.hasCards) {
     const a = document.createElement("a");
-    a.textContent = $("#card-file").value;
-    a.download = $("#card-file").value;
+    a.textContent = sent.cardFile;
+    a.download = sent.cardFile;
     a.id = "dl-cards";
-    blobLink(a, state.cardText, "text/plain");
+    blobLink(a, sent.cardText, "text/plain");
     bots.appendChild(a);
   }
   $("#command").textContent = d.command;
@@ -618,9 +688,12 @@ function startAb() {
   $("#ab-copy").addEventListener("click", () => { b.value = state.cardText; abTyped(); });
   $("#ab").addEventListener("toggle", () => {
     if ($("#ab").open && !b.value) { b.value = state.cardText; abTyped(); }
+    renderAbSetup();
   });
   b.addEventListener("input", abTyped);
+  $("#ab-card").addEventListener("change", renderAbSetup);
   $("#ab-run").addEventListener("click", runAb);
+  renderAbSetup();
 }
 
 let abTimer = null;
@@ -634,19 +707,71 @@ function abTyped() {
     if (seq !== abSeq) return;
     const ul = $("#ab-problems");
     ul.innerHTML = "";
-    const st = $("#ab-status");
     if (j.ok) {
-      st.textContent = `variant B: ${j.cards.map((c) => `${c.name} ($${c.cost}) ${c.text}`).join(" · ")}`;
-      st.classList.remove("bad");
+      state.cardsB = j.cards;
+      state.cardBError = null;
     } else {
-      st.textContent = "variant B: 1 error";
-      st.classList.add("bad");
+      state.cardsB = null;
+      state.cardBError = j.error || { line: 0, col: 0, message: "variant B does not parse" };
       const li = document.createElement("li");
       li.className = "err";
-      li.textContent = (j.error.line > 0 ? `line ${j.error.line}, column ${j.error.col}: ` : "") + j.error.message;
+      li.textContent = (state.cardBError.line > 0 ? `variant B, line ${state.cardBError.line}, column ${state.cardBError.col}: ` : "variant B: ") + state.cardBError.message;
       ul.appendChild(li);
     }
+    renderAbSetup();
   }, 150);
+}
+
+const cardWords = (c) => `$${c.cost} ${c.types}: ${c.text}`;
+const normName = (x) => x.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+// The A/B's set-up, as the designer reads it before running: which card is
+// measured (A's cards in the kingdom; the others cannot be measured), each
+// card of A beside B's definition of it with the changed ones marked, and
+// why Run A/B cannot run yet, if it cannot.
+function renderAbSetup() {
+  const sel = $("#ab-card");
+  const inKingdom = new Set(kingdomCards().map(normName));
+  const was = sel.value;
+  sel.innerHTML = "";
+  for (const c of state.cards) {
+    const o = document.createElement("option");
+    o.value = c.name;
+    const there = inKingdom.has(normName(c.name));
+    o.textContent = there ? c.name : `${c.name} (not in the kingdom)`;
+    o.disabled = !there;
+    sel.appendChild(o);
+  }
+  const usable = state.cards.filter((c) => inKingdom.has(normName(c.name)));
+  sel.value = usable.some((c) => c.name === was) ? was : (usable[0] ? usable[0].name : "");
+  const diff = $("#ab-diff");
+  const bCards = state.cardsB;
+  let changed = 0;
+  let h = "";
+  if (state.cards.length) {
+    h = "<tr><th>card</th><th>variant A (the card editor)</th><th>variant B (below)</th></tr>";
+    state.cards.forEach((a, k) => {
+      const b = bCards && bCards[k] && bCards[k].name === a.name ? bCards[k] : null;
+      const same = b && b.signature === a.signature;
+      if (b && !same) changed++;
+      const bText = !bCards ? "" : b ? (same ? "the same" : escapeHtml(cardWords(b))) : "<span class=\"bad\">not defined here (B must define A's cards in A's order)</span>";
+      h += `<tr class="${b && !same ? "changed" : "same"}${a.name === sel.value ? " measured" : ""}"><td>${escapeHtml(a.name)}${a.name === sel.value ? " (measured)" : ""}</td>` +
+        `<td>${escapeHtml(cardWords(a))}</td><td>${bText}</td></tr>`;
+    });
+  }
+  diff.innerHTML = h;
+  let why = "";
+  if (!state.cards.length) why = "The card editor has no card: type one (variant A) first.";
+  else if (state.cardErrors.length) why = "Variant A (the card editor) has an error: fix it first.";
+  else if (!usable.length) why = "No card of variant A is in the kingdom: put one in it (its button above) to measure it.";
+  else if (state.cardBError) why = "Variant B has an error: fix it first.";
+  else if (!bCards) why = "Variant B: copy A into B, then change a definition.";
+  else if (bCards.length !== state.cards.length || bCards.some((c, k) => c.name !== state.cards[k].name)) why = "Variant B must define the same cards as A, in the same order, with other definitions.";
+  else if (!changed) why = "Variant B is the same as A: change a definition (e.g. cost = 5) to compare.";
+  const st = $("#ab-status");
+  st.textContent = why || `Ready: every game is played with A and with B; ${changed} card${changed > 1 ? "s" : ""} changed, ${sel.value} measured.`;
+  st.classList.toggle("bad", !!why);
+  $("#ab-run").disabled = !!why;
 }
 
 async function runAb() {
@@ -660,7 +785,7 @@ async function runAb() {
     r = await fetch("/api/ab", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed, cards: state.cardText, cards_b: $("#card-b").value }),
+      body: JSON.stringify({ client: CLIENT, kingdom: kingdomReq(), bots: botsReq(), games, seed, cards: state.cardText, cards_b: $("#card-b").value, card: $("#ab-card").value || undefined }),
       signal: ctl.signal,
     });
   } catch (e) {
@@ -689,6 +814,17 @@ function onAbEvent(name, d) {
     $("#ab-downloads").hidden = true;
     $("#ab-counter").textContent = `${d.card}: 0 / ${fmt(d.games)} games per variant`;
     state.abCard = d.card;
+    $("#ab-title").textContent = `A/B of ${d.card}: variant B − variant A`;
+    // What is compared, as it was when the A/B started.
+    const what = $("#ab-what");
+    what.innerHTML = "";
+    (state.cardsB || []).forEach((b, k) => {
+      const a = state.cards[k];
+      if (!a || a.signature === b.signature) return;
+      const li = document.createElement("li");
+      li.innerHTML = `<b>${escapeHtml(a.name)}</b>: A ${escapeHtml(cardWords(a))} <b>→</b> B ${escapeHtml(cardWords(b))}`;
+      what.appendChild(li);
+    });
   } else if (name === "progress" || name === "done") {
     $("#ab-counter").textContent = `${state.abCard}: ${fmt(d.games)} / ${fmt(d.requested)} games per variant (each played with A and with B) · ${(d.ms / 1000).toFixed(2)} s${name === "done" ? (d.stopped ? " · stopped" : " · done") : ""}`;
     renderAb(d.rows);
@@ -842,13 +978,20 @@ function renderCardList() {
     li.append(b, t, btn);
     ul.appendChild(li);
   }
+  renderAbSetup();
 }
 
-// Put a data card in the kingdom: in place of the last card if ten are
-// there already.
+// Put a data card in the kingdom: in place of its last card that is not a
+// data card if ten are there already (a second card of the designer's
+// does not push out the first).
 function putInKingdom(name) {
-  let list = kingdomCards();
-  if (list.length >= 10) list = list.slice(0, 9);
+  const list = kingdomCards();
+  if (list.length >= 10) {
+    const data = new Set(state.cards.map((c) => normName(c.name)));
+    let k = list.length - 1;
+    while (k > 0 && data.has(normName(list[k]))) k--;
+    list.splice(k, 1);
+  }
   list.push(name);
   $("#cards").value = list.join(", ");
   cardsTyped();

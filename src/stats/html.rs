@@ -162,12 +162,7 @@ impl Frame {
             r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{t}">"#,
             t = esc(title)
         );
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="20" class="title" text-anchor="middle">{}</text>"#,
-            (ML + W - MR) / 2.0,
-            esc(title)
-        );
+        title_text(out, title);
         for t in ticks(self.y0, self.y1, 6) {
             let y = self.y(t);
             let _ = write!(
@@ -211,6 +206,45 @@ impl Frame {
             (MT + H - MB) / 2.0,
             (MT + H - MB) / 2.0,
             esc(ylabel)
+        );
+    }
+}
+
+/// The width `text` takes at `px` pixels in the report's sans-serif font,
+/// estimated at 0.55 em a character (a little more than such fonts'
+/// average for words and spaces): what decides whether a title fits above
+/// the plot or a label under its bar. The browser test measures the real
+/// widths (tests/it/browser.rs).
+fn text_width(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.55
+}
+
+/// A chart's title: centred over the plot when it fits there, else over
+/// the whole chart, and squeezed to the chart's width (`textLength`) when
+/// even that is too narrow, so that no title is ever clipped.
+fn title_text(out: &mut String, title: &str) {
+    let w = text_width(title, 14.0);
+    let over_plot = (ML + W - MR) / 2.0;
+    if w <= 2.0 * over_plot.min(W - over_plot) - 8.0 {
+        let _ = write!(
+            out,
+            r#"<text x="{over_plot}" y="20" class="title" text-anchor="middle">{}</text>"#,
+            esc(title)
+        );
+    } else if w <= W - 12.0 {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="20" class="title" text-anchor="middle">{}</text>"#,
+            W / 2.0,
+            esc(title)
+        );
+    } else {
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="20" class="title" text-anchor="middle" textLength="{}" lengthAdjust="spacingAndGlyphs">{}</text>"#,
+            W / 2.0,
+            W - 12.0,
+            esc(title)
         );
     }
 }
@@ -366,6 +400,9 @@ pub fn line_chart_banded(
 }
 
 /// A bar chart of rates in [0, 1] with 95% error bars: (label, rate, half-width, color).
+/// Labels too wide for their bar's slot (they would overlap their
+/// neighbours') are replaced under the bars by numbers, with a key in
+/// the right margin: each number, its bar's colour and the label.
 pub fn rate_bars(title: &str, ylabel: &str, bars: &[(String, f64, f64, usize)]) -> String {
     let top = bars
         .iter()
@@ -383,6 +420,9 @@ pub fn rate_bars(title: &str, ylabel: &str, bars: &[(String, f64, f64, usize)]) 
     let mut out = String::new();
     f.open(&mut out, title, "", ylabel, false);
     let slot = (W - ML - MR) / bars.len().max(1) as f64;
+    let keyed = bars
+        .iter()
+        .any(|b| text_width(&b.0, 11.0) > slot - 6.0);
     for (i, (label, rate, ci, col)) in bars.iter().enumerate() {
         let cx = f.x(i as f64 + 0.5);
         let bw = slot * 0.55;
@@ -408,15 +448,63 @@ pub fn rate_bars(title: &str, ylabel: &str, bars: &[(String, f64, f64, usize)]) 
         );
         let _ = write!(
             out,
-            r#"<text x="{cx:.1}" y="{:.1}" class="tick" text-anchor="middle">{:.1}%</text><text x="{cx:.1}" y="{}" class="tick" text-anchor="middle">{}</text>"#,
+            r#"<text x="{cx:.1}" y="{:.1}" class="tick" text-anchor="middle">{:.1}%</text>"#,
             hi - 5.0,
             rate * 100.0,
-            H - MB + 16.0,
-            esc(label)
         );
+        if keyed {
+            let _ = write!(
+                out,
+                r#"<text x="{cx:.1}" y="{}" class="tick" text-anchor="middle">{}<title>{}</title></text>"#,
+                H - MB + 16.0,
+                i + 1,
+                esc(label)
+            );
+        } else {
+            let _ = write!(
+                out,
+                r#"<text x="{cx:.1}" y="{}" class="tick" text-anchor="middle">{}</text>"#,
+                H - MB + 16.0,
+                esc(label)
+            );
+        }
+    }
+    if keyed {
+        bar_key(&mut out, bars);
     }
     out.push_str("</svg>");
     out
+}
+
+/// The key of a [`rate_bars`] chart whose bars are numbered: a row per
+/// bar in the right margin (its number, a swatch of its colour, its label,
+/// shortened to the margin with the whole label in its tooltip).
+fn bar_key(out: &mut String, bars: &[(String, f64, f64, usize)]) {
+    let x = W - MR + 12.0;
+    let step = ((H - MT - MB) / bars.len().max(1) as f64).min(17.0);
+    for (i, (label, _, _, col)) in bars.iter().enumerate() {
+        let y = MT + 8.0 + i as f64 * step;
+        let room = MR - 12.0 - 34.0;
+        let most = (room / (11.0 * 0.55)) as usize;
+        let name = if label.chars().count() > most {
+            format!("{}…", label.chars().take(most - 1).collect::<String>())
+        } else {
+            label.clone()
+        };
+        let _ = write!(
+            out,
+            r#"<g class="key"><text x="{x}" y="{}" class="legend" text-anchor="start">{}</text><rect x="{}" y="{}" width="10" height="10" fill="{}" opacity="0.85"/><text x="{}" y="{}" class="legend">{}<title>{}</title></text></g>"#,
+            y + 4.0,
+            i + 1,
+            x + 16.0,
+            y - 5.0,
+            color(*col),
+            x + 32.0,
+            y + 4.0,
+            esc(&name),
+            esc(label)
+        );
+    }
 }
 
 /// Bars of one histogram series: name, (x, count) points, color index.
@@ -1355,6 +1443,45 @@ pub fn render_comparison(a: (&str, &PlaytestStats), b: (&str, &PlaytestStats)) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bar_labels_too_wide_for_their_slot_become_numbers_with_a_key() {
+        let bar = |n: &str, c| (n.to_string(), 0.3, 0.02, c);
+        // Two short labels fit under their bars: written there, no key.
+        let two = rate_bars("t", "y", &[bar("Big Money", 0), bar("Smithy", 1)]);
+        assert!(two.contains(">Big Money</text>") && !two.contains("class=\"key\""));
+        // Six bots' names in 60-pixel slots would overlap: numbered, keyed.
+        let names = [
+            "Cautious Puritan",
+            "Accuser Puritan",
+            "Hidden Witch",
+            "Loud Witch",
+            "Set Builder",
+            "A bot with a very long name indeed",
+        ];
+        let bars: Vec<_> = names.iter().enumerate().map(|(i, n)| bar(n, i)).collect();
+        let six = rate_bars("t", "y", &bars);
+        assert_eq!(six.matches("<g class=\"key\">").count(), 6);
+        assert!(six.contains(">1<title>Cautious Puritan</title></text>"));
+        assert!(six.contains(">Cautious Puritan<title>Cautious Puritan</title>"));
+        // The long one is shortened in the key, whole in its tooltip.
+        assert!(six.contains("…<title>A bot with a very long name indeed</title>"));
+    }
+
+    #[test]
+    fn a_title_too_wide_for_the_plot_is_centred_on_the_chart_or_squeezed() {
+        let at = |t: &str| {
+            let mut s = String::new();
+            title_text(&mut s, t);
+            s
+        };
+        assert!(at("Score by strategy").contains(&format!("x=\"{}\"", (ML + W - MR) / 2.0)));
+        let wide = "Final Despair D minus the threshold (Witches win at 0 and above)";
+        assert!(at(wide).contains(&format!("x=\"{}\"", W / 2.0)));
+        assert!(!at(wide).contains("textLength"));
+        let wider = wide.repeat(2);
+        assert!(at(&wider).contains(&format!("textLength=\"{}\"", W - 12.0)));
+    }
 
     #[test]
     fn tick_labels_keep_every_decimal_they_need() {

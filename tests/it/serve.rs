@@ -768,3 +768,80 @@ fn stopping_a_queued_batch_ends_its_stream_with_cancelled() {
         srv.post("/api/stop", &json!({ "client": c }));
     }
 }
+
+/// A bot pasted in the page (issue 45, friction 6) is named by its own
+/// file name everywhere: its errors, the `--explain` log's positions (which
+/// point into the pasted text: the `domsim log --explain` of that text
+/// saved as the download), the command line and the CSV; never by the
+/// folder's file of the seat (`strategies/big_money.dom`, whose line 9 is a
+/// comment). A folder bot sent back unchanged keeps its path.
+#[test]
+fn a_pasted_bot_is_named_by_its_own_file_everywhere() {
+    use serde_json::json;
+    let srv = Server::start();
+    let pasted = "# pasted from a forum\nname: Pasted Smithy\n\nbuy:\n    Province if total_money >= 16\n    Gold\n    Smithy if count(Smithy) < 1\n    Silver\n";
+    let kingdom = json!({ "preset": "First Game" });
+    for file in ["pasted-1.dom", "big_money.dom"] {
+        let bots = json!([
+            bot(file, pasted),
+            bot("smithy_big_money.dom", &shipped("smithy_big_money.dom"))
+        ]);
+        let log = srv.post(
+            "/api/log",
+            &json!({ "kingdom": kingdom, "bots": bots, "seed": 3, "game": 1, "explain": true }),
+        );
+        assert_eq!(log.status, 200, "{}", log.body);
+        let d = scratch("serve-pasted");
+        std::fs::write(d.join(file), pasted).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
+            .args(["log", file])
+            .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/smithy_big_money.dom"))
+            .args(["--preset", "First Game", "--seed", "3", "--game", "1", "--explain"])
+            .current_dir(&*d)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let want = String::from_utf8_lossy(&o.stdout)
+            .replace(&format!("[{file}]"), &format!("[typed:{file}]"))
+            .replace(
+                &format!("{}/", std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies").display()),
+                "strategies/",
+            );
+        assert_eq!(log.body, want, "the log of the text saved as {file}");
+        // Its positions point into the pasted text: Gold is on line 6.
+        assert!(log.body.contains(&format!("{file}:6:5")), "{}", log.body);
+        assert!(!log.body.contains(&format!("strategies/{file}")), "{}", log.body);
+        assert!(log.body.contains("strategies/smithy_big_money.dom:"), "{}", log.body);
+
+        // An error of the pasted text: at its line, named by its file.
+        let typo = pasted.replace("Smithy if", "Smithyy if");
+        let c = srv
+            .post(
+                "/api/check",
+                &json!({ "kingdom": kingdom, "bots": [bot(file, &typo), bot("smithy_big_money.dom", &shipped("smithy_big_money.dom"))] }),
+            )
+            .json();
+        let e = &c["bots"][0]["errors"][0];
+        assert_eq!((e["line"].as_u64(), e["col"].as_u64()), (Some(7), Some(5)), "{c}");
+        assert!(
+            e["text"].as_str().unwrap().starts_with(&format!("{file}:7:5:")),
+            "{c}"
+        );
+        assert_eq!(c["bots"][0]["source"], format!("typed:{file}"));
+
+        // The batch: the command line and the CSV name it by its file.
+        let r = srv.post(
+            "/api/run",
+            &json!({ "client": "p", "kingdom": kingdom, "bots": bots, "games": 200, "seed": 3 }),
+        );
+        let done = r.events().pop().unwrap().1;
+        let cmd = done["command"].as_str().unwrap();
+        assert!(
+            cmd.starts_with(&format!("domsim sim {file} strategies/smithy_big_money.dom ")),
+            "{cmd}"
+        );
+        let csv = done["csv"].as_str().unwrap();
+        assert!(csv.contains(&format!("typed:{file}")), "{csv}");
+        assert!(!csv.contains(&format!("strategies/{file}")), "{csv}");
+    }
+}

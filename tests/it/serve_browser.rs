@@ -275,6 +275,87 @@ fn workbench_in_a_real_browser() {
     set_input(&tab, "#seed", "11");
     wait_done_after(&tab, before, "the batch of seed 11 again");
 
+    // A bot pasted over seat 2's whole text (issue 45, friction 6) takes a
+    // name of its own: the downloads, the command line and the explained
+    // log name it, at positions of the pasted text.
+    let pasted = "# pasted\nname: Pasted Gold\nbuy:\n    Province if total_money >= 18\n    Gold\n    Silver\n";
+    let before = done_count(&tab);
+    eval(
+        &tab,
+        &format!(
+            "(() => {{ const t = document.querySelector('.bot[data-i=\"1\"] textarea'); t.focus(); t.select(); t.dispatchEvent(new ClipboardEvent('paste', {{ bubbles: true }})); t.value = {}; t.dispatchEvent(new Event('input')); return true; }})()",
+            serde_json::Value::String(pasted.into())
+        ),
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelector('.bot[data-i=\"1\"] .file').value"),
+        "pasted-1.dom"
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelector('.bot[data-i=\"1\"] .load').value"),
+        ""
+    );
+    wait_done_after(&tab, before, "the batch of the pasted bot");
+    wait_for(
+        &tab,
+        "document.querySelector('#command').textContent.startsWith('domsim sim strategies/big_money.dom pasted-1.dom ') && [...document.querySelectorAll('#dl-bots a')].map(a => a.textContent).join(' ') === 'big_money.dom pasted-1.dom'",
+        "the command and downloads naming the pasted bot",
+    );
+    let got = download(&tab, "#dl-bots a:nth-child(2)", &downloads, "pasted-1.dom");
+    assert_eq!(got, pasted);
+    eval(
+        &tab,
+        "document.querySelector('#explain').checked = true; document.querySelector('#show-log').click(); true",
+    );
+    wait_for(
+        &tab,
+        "document.querySelector('#log').textContent.includes('pasted-1.dom:5:5')",
+        "the explained log at the pasted text's line 5 (Gold)",
+    );
+    let log = eval(&tab, "document.querySelector('#log').textContent");
+    assert!(
+        !log.as_str().unwrap().contains("strategies/smithy_big_money.dom"),
+        "{log}"
+    );
+    eval(
+        &tab,
+        "document.querySelector('#explain').checked = false; true",
+    );
+
+    // While a batch plays, the downloads of the one before are disabled
+    // (no link to click), and they come back with its own when it ends
+    // (here stopped).
+    eval(
+        &tab,
+        "(() => { window.sawStale = false; const box = document.querySelector('#downloads'); new MutationObserver(() => { if (box.classList.contains('stale') && !document.querySelector('#dl-csv').hasAttribute('href') && !document.querySelector('#dl-note').hidden) window.sawStale = true; }).observe(box, { attributes: true, subtree: true }); return true; })()",
+    );
+    let before = done_count(&tab);
+    set_input(&tab, "#games", "100000");
+    wait_for(&tab, "window.sawStale === true", "the downloads disabled");
+    wait_for(
+        &tab,
+        "!document.querySelector('#stop').disabled && /^[1-9][0-9,]* \\/ 100,000 games/.test(document.querySelector('#counter').textContent)",
+        "the batch playing, its first games played",
+    );
+    eval(&tab, "document.querySelector('#stop').click(); true");
+    wait_done_after(&tab, before, "the stopped batch");
+    assert_eq!(
+        eval(
+            &tab,
+            "!document.querySelector('#downloads').classList.contains('stale') && document.querySelector('#dl-csv').hasAttribute('href') && document.querySelector('#dl-note').hidden"
+        ),
+        true,
+        "the downloads are back"
+    );
+    let cmd = eval(&tab, "document.querySelector('#command').textContent");
+    assert!(
+        !cmd.as_str().unwrap().contains(" -n 4000 ") && !cmd.as_str().unwrap().contains(" -n 100000 "),
+        "the stopped batch's command: {cmd}"
+    );
+    let before = done_count(&tab);
+    set_input(&tab, "#games", "4000");
+    wait_done_after(&tab, before, "the batch of 4000 games again");
+
     // One game's log.
     eval(&tab, "document.querySelector('#show-log').click(); true");
     wait_for(

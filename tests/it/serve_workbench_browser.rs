@@ -165,26 +165,77 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
     shot(&tab, "cards.png");
 
     // A/B: the file's card ($4) against a $5 variant, the paired interval
-    // drawn for each bot.
+    // drawn for each bot. The card file has a second card, first, also put
+    // in the kingdom (in place of a kingdom card, not of Post Rider): the
+    // designer chooses the card measured, Post Rider.
     // (Automatic runs off meanwhile: a run of the page would replace it.)
     let _ = done_count(&tab);
     eval(
         &tab,
         "document.querySelector('#auto').checked = false; true",
     );
-    set_cards(&tab, &file);
+    let village = "[[card]]\nname = \"Test Village\"\ncost = 3\ntypes = [\"Action\"]\ncards = 1\nactions = 2\n\n";
+    set_cards(&tab, &format!("{village}{file}"));
+    wait_for(
+        &tab,
+        "document.querySelectorAll('#card-list .to-kingdom').length === 2 && document.querySelectorAll('#card-list .to-kingdom')[0].textContent === 'put in the kingdom'",
+        "two cards listed",
+    );
+    eval(
+        &tab,
+        "document.querySelectorAll('#card-list .to-kingdom')[0].click(); true",
+    );
+    let kingdom = eval(&tab, "document.querySelector('#cards').value");
+    let kingdom = kingdom.as_str().unwrap();
+    assert!(
+        kingdom.contains("Post Rider") && kingdom.contains("Test Village") && kingdom.split(',').count() == 10,
+        "{kingdom}"
+    );
     eval(&tab, "document.querySelector('#ab').open = true; true");
     eval(
         &tab,
         &format!(
             "(() => {{ const t = document.querySelector('#card-b'); t.value = {}; t.dispatchEvent(new Event('input')); return true; }})()",
-            serde_json::Value::String(file.replace("cost = 4", "cost = 5"))
+            serde_json::Value::String(format!("{village}{}", file.replace("cost = 4", "cost = 5")))
         ),
     );
     wait_for(
         &tab,
-        "document.querySelector('#ab-status').textContent.includes('($5)')",
-        "variant B parsed",
+        "!document.querySelector('#ab-run').disabled && document.querySelectorAll('#ab-diff tr.changed').length === 1",
+        "variant B parsed, one card changed",
+    );
+    let changed = eval(&tab, "document.querySelector('#ab-diff tr.changed').textContent");
+    assert!(
+        changed.as_str().unwrap().starts_with("Post Rider (measured)$4 Action: +2 Cards, +$1.$5 Action"),
+        "{changed}"
+    );
+    assert_eq!(
+        eval(&tab, "[...document.querySelectorAll('#ab-card option')].map(o => o.value).join(', ')"),
+        "Test Village, Post Rider"
+    );
+    // (Post Rider, chosen while it was the only card, stays chosen; the
+    // server's default would be the first card in the kingdom, Test
+    // Village.)
+    assert_eq!(eval(&tab, "document.querySelector('#ab-card').value"), "Post Rider");
+    let choose = |card: &str| {
+        eval(
+            &tab,
+            &format!("(() => {{ const s = document.querySelector('#ab-card'); s.value = '{card}'; s.dispatchEvent(new Event('change')); return true; }})()"),
+        )
+    };
+    choose("Test Village");
+    assert!(
+        eval(&tab, "document.querySelector('#ab-diff tr.measured').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("Test Village (measured)")
+    );
+    choose("Post Rider");
+    assert!(
+        eval(&tab, "document.querySelector('#ab-diff tr.measured').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("Post Rider (measured)")
     );
     let _ = done_count(&tab);
     eval(&tab, "document.querySelector('#ab-run').click(); true");
@@ -204,7 +255,17 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
             .unwrap()
             .starts_with("domsim compare --a a.toml --b b.toml --card 'Post Rider'")
     );
-    shot(&tab, "ab.png");
+    assert_eq!(
+        eval(&tab, "document.querySelector('#ab-title').textContent"),
+        "A/B of Post Rider: variant B − variant A"
+    );
+    assert!(
+        eval(&tab, "document.querySelector('#ab-what').textContent")
+            .as_str()
+            .unwrap()
+            .contains("Post Rider: A $4 Action: +2 Cards, +$1. → B $5 Action"),
+    );
+    shot_at(&tab, "#ab-panel", "ab.png");
     eval(
         &tab,
         "(() => { const a = document.querySelector('#auto'); a.checked = true; a.dispatchEvent(new Event('change')); return true; })()",

@@ -400,6 +400,11 @@ const NOT_REPLAYED: &[(&str, &str, &str)] = &[
         "a browser's screenshot of the workbench test (compare_page)",
     ),
     (
+        "results/new_salem/report.png",
+        "results/NEW_SALEM.md",
+        "a browser's screenshot of the shipped report (browser.rs)",
+    ),
+    (
         "results/serve.png",
         "README.md",
         "a browser's screenshot of a live page: shows the batch's wall time",
