@@ -129,13 +129,22 @@ fn reports_render_in_a_real_browser() {
 #[test]
 fn the_new_salem_report_fits_its_charts_in_a_real_browser() {
     use crate::serve_browser::{eval, launch, wait_for};
-    let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/new_salem/report.html");
+    let page =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/new_salem/report.html");
     let html = std::fs::read_to_string(&page).unwrap();
     // The per-chair charts' bars: none in a side's colour.
-    for chart in html.split("aria-label=\"Personal win rate per chair\"").skip(1) {
+    for chart in html
+        .split("aria-label=\"Personal win rate per chair\"")
+        .skip(1)
+    {
         let chart = chart.split("</svg>").next().unwrap();
-        for side in ["#1f77b4", "#d62728", "#7f7f7f", "#0b3d91", "#f7a1a1", "#2f2f2f"] {
-            assert!(!chart.contains(&format!("fill=\"{side}\"")), "a bot's bar in {side}");
+        for side in [
+            "#1f77b4", "#d62728", "#7f7f7f", "#0b3d91", "#f7a1a1", "#2f2f2f",
+        ] {
+            assert!(
+                !chart.contains(&format!("fill=\"{side}\"")),
+                "a bot's bar in {side}"
+            );
         }
     }
     let Some(chrome) = chromium() else {
@@ -148,7 +157,11 @@ fn the_new_salem_report_fits_its_charts_in_a_real_browser() {
         .unwrap()
         .wait_until_navigated()
         .unwrap();
-    wait_for(&tab, "document.querySelectorAll('svg.chart').length > 20", "the charts");
+    wait_for(
+        &tab,
+        "document.querySelectorAll('svg.chart').length > 20",
+        "the charts",
+    );
     // Every text inside its chart, measured as drawn (after transforms).
     let outside = eval(
         &tab,
