@@ -861,7 +861,11 @@ const MEASURE_WORDS = {
 // bot, red when surely worse; then every measure in a table.
 function renderAb(rows) {
   const wr = rows.filter((r) => r.measure === "win_rate");
-  const lim = Math.max(0.01, ...wr.flatMap((r) => [Math.abs(r.ci_low), Math.abs(r.ci_high)]).filter((x) => isFinite(x)));
+  const widest = Math.max(0.01, ...wr.flatMap((r) => [Math.abs(r.ci_low), Math.abs(r.ci_high)]).filter((x) => isFinite(x)));
+  // Round ticks: two steps of a round size (0.1, 0.2, 0.5, 1, 2, 5… points)
+  // on each side of 0, covering every interval.
+  const step = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50].find((st) => 2 * st >= widest * 100) || 50;
+  const lim = 2 * step / 100;
   const W = 640, left = 170, right = 20, rowH = 28, top = 22, H = top + rowH * wr.length + 30;
   const x = (v) => left + (Math.max(-lim, Math.min(lim, v)) + lim) / (2 * lim) * (W - left - right);
   let svg = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="change in win rate, B minus A">`;
@@ -870,7 +874,8 @@ function renderAb(rows) {
     const v = lim * k / 2;
     const xx = x(v).toFixed(1);
     svg += `<line x1="${xx}" x2="${xx}" y1="${top}" y2="${H - 24}" stroke="${k === 0 ? "#555" : "#ddd"}"/>`;
-    svg += `<text class="tick" x="${xx}" y="${H - 8}" text-anchor="middle">${(v * 100 >= 0 ? "+" : "") + (v * 100).toFixed(1)}</text>`;
+    const pp = Math.round(v * 1000) / 10;
+    svg += `<text class="tick" x="${xx}" y="${H - 8}" text-anchor="middle">${(pp > 0 ? "+" : "") + (step < 1 ? pp.toFixed(1) : String(pp))}</text>`;
   }
   wr.forEach((r, i) => {
     const y = top + rowH * i + rowH / 2;
@@ -882,13 +887,18 @@ function renderAb(rows) {
   svg += "</svg>";
   $("#ab-chart").innerHTML = svg;
   let h = "<tr><th>measure</th><th>bot</th><th>A</th><th>B</th><th>B − A</th><th>95% interval</th></tr>";
-  for (const r of rows) {
+  // A measure that is 0 with both variants (a bot that never buys the
+  // card) says nothing: left out, and counted below the table.
+  const zero = (r) => r.measure !== "win_rate" && r.a === 0 && r.b === 0;
+  const omitted = rows.filter(zero).length;
+  for (const r of rows.filter((r) => !zero(r))) {
     const cls = r.measure === "win_rate" ? (r.ci_low > 0 ? "better" : r.ci_high < 0 ? "worse" : "") : "";
     const f = (v) => (r.measure === "win_rate" || r.measure === "winner_has_card") ? pct(v) : v.toFixed(3);
     const sg = (v) => (v >= 0 ? "+" : "") + f(v);
     h += `<tr><td>${MEASURE_WORDS[r.measure] || r.measure}</td><td>${escapeHtml(r.bot)}</td><td>${f(r.a)}</td><td>${f(r.b)}</td>` +
       `<td class="${cls}">${sg(r.diff)}</td><td>[${sg(r.ci_low)}, ${sg(r.ci_high)}]</td></tr>`;
   }
+  if (omitted) h += `<tr><td colspan="6" class="note">${omitted} measure${omitted > 1 ? "s" : ""} that ${omitted > 1 ? "are" : "is"} 0 with both variants left out (the CSV has every row)</td></tr>`;
   $("#ab-table").innerHTML = h;
 }
 
@@ -1110,25 +1120,32 @@ function renderBoard(j) {
   const v = j.view;
   document.body.dataset.answers = String(j.answers);
   const typesOf = (n) => { const c = v.supply.find((s) => s.name === n); return c ? c.types : (n === "Copper" || n === "Silver" || n === "Gold" ? "Treasure" : ""); };
-  const you = v.players[v.seat];
-  $("#play-status").textContent = `Turn ${v.turn} of ${v.active_name}${v.active === v.seat ? " (you)" : ""} · ${v.phase} phase · ${v.actions} action(s), ${v.buys} buy(s), $${v.coins} · your deck ${v.deck}, discard ${v.discard}${v.discard_top ? ` (top: ${v.discard_top})` : ""} · ${j.answers} answers given`;
+  const over = !j.question;
+  $("#play-status").textContent = over
+    ? `The game is over · ${j.answers} answers given · your deck ${v.deck}, discard ${v.discard}`
+    : `Turn ${v.turn} of ${v.active_name}${v.active === v.seat ? " (you)" : ""} · ${v.phase} phase · ${v.actions} action(s), ${v.buys} buy(s), $${v.coins} · your deck ${v.deck}, discard ${v.discard}${v.discard_top ? ` (top: ${v.discard_top})` : ""} · ${j.answers} answers given`;
   chips($("#hand"), v.hand, typesOf);
   chips($("#inplay"), v.players[v.active].play, typesOf);
   chips($("#aside"), v.aside, typesOf);
   chips($("#trash"), v.trash, typesOf);
+  // An empty zone says so (rather than a heading over nothing).
+  for (const id of ["#hand", "#inplay", "#aside", "#trash"]) {
+    if (!$(id).children.length) $(id).innerHTML = '<span class="none-here">none</span>';
+  }
+  $("#inplay").previousElementSibling.textContent = over || v.active === v.seat ? "In play" : `In play (${v.active_name}'s)`;
   const owned = $("#owned");
   owned.innerHTML = "";
   for (const [n, k] of v.owned) owned.appendChild(cardChip(n, typesOf(n), `×${k}`));
   const sup = $("#supply");
   sup.innerHTML = "";
   for (const c of v.supply) {
-    const d = cardChip(c.name, c.types, `$${c.cost} · ${c.left}`);
+    const d = cardChip(c.name, c.types, `$${c.cost} · ${c.left} left`);
     if (c.left === 0) d.classList.add("empty");
     sup.appendChild(d);
   }
   let h = "<tr><th>seat</th><th>bot</th><th>VP</th><th>hand</th><th>deck</th><th>discard</th><th>cards</th><th>turns</th></tr>";
   v.players.forEach((p, i) => {
-    h += `<tr class="${p.you ? "you" : ""}${i === v.active ? " active" : ""}"><td>${escapeHtml(p.name)}</td><td>${p.you ? "you" : escapeHtml(j.bots[i] || "")}</td>` +
+    h += `<tr class="${p.you ? "you" : ""}${i === v.active && !over ? " active" : ""}"><td>${escapeHtml(p.name)}</td><td>${p.you ? "you" : escapeHtml(j.bots[i] || "")}</td>` +
       `<td>${p.vp}</td><td>${p.hand}</td><td>${p.deck}</td><td>${p.discard}</td><td>${p.owned}</td><td>${p.turns}</td></tr>`;
   });
   $("#seats").innerHTML = h;
@@ -1139,7 +1156,13 @@ function renderBoard(j) {
   $("#question").hidden = !q;
   $("#play-over").hidden = !!q;
   if (q) {
-    $("#prompt").textContent = q.prompt;
+    // A buy says what there is to spend, a play how many Actions are left.
+    const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+    $("#prompt").textContent = q.prompt === "Buy a card"
+      ? `${q.prompt}: you have $${v.coins} and ${plural(v.buys, "buy")}`
+      : q.prompt === "Play an Action"
+        ? `${q.prompt}: you have ${plural(v.actions, "action")} left`
+        : q.prompt;
     const box = $("#answers");
     box.innerHTML = "";
     for (const o of q.options) {

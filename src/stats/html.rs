@@ -420,9 +420,7 @@ pub fn rate_bars(title: &str, ylabel: &str, bars: &[(String, f64, f64, usize)]) 
     let mut out = String::new();
     f.open(&mut out, title, "", ylabel, false);
     let slot = (W - ML - MR) / bars.len().max(1) as f64;
-    let keyed = bars
-        .iter()
-        .any(|b| text_width(&b.0, 11.0) > slot - 6.0);
+    let keyed = bars.iter().any(|b| text_width(&b.0, 11.0) > slot - 6.0);
     for (i, (label, rate, ci, col)) in bars.iter().enumerate() {
         let cx = f.x(i as f64 + 0.5);
         let bw = slot * 0.55;

@@ -129,13 +129,22 @@ fn reports_render_in_a_real_browser() {
 #[test]
 fn the_new_salem_report_fits_its_charts_in_a_real_browser() {
     use crate::serve_browser::{eval, launch, wait_for};
-    let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/new_salem/report.html");
+    let page =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/new_salem/report.html");
     let html = std::fs::read_to_string(&page).unwrap();
     // The per-chair charts' bars: none in a side's colour.
-    for chart in html.split("aria-label=\"Personal win rate per chair\"").skip(1) {
+    for chart in html
+        .split("aria-label=\"Personal win rate per chair\"")
+        .skip(1)
+    {
         let chart = chart.split("</svg>").next().unwrap();
-        for side in ["#1f77b4", "#d62728", "#7f7f7f", "#0b3d91", "#f7a1a1", "#2f2f2f"] {
-            assert!(!chart.contains(&format!("fill=\"{side}\"")), "a bot's bar in {side}");
+        for side in [
+            "#1f77b4", "#d62728", "#7f7f7f", "#0b3d91", "#f7a1a1", "#2f2f2f",
+        ] {
+            assert!(
+                !chart.contains(&format!("fill=\"{side}\"")),
+                "a bot's bar in {side}"
+            );
         }
     }
     let Some(chrome) = chromium() else {
@@ -148,19 +157,23 @@ fn the_new_salem_report_fits_its_charts_in_a_real_browser() {
         .unwrap()
         .wait_until_navigated()
         .unwrap();
-    wait_for(&tab, "document.querySelectorAll('svg.chart').length > 20", "the charts");
+    wait_for(
+        &tab,
+        "document.querySelectorAll('svg.chart').length > 20",
+        "the charts",
+    );
     // Every text inside its chart, measured as drawn (after transforms).
     let outside = eval(
         &tab,
-        "[...document.querySelectorAll('svg.chart')].flatMap(svg => { const s = svg.getBoundingClientRect(); return [...svg.querySelectorAll('text')].filter(t => { const r = t.getBoundingClientRect(); return r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5; }).map(t => svg.getAttribute('aria-label') + ': ' + t.textContent); })",
+        "JSON.stringify([...document.querySelectorAll('svg.chart')].flatMap(svg => { const s = svg.getBoundingClientRect(); return [...svg.querySelectorAll('text')].filter(t => { const r = t.getBoundingClientRect(); return r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5; }).map(t => svg.getAttribute('aria-label') + ': ' + t.textContent); }))",
     );
-    assert_eq!(outside, serde_json::json!([]), "texts outside their chart");
+    assert_eq!(outside, "[]", "texts outside their chart");
     // No two texts of a chart overlap (a pixel of slack for glyph boxes).
     let overlaps = eval(
         &tab,
-        "[...document.querySelectorAll('svg.chart')].flatMap(svg => { const ts = [...svg.querySelectorAll('text')].map(t => [t, t.getBoundingClientRect()]); const out = []; for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) { const a = ts[i][1], b = ts[j][1]; if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) out.push(svg.getAttribute('aria-label') + ': ' + ts[i][0].textContent + ' / ' + ts[j][0].textContent); } return out; })",
+        "JSON.stringify([...document.querySelectorAll('svg.chart')].flatMap(svg => { const ts = [...svg.querySelectorAll('text')].map(t => [t, t.getBoundingClientRect()]); const out = []; for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) { const a = ts[i][1], b = ts[j][1]; if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) out.push(svg.getAttribute('aria-label') + ': ' + ts[i][0].textContent + ' / ' + ts[j][0].textContent); } return out; }))",
     );
-    assert_eq!(overlaps, serde_json::json!([]), "overlapping texts");
+    assert_eq!(overlaps, "[]", "overlapping texts");
     // The per-chair chart keys its numbered bars with the bots' names.
     let key = eval(
         &tab,

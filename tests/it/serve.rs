@@ -795,8 +795,19 @@ fn a_pasted_bot_is_named_by_its_own_file_everywhere() {
         std::fs::write(d.join(file), pasted).unwrap();
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"))
             .args(["log", file])
-            .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/smithy_big_money.dom"))
-            .args(["--preset", "First Game", "--seed", "3", "--game", "1", "--explain"])
+            .arg(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("strategies/smithy_big_money.dom"),
+            )
+            .args([
+                "--preset",
+                "First Game",
+                "--seed",
+                "3",
+                "--game",
+                "1",
+                "--explain",
+            ])
             .current_dir(&*d)
             .output()
             .unwrap();
@@ -804,14 +815,27 @@ fn a_pasted_bot_is_named_by_its_own_file_everywhere() {
         let want = String::from_utf8_lossy(&o.stdout)
             .replace(&format!("[{file}]"), &format!("[typed:{file}]"))
             .replace(
-                &format!("{}/", std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies").display()),
+                &format!(
+                    "{}/",
+                    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("strategies")
+                        .display()
+                ),
                 "strategies/",
             );
         assert_eq!(log.body, want, "the log of the text saved as {file}");
         // Its positions point into the pasted text: Gold is on line 6.
         assert!(log.body.contains(&format!("{file}:6:5")), "{}", log.body);
-        assert!(!log.body.contains(&format!("strategies/{file}")), "{}", log.body);
-        assert!(log.body.contains("strategies/smithy_big_money.dom:"), "{}", log.body);
+        assert!(
+            !log.body.contains(&format!("strategies/{file}")),
+            "{}",
+            log.body
+        );
+        assert!(
+            log.body.contains("strategies/smithy_big_money.dom:"),
+            "{}",
+            log.body
+        );
 
         // An error of the pasted text: at its line, named by its file.
         let typo = pasted.replace("Smithy if", "Smithyy if");
@@ -822,9 +846,16 @@ fn a_pasted_bot_is_named_by_its_own_file_everywhere() {
             )
             .json();
         let e = &c["bots"][0]["errors"][0];
-        assert_eq!((e["line"].as_u64(), e["col"].as_u64()), (Some(7), Some(5)), "{c}");
+        assert_eq!(
+            (e["line"].as_u64(), e["col"].as_u64()),
+            (Some(7), Some(5)),
+            "{c}"
+        );
         assert!(
-            e["text"].as_str().unwrap().starts_with(&format!("{file}:7:5:")),
+            e["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{file}:7:5:")),
             "{c}"
         );
         assert_eq!(c["bots"][0]["source"], format!("typed:{file}"));
@@ -837,7 +868,9 @@ fn a_pasted_bot_is_named_by_its_own_file_everywhere() {
         let done = r.events().pop().unwrap().1;
         let cmd = done["command"].as_str().unwrap();
         assert!(
-            cmd.starts_with(&format!("domsim sim {file} strategies/smithy_big_money.dom ")),
+            cmd.starts_with(&format!(
+                "domsim sim {file} strategies/smithy_big_money.dom "
+            )),
             "{cmd}"
         );
         let csv = done["csv"].as_str().unwrap();

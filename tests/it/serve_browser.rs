@@ -288,11 +288,17 @@ fn workbench_in_a_real_browser() {
         ),
     );
     assert_eq!(
-        eval(&tab, "document.querySelector('.bot[data-i=\"1\"] .file').value"),
+        eval(
+            &tab,
+            "document.querySelector('.bot[data-i=\"1\"] .file').value"
+        ),
         "pasted-1.dom"
     );
     assert_eq!(
-        eval(&tab, "document.querySelector('.bot[data-i=\"1\"] .load').value"),
+        eval(
+            &tab,
+            "document.querySelector('.bot[data-i=\"1\"] .load').value"
+        ),
         ""
     );
     wait_done_after(&tab, before, "the batch of the pasted bot");
@@ -314,7 +320,9 @@ fn workbench_in_a_real_browser() {
     );
     let log = eval(&tab, "document.querySelector('#log').textContent");
     assert!(
-        !log.as_str().unwrap().contains("strategies/smithy_big_money.dom"),
+        !log.as_str()
+            .unwrap()
+            .contains("strategies/smithy_big_money.dom"),
         "{log}"
     );
     eval(
@@ -349,7 +357,8 @@ fn workbench_in_a_real_browser() {
     );
     let cmd = eval(&tab, "document.querySelector('#command').textContent");
     assert!(
-        !cmd.as_str().unwrap().contains(" -n 4000 ") && !cmd.as_str().unwrap().contains(" -n 100000 "),
+        !cmd.as_str().unwrap().contains(" -n 4000 ")
+            && !cmd.as_str().unwrap().contains(" -n 100000 "),
         "the stopped batch's command: {cmd}"
     );
     let before = done_count(&tab);

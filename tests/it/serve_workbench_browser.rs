@@ -188,7 +188,9 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
     let kingdom = eval(&tab, "document.querySelector('#cards').value");
     let kingdom = kingdom.as_str().unwrap();
     assert!(
-        kingdom.contains("Post Rider") && kingdom.contains("Test Village") && kingdom.split(',').count() == 10,
+        kingdom.contains("Post Rider")
+            && kingdom.contains("Test Village")
+            && kingdom.split(',').count() == 10,
         "{kingdom}"
     );
     eval(&tab, "document.querySelector('#ab').open = true; true");
@@ -204,19 +206,31 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
         "!document.querySelector('#ab-run').disabled && document.querySelectorAll('#ab-diff tr.changed').length === 1",
         "variant B parsed, one card changed",
     );
-    let changed = eval(&tab, "document.querySelector('#ab-diff tr.changed').textContent");
+    let changed = eval(
+        &tab,
+        "document.querySelector('#ab-diff tr.changed').textContent",
+    );
     assert!(
-        changed.as_str().unwrap().starts_with("Post Rider (measured)$4 Action: +2 Cards, +$1.$5 Action"),
+        changed
+            .as_str()
+            .unwrap()
+            .starts_with("Post Rider (measured)$4 Action: +2 Cards, +$1.$5 Action"),
         "{changed}"
     );
     assert_eq!(
-        eval(&tab, "[...document.querySelectorAll('#ab-card option')].map(o => o.value).join(', ')"),
+        eval(
+            &tab,
+            "[...document.querySelectorAll('#ab-card option')].map(o => o.value).join(', ')"
+        ),
         "Test Village, Post Rider"
     );
     // (Post Rider, chosen while it was the only card, stays chosen; the
     // server's default would be the first card in the kingdom, Test
     // Village.)
-    assert_eq!(eval(&tab, "document.querySelector('#ab-card').value"), "Post Rider");
+    assert_eq!(
+        eval(&tab, "document.querySelector('#ab-card').value"),
+        "Post Rider"
+    );
     let choose = |card: &str| {
         eval(
             &tab,
@@ -224,19 +238,21 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
         )
     };
     choose("Test Village");
-    assert!(
-        eval(&tab, "document.querySelector('#ab-diff tr.measured').textContent")
-            .as_str()
-            .unwrap()
-            .starts_with("Test Village (measured)")
-    );
+    assert!(eval(
+        &tab,
+        "document.querySelector('#ab-diff tr.measured').textContent"
+    )
+    .as_str()
+    .unwrap()
+    .starts_with("Test Village (measured)"));
     choose("Post Rider");
-    assert!(
-        eval(&tab, "document.querySelector('#ab-diff tr.measured').textContent")
-            .as_str()
-            .unwrap()
-            .starts_with("Post Rider (measured)")
-    );
+    assert!(eval(
+        &tab,
+        "document.querySelector('#ab-diff tr.measured').textContent"
+    )
+    .as_str()
+    .unwrap()
+    .starts_with("Post Rider (measured)"));
     let _ = done_count(&tab);
     eval(&tab, "document.querySelector('#ab-run').click(); true");
     wait_for(
@@ -259,12 +275,10 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
         eval(&tab, "document.querySelector('#ab-title').textContent"),
         "A/B of Post Rider: variant B − variant A"
     );
-    assert!(
-        eval(&tab, "document.querySelector('#ab-what').textContent")
-            .as_str()
-            .unwrap()
-            .contains("Post Rider: A $4 Action: +2 Cards, +$1. → B $5 Action"),
-    );
+    assert!(eval(&tab, "document.querySelector('#ab-what').textContent")
+        .as_str()
+        .unwrap()
+        .contains("Post Rider: A $4 Action: +2 Cards, +$1. → B $5 Action"),);
     shot_at(&tab, "#ab-panel", "ab.png");
     eval(
         &tab,
