@@ -3,7 +3,7 @@
 //! result on fresh seeds, write the bot and its page.
 
 use super::common::{
-    bot_folders, check_io, check_writable, expand_specs, install_stop_handler, kingdom_config,
+    bot_folders, AbsentArg, check_io, check_writable, expand_specs, install_stop_handler, kingdom_config,
     parse_count, parse_seed, progress_wanted, KingdomArgs, LineupConfig, ThreadsArg,
     EXIT_INTERRUPTED, STOP,
 };
@@ -31,6 +31,8 @@ use std::process::ExitCode;
 pub struct BestArgs {
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    #[command(flatten)]
+    pub absent: AbsentArg,
     /// More members of the field (strategy files, folders of them, or
     /// builtin:big-money), beside the shipped bots that fit the kingdom.
     #[arg(long = "against", short = 'a', value_name = "STRATEGY")]
@@ -174,7 +176,9 @@ impl BestConfig {
         if specs.len() > 200 {
             bail!("at most 200 bots in the field ({} given)", specs.len());
         }
-        let field = LineupConfig::load(specs)?;
+        let mut field = LineupConfig::load(specs)?;
+        a.absent
+            .apply(&mut field, &[kingdom.kingdom], 1, "the field of `best`")?;
         check_writable(&outs, &[&field])?;
         Ok(BestConfig {
             kingdom,
