@@ -3,7 +3,7 @@
 //! result on fresh seeds, write the bot and its page.
 
 use super::common::{
-    bot_folders, check_io, check_writable, expand_specs, install_stop_handler, kingdom_config,
+    bot_folders, AbsentArg, check_io, check_writable, expand_specs, install_stop_handler, kingdom_config,
     parse_count, parse_seed, parse_two_players, progress_wanted, KingdomArgs, LineupConfig, ThreadsArg,
     EXIT_INTERRUPTED, STOP,
 };
@@ -31,6 +31,8 @@ use std::process::ExitCode;
 pub struct BestArgs {
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    #[command(flatten)]
+    pub absent: AbsentArg,
     /// Players per game: 2 (the only count: the search rests on a
     /// 2-player payoff matrix; for 3–6 players, `domsim rank -p N` rates a
     /// field).
@@ -179,7 +181,9 @@ impl BestConfig {
         if specs.len() > 200 {
             bail!("at most 200 bots in the field ({} given)", specs.len());
         }
-        let field = LineupConfig::load(specs)?;
+        let mut field = LineupConfig::load(specs)?;
+        a.absent
+            .apply(&mut field, &[kingdom.kingdom], 1, "the field of `best`")?;
         check_writable(&outs, &[&field])?;
         Ok(BestConfig {
             kingdom,

@@ -26,6 +26,20 @@ fn cmd_check(c: CheckConfig) -> Result<ExitCode> {
     let CheckConfig { files, kingdom: kc } = c;
     let mut failed = 0;
     for f in &files {
+        // A file's own errors, all of them at once (the run stops at the
+        // first).
+        let path = std::path::Path::new(f);
+        if path.is_file() {
+            let errors = crate::strategy::errors(path);
+            if errors.len() > 1 {
+                for e in &errors {
+                    crate::errln!("error: {e}");
+                }
+                crate::errln!("{f}: {} errors", errors.len());
+                failed += 1;
+                continue;
+            }
+        }
         let checked = Lineup::load(std::slice::from_ref(f))
             .and_then(|l| l.compile(&l.kingdom_for(&kc.kingdom)).map(|c| (l, c)));
         match checked {

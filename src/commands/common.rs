@@ -113,6 +113,119 @@ impl StrategyArgs {
     }
 }
 
+/// What a field verb (`rank`, `sweep`, `optimize`, `best`) does with a bot
+/// whose file names cards absent from the kingdom: its entries for them
+/// are skipped, so it would play as another bot (most often Big Money)
+/// under its own name.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Absent {
+    // (Plain comments: a doc comment per value would turn every verb's
+    // --help into the long format.)
+    // Leave it out of the field; one line names each bot left out and the
+    // card it misses.
+    #[default]
+    Leave,
+    // Play it as it is, labelled `NAME (without CARD)`.
+    Keep,
+}
+
+/// `--absent leave|keep`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AbsentArg {
+    /// A bot whose file names cards absent from the kingdom (with several
+    /// kingdoms: from every one of them) plays as another bot there:
+    /// `leave` leaves it out of the field (one line says who and which
+    /// card), `keep` plays it, labelled `NAME (without CARD)`.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = Absent::Leave)]
+    pub absent: Absent,
+}
+
+impl AbsentArg {
+    /// Apply `--absent` to `field` for `kingdoms` (a bot is absent when it
+    /// names a card absent from each of them); `min` bots must remain
+    /// (`what` says for what). Says on standard error who was left out (or
+    /// kept) and why.
+    pub fn apply(
+        &self,
+        field: &mut LineupConfig,
+        kingdoms: &[crate::engine::Kingdom],
+        min: usize,
+        what: &str,
+    ) -> Result<()> {
+        let l = &mut field.lineup;
+        let per: Vec<Vec<Vec<crate::cards::Card>>> =
+            kingdoms.iter().map(|k| l.absent_cards(k)).collect();
+        // What an entrant misses (the first kingdom's cards) when it misses
+        // something in every kingdom: a kingdom where it plays as itself
+        // keeps it.
+        let missing: Vec<Vec<crate::cards::Card>> = (0..l.entrants.len())
+            .map(|i| {
+                if per.iter().all(|p| !p[i].is_empty()) {
+                    per[0][i].clone()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        if missing.iter().all(Vec::is_empty) {
+            return Ok(());
+        }
+        let why = |cards: &[crate::cards::Card]| -> String {
+            match cards.len() {
+                1 => cards[0].name().to_string(),
+                n => format!("{} and {} more", cards[0].name(), n - 1),
+            }
+        };
+        let mut named: Vec<String> = Vec::new();
+        match self.absent {
+            Absent::Keep => {
+                for (i, (info, _)) in l.entrants.iter_mut().enumerate() {
+                    if !missing[i].is_empty() {
+                        info.name = format!("{} (without {})", info.name, why(&missing[i]));
+                        named.push(info.name.clone());
+                    }
+                }
+                crate::errln!(
+                    "kept (--absent keep) {} bot(s) naming cards not in the kingdom, playing without them: {}",
+                    named.len(),
+                    named.join(", ")
+                );
+            }
+            Absent::Leave => {
+                let mut keep = Vec::new();
+                let mut specs = Vec::new();
+                for (i, e) in std::mem::take(&mut l.entrants).into_iter().enumerate() {
+                    if missing[i].is_empty() {
+                        keep.push(e);
+                        specs.push(field.specs[i].clone());
+                    } else {
+                        named.push(format!("{} ({})", e.0.name, why(&missing[i])));
+                    }
+                }
+                l.entrants = keep;
+                field.specs = specs;
+                let kingdom = if kingdoms.len() > 1 {
+                    "each kingdom"
+                } else {
+                    "the kingdom"
+                };
+                crate::errln!(
+                    "left out {} bot(s) naming cards not in {kingdom} (--absent keep plays them): {}",
+                    named.len(),
+                    named.join(", ")
+                );
+                if l.entrants.len() < min {
+                    bail!(
+                        "{} bot(s) left in the field once those naming cards not in the kingdom are left out; {what} needs at least {min} (--absent keep plays them anyway)",
+                        l.entrants.len()
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Sequential mode and playtest statistics for `sim`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PlaytestArgs {
@@ -760,6 +873,7 @@ impl KingdomArgs {
             sets: self.sets.clone(),
             kingdom_seed: self.kingdom_seed,
             shelters: self.shelters.clone(),
+            cards_hint: true,
         }
     }
 }

@@ -47,6 +47,11 @@ pub struct Cli {
         requires = "cards"
     )]
     pub cards_only: Option<String>,
+    /// Folders where a strategy's `extends: NAME` is looked for after the
+    /// strategy's own folder, before those of DOMSIM_STRATEGIES and the
+    /// shipped strategies/ (DIR[:DIR...], separated by ':'; docs/STRATEGIES.md).
+    #[arg(long = "strategies-path", global = true, value_name = "DIRS")]
+    pub strategies_path: Vec<std::ffi::OsString>,
 }
 
 /// The verbs, in the order `--help` lists them. Each entry is the one place
@@ -222,6 +227,7 @@ pub fn run() -> Result<ExitCode> {
     if !matches!(cli.cmd, Command::Serve(_)) {
         common::catch_signals();
     }
+    crate::strategy::search_path::set(&cli.strategies_path).map_err(|e| anyhow!(e))?;
     let _binding = bind_cards(&cli)?;
     common::set_card_flags(&cli.cards, cli.cards_only.as_deref());
     let mut cli = cli;

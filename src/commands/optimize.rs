@@ -1,7 +1,7 @@
 //! `domsim optimize`: search a strategy template for the best bot against a field.
 
 use super::common::{
-    bot_folders, check_io, check_writable, expand_specs, given, install_stop_handler, kingdom_config,
+    bot_folders, AbsentArg, check_io, check_writable, expand_specs, given, install_stop_handler, kingdom_config,
     parse_count, parse_seed, parse_two_players, progress_wanted, KingdomArgs, LineupConfig, RunConfig, ShardArgs,
     ThreadsArg, EXIT_INTERRUPTED, STOP,
 };
@@ -36,6 +36,8 @@ pub struct OptimizeArgs {
     pub against: Vec<String>,
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    #[command(flatten)]
+    pub absent: AbsentArg,
     /// Players per game: 2 (the only count: the search rests on a
     /// 2-player payoff matrix; for 3–6 players, `domsim rank -p N` rates a
     /// field).
@@ -319,7 +321,9 @@ impl OptimizeConfig {
         let outs = [("--bot", a.bot.as_deref()), ("-o", run.out.as_deref())];
         check_io(&ins, &outs)?;
         let kingdom = kingdom_config(&a.kingdom, 2, run.seed, &against)?;
-        let field = LineupConfig::load(against)?;
+        let mut field = LineupConfig::load(against)?;
+        a.absent
+            .apply(&mut field, &[kingdom.kingdom], 1, "an optimization")?;
         // Templates: read and parse them all before any game.
         let mut parsed = Vec::new();
         for t in &templates {

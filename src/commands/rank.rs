@@ -3,7 +3,8 @@
 use super::common::{
     check_io, check_kingdoms_file, check_writable, expand_specs, install_stop_handler,
     kingdom_config, parse_count, parse_seed, precision_outcome, progress_wanted, KingdomArgs,
-    LineupConfig, RunConfig, ShardArgs, StrategyArgs, ThreadsArg, EXIT_INTERRUPTED, STOP,
+    AbsentArg, LineupConfig, RunConfig, ShardArgs, StrategyArgs, ThreadsArg, EXIT_INTERRUPTED,
+    STOP,
 };
 use crate::dominion::kingdoms::{kingdom_seed, shelters, shelters_forced, KingdomList};
 use crate::dominion::lineup::CompiledLineup;
@@ -28,6 +29,8 @@ pub struct RankArgs {
     pub strategies: StrategyArgs,
     #[command(flatten)]
     pub kingdom: KingdomArgs,
+    #[command(flatten)]
+    pub absent: AbsentArg,
     /// Players per table: 2 plays every pair; 3–6 plays tables of that
     /// size (every subset of the field when there are at most --tables,
     /// else --tables balanced, seeded tables) and fits Plackett–Luce.
@@ -133,25 +136,8 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
         .iter()
         .map(|k| lineup.compile(k))
         .collect::<Result<Vec<_>>>()?;
-    // Strategies written for other kingdoms still play (their entries for
-    // absent cards are skipped): say which, once, instead of every warning.
-    if !many {
-        for i in &infos {
-            let skipped = compiled[0]
-                .warnings
-                .iter()
-                .filter(|w| w.starts_with(&i.source))
-                .count();
-            if skipped > 0 {
-                crate::errln!(
-                    "warning: {} ({}): {skipped} entr{} name cards not in this kingdom and are skipped",
-                    i.name,
-                    i.source,
-                    if skipped == 1 { "y" } else { "ies" }
-                );
-            }
-        }
-    }
+    // Bots naming cards absent from the kingdom were left out or labelled
+    // (`--absent`, said once) when the field was loaded.
     let (_, slice) = rc.slice();
     let mut run = RankTables {
         players: p as u8,
@@ -556,7 +542,13 @@ impl RankConfig {
                 vec![run.seed],
             )
         };
-        let lineup = a.strategies.load(specs)?;
+        let mut lineup = a.strategies.load(specs)?;
+        a.absent.apply(
+            &mut lineup,
+            &kingdoms.kingdoms,
+            p.max(2),
+            &format!("a ranking at {p}-player tables"),
+        )?;
         check_writable(&outs, &[&lineup])?;
         Ok(RankConfig {
             run,

@@ -18,10 +18,11 @@ pub struct ServeArgs {
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     pub open: bool,
-    /// The folder of strategy files the page offers (and the only folder
-    /// a typed strategy's `extends:` may read); default: strategies/
-    /// here, else the strategies/ of the source tree this binary was
-    /// built from (the first line printed names the folder).
+    /// The folder of strategy files the page offers (a typed strategy's
+    /// `extends:` is looked for there, then along the strategy search path,
+    /// and may read no other folder); default: strategies/ here, else the
+    /// strategies/ of the source tree this binary was built from (the
+    /// first line printed names the folder).
     #[arg(long, value_name = "DIR")]
     pub strategies: Option<PathBuf>,
     /// The global `--cards` files (set by `commands::run`): the page's card

@@ -1,7 +1,7 @@
 //! `domsim sweep`: a field over many kingdoms; which strategy wins where.
 
 use super::common::{
-    check_io, check_kingdoms_file, check_writable, expand_specs, install_stop_handler, parse_count,
+    check_io, AbsentArg, check_kingdoms_file, check_writable, expand_specs, install_stop_handler, parse_count,
     parse_seed, progress_wanted, round_robin, LineupConfig, RunConfig, ShardArgs, StrategyArgs,
     ThreadsArg, EXIT_INTERRUPTED,
 };
@@ -22,6 +22,8 @@ use std::process::ExitCode;
 pub struct SweepArgs {
     #[command(flatten)]
     pub strategies: StrategyArgs,
+    #[command(flatten)]
+    pub absent: AbsentArg,
     /// Number of random kingdoms (kingdom k drawn from (--seed, k)).
     #[arg(long, value_name = "N", conflicts_with = "kingdoms", value_parser = parse_count, allow_negative_numbers = true)]
     pub random: Option<u64>,
@@ -203,7 +205,9 @@ impl SweepConfig {
                 "warning: --random draws kingdoms from the printed sets only: no kingdom of this sweep has a data card of --cards (list kingdoms with one in --kingdoms FILE)"
             );
         }
-        let lineup = a.strategies.load(specs)?;
+        let mut lineup = a.strategies.load(specs)?;
+        a.absent
+            .apply(&mut lineup, &kingdoms.kingdoms, 2, "a sweep")?;
         check_writable(&outs, &[&lineup])?;
         Ok(SweepConfig {
             run,

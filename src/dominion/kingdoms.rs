@@ -12,6 +12,53 @@ use crate::engine::Kingdom;
 use anyhow::{anyhow, bail, Result};
 use std::path::Path;
 
+/// For a name no card set has: where a data card of that name may be
+/// (`--cards FILE`, and the card files of the shipped `cards/` folder that
+/// define it); empty for another error.
+pub fn data_card_hint(name: &str, e: &crate::engine::kingdom::SetupError) -> String {
+    if !matches!(e, crate::engine::kingdom::SetupError::UnknownCard { .. }) {
+        return String::new();
+    }
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = key(name);
+    let here = Path::new("cards");
+    let dir = if here.is_dir() {
+        here.to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards")
+    };
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml") && p.is_file())
+        .filter(|p| {
+            let Ok(text) = crate::output::read_capped(p, 1 << 20) else {
+                return false;
+            };
+            let text = String::from_utf8_lossy(&text);
+            crate::cards::data::parse_cards(&p.display().to_string(), &text)
+                .is_ok_and(|cs| cs.iter().any(|c| key(&c.name) == want))
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    match files.len() {
+        0 => "; it is in no card set: if it is a data card, load its card file with --cards FILE (docs/DESIGNING_CARDS.md)".to_string(),
+        _ => format!(
+            "; it is in no card set: a data card of that name is defined in {}: load it with --cards {}",
+            files.join(", "),
+            files[0]
+        ),
+    }
+}
+
 /// How the kingdom is chosen (the fields of the command line's kingdom
 /// options; `Default` is the default preset with Shelters by the rule).
 #[derive(Debug, Clone, Default)]
@@ -28,6 +75,9 @@ pub struct KingdomSpec {
     pub sets: Option<String>,
     /// `--kingdom-seed` (None: the run seed).
     pub kingdom_seed: Option<u64>,
+    /// Whether an unknown card's message may name `--cards` (the command
+    /// line: [`data_card_hint`]; not the workbench's API).
+    pub cards_hint: bool,
     /// `--shelters`: `auto` (or empty), `on` or `off`.
     pub shelters: String,
 }
@@ -95,9 +145,16 @@ impl KingdomConfig {
                 .collect();
             let mut cards = names
                 .iter()
-                .map(|n| crate::engine::kingdom::parse_card(n))
+                .map(|n| crate::engine::kingdom::parse_card(n).map_err(|e| (n, e)))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| anyhow!("--kingdom: {e}"))?;
+                .map_err(|(n, e)| {
+                    let hint = if a.cards_hint {
+                        data_card_hint(n, &e)
+                    } else {
+                        String::new()
+                    };
+                    anyhow!("--kingdom: {e}{hint}")
+                })?;
             if cards.len() > 10 {
                 bail!(
                     "--kingdom: a kingdom has at most 10 piles; {} were given",

@@ -251,6 +251,19 @@ impl Lineup {
         })
     }
 
+    /// Each entrant's [`Strategy::absent_cards`] in `k` (a search
+    /// entrant's rollout strategy's; none for the built-in Big Money).
+    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Vec<Card>> {
+        self.entrants
+            .iter()
+            .map(|(_, l)| match l {
+                Loaded::BigMoney => Vec::new(),
+                Loaded::File(st) => st.absent_cards(k),
+                Loaded::Search(s) => s.rollout.absent_cards(k),
+            })
+            .collect()
+    }
+
     pub fn infos(&self) -> Vec<EntrantInfo> {
         self.entrants.iter().map(|e| e.0.clone()).collect()
     }

@@ -602,8 +602,7 @@ impl Objective for TemplateObjective<'_> {
 /// The winner as a plain, commented strategy file: a header saying where it
 /// comes from and how it scored, then the template with its values.
 /// `extends:` paths are rewritten to stay valid from every folder of
-/// `out_dirs` (relative when one relative path serves them all, else
-/// absolute; none given: absolute).
+/// `out_dirs` (see [`rebase_extends`]: by search-path name when it can).
 pub fn best_bot_text(
     t: &Template,
     values: &[Value],
@@ -624,17 +623,26 @@ pub fn best_bot_text(
 }
 
 /// A strategy file's text read from the folder `dir`, with its
-/// `extends:` paths rewritten to stay valid from every folder of
-/// `out_dirs` (relative when one relative path serves them all, else
-/// absolute; none given: absolute).
+/// `extends:` names rewritten to stay valid from every folder of
+/// `out_dirs`: by its name on the strategy search path
+/// ([`crate::strategy::search_path`]: `extends: big_money_ultimate.dom`
+/// wherever the bot is kept) when that name finds the same file from each
+/// of them, else relative when one relative path serves them all, else
+/// absolute (none given: the search-path name, else absolute).
 pub fn rebase_extends(body: &str, dir: &std::path::Path, out_dirs: &[&std::path::Path]) -> String {
+    use crate::strategy::search_path;
     let mut s = String::new();
     for line in body.lines() {
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix("extends:") {
             let target = rest.split('#').next().unwrap_or("").trim();
             if !target.is_empty() {
-                let full = dir.join(target);
+                let full =
+                    search_path::find(target, Some(dir)).unwrap_or_else(|_| dir.join(target));
+                if let Some(name) = search_path::name_for(&full, out_dirs) {
+                    s.push_str(&format!("extends: {name}\n"));
+                    continue;
+                }
                 let rel: Option<Vec<_>> = out_dirs.iter().map(|o| relative_to(&full, o)).collect();
                 let path = match rel {
                     Some(r) if !r.is_empty() && r.iter().all(|p| *p == r[0]) => r[0].clone(),

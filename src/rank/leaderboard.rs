@@ -482,24 +482,51 @@ pub fn page_start(title: &str, meta: &[(String, String)]) -> String {
     h
 }
 
+/// The rating axis of a leaderboard: the ratings' intervals and 0, but
+/// only of the bulk of the field: a rating beyond Tukey's fences (1.5
+/// interquartile ranges, at least 100 Elo, past the quartiles) is left off the axis (drawn at its
+/// edge, marked), so that one outlier (a bot 2,000 Elo below the rest)
+/// does not squash every other row into a few pixels.
+pub fn axis_range(ratings: &[crate::rank::Rating]) -> (f64, f64) {
+    let mut sorted: Vec<f64> = ratings.iter().map(|r| r.rating).collect();
+    sorted.sort_by(f64::total_cmp);
+    let fences = if sorted.len() >= 4 {
+        let q = |f: f64| sorted[((sorted.len() - 1) as f64 * f).round() as usize];
+        let (q1, q3) = (q(0.25), q(0.75));
+        let reach = 1.5 * (q3 - q1).max(100.0);
+        (q1 - reach, q3 + reach)
+    } else {
+        (f64::MIN, f64::MAX)
+    };
+    let bulk = ratings
+        .iter()
+        .filter(|r| r.rating >= fences.0 && r.rating <= fences.1);
+    let (lo, hi) = bulk.fold((0.0_f64, 0.0_f64), |(lo, hi), r| {
+        (lo.min(r.rating - r.ci95), hi.max(r.rating + r.ci95))
+    });
+    (lo, hi)
+}
+
 /// A scope's leaderboard as an HTML table: the ratings with their 95%
 /// intervals drawn to one scale and, with a field report and a view other
 /// than `bt`, the game-theoretic columns; then the fit and the cycles.
 pub fn leaderboard_section(title: &str, names: &[String], a: &Analysis, view: View) -> String {
     let gt = view.game_theory() && a.field.is_some();
     let ratings = &a.ratings;
-    let lo = ratings
-        .iter()
-        .map(|r| r.rating - r.ci95)
-        .fold(f64::MAX, f64::min);
-    let hi = ratings
-        .iter()
-        .map(|r| r.rating + r.ci95)
-        .fold(f64::MIN, f64::max);
+    let (lo, hi) = axis_range(ratings);
     let span = (hi - lo).max(1.0);
     let (w, pad) = (320.0, 6.0);
-    let x = |v: f64| pad + (v - lo) / span * (w - 2.0 * pad);
-    let mut h = format!("<h2>{}</h2>\n<table><tr><th>rank</th><th class=\"l\">strategy</th><th>rating</th><th>95% interval</th><th class=\"l\">rating and interval ({lo:+.0} … {hi:+.0})</th><th>games</th><th>score vs field</th>", esc(title));
+    let x = |v: f64| pad + (v.clamp(lo, hi) - lo) / span * (w - 2.0 * pad);
+    let beyond = ratings
+        .iter()
+        .filter(|r| r.rating < lo || r.rating > hi)
+        .count();
+    let clamped = if beyond > 0 {
+        format!("; {beyond} beyond it, drawn at its edge with an arrow")
+    } else {
+        String::new()
+    };
+    let mut h = format!("<h2>{}</h2>\n<table><tr><th>rank</th><th class=\"l\">strategy</th><th>rating</th><th>95% interval</th><th class=\"l\">rating and interval ({lo:+.0} … {hi:+.0}{clamped})</th><th>games</th><th>score vs field</th>", esc(title));
     if gt {
         h.push_str("<th>Nash weight</th><th>Nash payoff</th><th>α-Rank mass</th><th>tier</th>");
     }
@@ -507,15 +534,51 @@ pub fn leaderboard_section(title: &str, names: &[String], a: &Analysis, view: Vi
     let tier = a.field.as_ref().map(|f| f.tier());
     for (r, &i) in a.order(view).iter().enumerate() {
         let q = &ratings[i];
+        // A rating off the axis: an arrow at the edge it is beyond.
+        let (dot, label) = if q.rating < lo {
+            let e = x(lo);
+            (
+                format!(
+                    "<path class=\"off\" d=\"M{:.1} 7 L{:.1} 2 L{:.1} 12 Z\" fill=\"#223366\"/>",
+                    e - 6.0,
+                    e,
+                    e
+                ),
+                " (below the axis)",
+            )
+        } else if q.rating > hi {
+            let e = x(hi);
+            (
+                format!(
+                    "<path class=\"off\" d=\"M{:.1} 7 L{:.1} 2 L{:.1} 12 Z\" fill=\"#223366\"/>",
+                    e + 6.0,
+                    e,
+                    e
+                ),
+                " (above the axis)",
+            )
+        } else {
+            (
+                format!(
+                    "<circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#223366\"/>",
+                    x(q.rating)
+                ),
+                "",
+            )
+        };
         let svg = format!(
-            "<svg width=\"{w}\" height=\"14\" role=\"img\" aria-label=\"{:+.0} ± {:.0}\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"7\" y2=\"7\" stroke=\"#4477aa\" stroke-width=\"2\"/><circle cx=\"{:.1}\" cy=\"7\" r=\"3.5\" fill=\"#223366\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"0\" y2=\"14\" stroke=\"#bbb\"/></svg>",
+            "<svg width=\"{w}\" height=\"14\" role=\"img\" aria-label=\"{:+.0} ± {:.0}{label}\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"7\" y2=\"7\" stroke=\"#4477aa\" stroke-width=\"2\"/>{dot}<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"0\" y2=\"14\" stroke=\"#bbb\"/></svg>{}",
             q.rating,
             q.ci95,
             x(q.rating - q.ci95),
             x(q.rating + q.ci95),
-            x(q.rating),
             x(0.0),
-            x(0.0)
+            x(0.0),
+            if label.is_empty() {
+                String::new()
+            } else {
+                format!(" <span class=\"off\">{}{:+.0}</span>", if q.rating < lo { "◀ " } else { "▶ " }, q.rating)
+            }
         );
         let _ = write!(
             h,

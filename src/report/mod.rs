@@ -296,6 +296,20 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// A count as the console shows it, in the tables and in the progress bar
+/// alike: digits grouped by three with commas (`1,234,567`; `999`).
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The readable console table of a `sim` run.
 pub fn sim_table(rows: &[Row]) -> String {
     let players = rows.first().map_or(0, |r| r.players);
@@ -323,19 +337,19 @@ pub fn sim_table(rows: &[Row]) -> String {
             let (lo, hi) = wilson(r.s.score_wins(), r.s.games);
             let mut v = vec![
                 r.info.name.clone(),
-                r.s.games.to_string(),
+                count(r.s.games),
                 pct(r.score()),
                 format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi),
-                r.s.wins.to_string(),
-                r.s.ties.to_string(),
-                r.s.losses.to_string(),
+                count(r.s.wins),
+                count(r.s.ties),
+                count(r.s.losses),
                 format!("{:.2}", r.avg_vp()),
                 format!("{:.2}", r.avg_turns()),
             ];
             for seat in 0..players {
                 v.push(pct(r.seat_score(seat)));
             }
-            v.push(r.s.capped.to_string());
+            v.push(count(r.s.capped));
             v
         })
         .collect();
@@ -458,6 +472,21 @@ pub use crate::output::{remove_pending_files_and_exit, Output as AtomicFile};
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One grouping of counts for the tables and the progress bar.
+    #[test]
+    fn counts_are_grouped_by_three() {
+        for (n, want) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (20_000, "20,000"),
+            (1_234_567, "1,234,567"),
+            (u64::MAX, "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(count(n), want);
+        }
+    }
 
     #[test]
     fn header_is_stable() {

@@ -44,7 +44,8 @@
 //! batch, checked by the runner before every game and between chunks), at
 //! most [`MAX_RUNNING`] batches playing at once and [`MAX_QUEUED`] waiting
 //! (more are refused with 503 at once), a typed strategy's `extends:`
-//! confined to the strategy folder ([`crate::strategy::parse_within`]), and
+//! confined to the strategy folder and the strategy search path
+//! ([`crate::strategy::parse_within`]), and
 //! on a loopback address only requests naming this machine in `Host` (a
 //! web page elsewhere cannot reach the server through DNS rebinding). Bad
 //! input is answered with a status 400 and a JSON `{"error": …}`; nothing a

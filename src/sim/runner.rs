@@ -71,16 +71,27 @@ pub fn progress_bar(progress: bool, len: u64) -> indicatif::ProgressBar {
     }
     let b = indicatif::ProgressBar::new(len);
     b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {human_pos}/{human_len} games  {rate}  eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .with_key(
-            "rate",
-            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{} games/s", indicatif::HumanCount(s.per_sec() as u64));
-            },
-        ),
+        indicatif::ProgressStyle::with_template("{bar:40} {done}/{total} games  {rate}  eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            // Counts as the tables show them (one function: report::count).
+            .with_key(
+                "done",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", crate::report::count(s.pos()));
+                },
+            )
+            .with_key(
+                "total",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}", crate::report::count(s.len().unwrap_or(0)));
+                },
+            )
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{} games/s", crate::report::count(s.per_sec() as u64));
+                },
+            ),
     );
     b
 }

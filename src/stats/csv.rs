@@ -5,7 +5,9 @@
 //!
 //! One row per value; the columns a statistic does not use are empty. `value`
 //! is the statistic, `n` the number of observations it is computed from, and
-//! `ci95` the half-width of its 95% confidence interval where there is one.
+//! `ci95` the half-width of its 95% confidence interval where there is one:
+//! for a score, the normal interval of the mean (the HTML report's `±95%
+//! (normal)`; `domsim sim`'s table gives the Wilson interval instead).
 
 use super::{PlaytestStats, ScoreAcc, MARGIN, N_OPEN, OPEN_MAX, TURNS};
 use crate::cards::Card;

@@ -831,7 +831,7 @@ pub fn page_head(title: &str) -> String {
 /// and the score of each strategy from each seat.
 pub fn scores_section(st: &PlaytestStats) -> String {
     let mut h = String::new();
-    h.push_str("<h2>Scores</h2>\n<table><tr><th>strategy</th><th>games</th><th>score</th><th>±95%</th><th>sole wins</th><th>shared</th><th>avg VP</th><th>avg turns</th></tr>\n");
+    h.push_str("<h2>Scores</h2>\n<table><tr><th>strategy</th><th>games</th><th>score</th><th>±95% (normal)</th><th>sole wins</th><th>shared</th><th>avg VP</th><th>avg turns</th></tr>\n");
     for (i, s) in st.strategies.iter().enumerate() {
         let sc = s.score();
         let g = s.games().max(1) as f64;
@@ -848,7 +848,7 @@ pub fn scores_section(st: &PlaytestStats) -> String {
             s.turns_taken as f64 / g
         );
     }
-    h.push_str("</table>\n<p class=\"note\">Score: the win rate with a win shared by k players counted as 1/k (the <code>score</code> of the CSV files; <code>win_rate</code> there counts outright wins only). The interval is the 95% normal interval of the mean.</p>\n<div class=\"grid\">");
+    h.push_str("</table>\n<p class=\"note\">Score: the win rate with a win shared by k players counted as 1/k (the <code>score</code> of the CSV files; <code>win_rate</code> there counts outright wins only). ±95%: the half-width of the 95% normal interval of the mean score (1.96·s/√n from the sample variance; when every game scored the same, the far side of the Wilson interval). <code>domsim sim</code>'s table and the <code>score_lo</code>/<code>score_hi</code> of its CSV give the 95% Wilson interval of the same score instead (ties as fractional successes); <code>win_rate_lo</code>/<code>win_rate_hi</code> are the Wilson interval of outright wins.</p>\n<div class=\"grid\">");
     let mut bars: Vec<(String, f64, f64, usize)> = st
         .strategies
         .iter()

@@ -1013,3 +1013,37 @@ fn kingdom_options_that_would_be_ignored_are_refused() {
         assert!(o.status.success(), "{a:?}: {}", stderr(&o));
     }
 }
+
+/// "unknown card" names `--cards` when the name is in no card set (issue
+/// 45): the shipped card file that defines a data card of that name, else
+/// the option alone; with the file given, the kingdom is accepted.
+#[test]
+fn unknown_card_hints_at_the_card_file_that_defines_it() {
+    let err = rejects(
+        "hint-post-rider",
+        &["--kingdom", "Post Rider", "-n", "2"],
+        "--kingdom: unknown card 'Post Rider'",
+    );
+    assert!(
+        err.contains("a data card of that name is defined in cards/post_rider.toml, cards/post_rider_b.toml: load it with --cards cards/post_rider.toml"),
+        "{err}"
+    );
+    let err = rejects(
+        "hint-none",
+        &["--kingdom", "Qwxyzzy", "-n", "2"],
+        "unknown card 'Qwxyzzy'",
+    );
+    assert!(
+        err.contains("if it is a data card, load its card file with --cards FILE"),
+        "{err}"
+    );
+    assert!(!err.contains("defined in"), "{err}");
+    let o = domsim(&[
+        "--cards",
+        "cards/post_rider.toml",
+        "kingdom",
+        "--kingdom",
+        "Post Rider",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -1527,3 +1527,46 @@ fn cards_list_writes_card_text_not_internals() {
         assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
     }
 }
+
+/// A card file's errors come all at once (issue 45): the first error of
+/// each card, each at its file:line:col, on its own line, then their
+/// count; `cards list` and `--cards` alike.
+#[test]
+fn every_card_of_a_card_file_reports_its_error() {
+    let d = scratch("card-errors");
+    let f = d.join("bad.toml");
+    std::fs::write(
+        &f,
+        "[[card]]\nname = \"One\"\ncost = 3\ntypes = [\"Action\"]\ncardz = 2\n\n\
+         [[card]]\nname = \"Two\"\ncost = 3\ntypes = [\"Action\"]\ncards = 2\n\n\
+         [[card]]\nname = \"Three\"\ncost = 99\ntypes = [\"Action\"]\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    for args in [
+        vec!["cards", "list", fs],
+        vec!["--cards", fs, "kingdom", "--preset", "First Game"],
+    ] {
+        let o = domsim(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("error: {fs}:5:9: unknown field 'cardz'")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("\nerror: {fs}:15:8: ")), "{err}");
+        assert!(
+            err.contains(&format!("error: {fs}: 2 cards have errors")),
+            "{err}"
+        );
+        assert!(!err.contains("Two"), "the good card is no error: {err}");
+    }
+    // The library's first-error reader gives the first of them.
+    let text = std::fs::read_to_string(&f).unwrap();
+    let first = format!("{:#}", data::parse_cards(fs, &text).err().unwrap());
+    assert!(
+        first.starts_with(&format!("{fs}:5:9: unknown field 'cardz'")),
+        "{first}"
+    );
+    assert_eq!(data::parse_cards_all(fs, &text).err().unwrap().len(), 2);
+}

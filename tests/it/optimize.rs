@@ -114,18 +114,19 @@ fn same_bot_and_search_log_whatever_the_threads() {
     assert_eq!(outs[0], outs[1]);
     let (bot, csv) = &outs[0];
     assert!(bot.starts_with("# Written by domsim"), "{bot}");
-    // `extends:` is rewritten relative to the bot's folder, and resolves.
+    // `extends:` names the base by its search-path name (issue 42 item 7:
+    // no `../../`), so the bot works wherever it is moved.
     let ext = bot
         .lines()
         .find_map(|l| l.strip_prefix("extends: "))
         .expect("an extends line");
-    assert!(!ext.starts_with('/'), "relative: {ext}");
-    let target = std::fs::canonicalize(d.join(ext)).unwrap();
-    let shipped = std::fs::canonicalize(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/big_money_ultimate.dom"),
-    )
-    .unwrap();
-    assert_eq!(target, shipped);
+    assert_eq!(ext, "big_money_ultimate.dom", "{bot}");
+    let moved = scratch("opt-det-moved");
+    let far = moved.join("a/b/c");
+    std::fs::create_dir_all(&far).unwrap();
+    std::fs::write(far.join("bot.dom"), bot).unwrap();
+    let o = domsim(&["check", far.join("bot.dom").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(!bot.contains('{'), "every placeholder filled: {bot}");
     let header = csv.lines().find(|l| !l.starts_with('#')).unwrap();
     assert_eq!(
@@ -188,7 +189,8 @@ fn auto_tries_the_shipped_templates_that_fit() {
 /// links), so its `extends:` must resolve from there as well as from the
 /// link's folder. It was written relative to the link's folder only, and
 /// the file itself did not load ("cannot read ... (extends is relative to
-/// this file)"); it is now absolute when no one relative path serves both.
+/// this file)"); it now names the base by its search-path name, which
+/// finds the same file from both.
 #[cfg(unix)]
 #[test]
 fn bot_written_through_a_link_extends_from_both_folders() {
@@ -214,7 +216,7 @@ fn bot_written_through_a_link_extends_from_both_folders() {
         .file_type()
         .is_symlink());
     let bot = std::fs::read_to_string(&real).unwrap();
-    assert!(bot.contains("extends: /"), "absolute: {bot}");
+    assert!(bot.contains("\nextends: big_money_ultimate.dom\n"), "{bot}");
     for p in [&link, &real] {
         let o = domsim(&["check", p.to_str().unwrap()]);
         assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));

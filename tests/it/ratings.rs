@@ -35,7 +35,9 @@ fn run_with_outputs(args: &[&str], files: &[std::path::PathBuf; 3]) -> std::proc
 #[test]
 fn model_outputs_merge_byte_for_byte() {
     let d = scratch("ratings-merge");
-    let mut base = vec!["rank", "-n", "60", "--seed", "4"];
+    // Double Witch plays without Witch here (First Game): kept, for a
+    // field of 4.
+    let mut base = vec!["rank", "-n", "60", "--seed", "4", "--absent", "keep"];
     base.extend(FIELD);
     let files = [d.join("r.csv"), d.join("p.csv"), d.join("r.html")];
     let [csv, pairs, html] = &files;
@@ -311,7 +313,17 @@ fn the_rank_page_renders_in_a_real_browser() {
     };
     let d = scratch("ratings-browser");
     let page = d.join("rank.html");
-    let mut args = vec!["rank", "strategies", "--preset", "First Game", "-n", "40"];
+    // Every shipped bot, those whose cards are absent too: a large page.
+    let mut args = vec![
+        "rank",
+        "strategies",
+        "--preset",
+        "First Game",
+        "-n",
+        "40",
+        "--absent",
+        "keep",
+    ];
     args.extend(["--html", page.to_str().unwrap()]);
     let o = domsim(&args);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -355,4 +367,129 @@ fn the_rank_page_renders_in_a_real_browser() {
         "{} bytes",
         bytes.len()
     );
+}
+
+/// `--absent` (issue 45): a bot naming cards absent from the kingdom plays
+/// as another bot there; by default it is left out of the field, in one
+/// line that names it and the card, and `--absent keep` plays it
+/// labelled. Too few left is refused (exit 2, nothing written).
+#[test]
+fn bots_whose_cards_are_absent_are_left_out_unless_kept() {
+    let d = scratch("ratings-absent");
+    let csv = d.join("r.csv");
+    let mut args = vec!["rank", "-n", "20", "--preset", "First Game"];
+    args.extend(FIELD);
+    args.extend(["-o", csv.to_str().unwrap()]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("left out 1 bot(s) naming cards not in the kingdom (--absent keep plays them): Double Witch (Witch)"),
+        "{err}"
+    );
+    assert_eq!(
+        err.lines().filter(|l| l.contains("warning")).count(),
+        0,
+        "{err}"
+    );
+    let out = std::fs::read_to_string(&csv).unwrap();
+    assert!(!out.contains("Double Witch"), "{out}");
+    assert!(out.contains("Smithy Big Money"), "{out}");
+    // Kept: played, labelled with the card it misses.
+    args.extend(["--absent", "keep"]);
+    let o = domsim(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Double Witch (without Witch)"),
+        "{}",
+        stdout(&o)
+    );
+    let out = std::fs::read_to_string(&csv).unwrap();
+    assert!(out.contains("Double Witch (without Witch)"), "{out}");
+    // In a kingdom with Witch it plays as itself, unlabelled.
+    let o = domsim(&[
+        "rank",
+        "-n",
+        "10",
+        "--kingdom",
+        "Witch",
+        "--fill",
+        FIELD[2],
+        FIELD[3],
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("left out"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Double Witch"), "{}", stdout(&o));
+    // One bot left: refused, nothing written.
+    std::fs::remove_file(&csv).unwrap();
+    let o = domsim(&[
+        "rank",
+        "-n",
+        "10",
+        "--preset",
+        "First Game",
+        FIELD[2],
+        FIELD[3],
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 bot(s) left in the field"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("--absent keep"), "{}", stderr(&o));
+    assert!(entries(&d).is_empty());
+}
+
+/// The page's rating axis spans the bulk of the field (issue 45): a bot
+/// far below the rest (it buys only Curses) is drawn at the axis' edge
+/// with an arrow and its rating, and the axis' range leaves it out.
+#[test]
+fn an_outlier_does_not_squash_the_rating_axis() {
+    let d = scratch("ratings-axis");
+    let bad = d.join("curses.dom");
+    std::fs::write(&bad, "name: Curses\nbuy: Curse\n").unwrap();
+    let html = d.join("r.html");
+    let o = domsim(&[
+        "rank",
+        "-n",
+        "40",
+        "--preset",
+        "First Game",
+        "strategies/big_money.dom",
+        "strategies/big_money_ultimate.dom",
+        "strategies/smithy_big_money.dom",
+        "strategies/militia_big_money.dom",
+        bad.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let h = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        h.contains("; 1 beyond it, drawn at its edge with an arrow)"),
+        "{h}"
+    );
+    let row = h
+        .split("<tr>")
+        .find(|r| r.contains(">Curses<"))
+        .expect("the outlier's row");
+    assert!(row.contains("(below the axis)"), "{row}");
+    assert!(row.contains("<span class=\"off\">◀ -"), "{row}");
+    assert_eq!(h.matches("class=\"off\" d=").count(), 1, "one arrow");
+    // The axis' low end is far above the outlier's rating.
+    let head = h.split("rating and interval (").nth(1).unwrap();
+    let lo: f64 = head.split(' ').next().unwrap().parse().unwrap();
+    let rating: f64 = row
+        .split("<span class=\"off\">◀ ")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rating < lo - 200.0, "{rating} vs axis from {lo}");
 }

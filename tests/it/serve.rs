@@ -661,6 +661,24 @@ fn typed_strategies_cannot_extend_outside_their_folder() {
         let e = parse_within("extends: link.dom\n", &file, &root).unwrap_err();
         assert!(e.msg.contains("outside the strategy folder"), "{e}");
     }
+    // The search path: a shipped bot by its name, though the folder has
+    // none (the same resolver as the command line's).
+    let st = parse_within("extends: big_money_ultimate.dom\n", &file, &root).unwrap();
+    assert!(
+        st.files[1].ends_with("strategies/big_money_ultimate.dom"),
+        "{:?}",
+        st.files
+    );
+    // A FIFO of the folder is refused, not opened (it would block).
+    #[cfg(unix)]
+    if std::process::Command::new("mkfifo")
+        .arg(root.join("fifo.dom"))
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        let e = parse_within("extends: fifo.dom\n", &file, &root).unwrap_err();
+        assert!(e.msg.contains("not a regular file"), "{e}");
+    }
     // Files on the command line keep their freedom (the user names them).
     assert!(domsim::strategy::parse("extends: ../secret.dom\n", &file).is_ok());
 }

@@ -783,6 +783,15 @@ fn report_charts_for_three_strategies() {
     ]);
     assert!(o.status.success(), "{}", crate::cli::stderr(&o));
     let h = std::fs::read_to_string(&page).unwrap();
+    // One name per interval (issue 45): the report's score interval is the
+    // normal one and says so; the console's is Wilson and says so.
+    assert!(
+        h.contains("<th>±95% (normal)</th>"),
+        "the score table's header"
+    );
+    assert!(h.contains("95% normal interval of the mean score"));
+    assert!(h.contains("give the 95% Wilson interval of the same score"));
+    assert!(crate::cli::stdout(&o).contains("95% Wilson interval."));
     // Card gain charts: (card, colour, dash) per chart.
     let mut colour_of: std::collections::HashMap<String, String> = Default::default();
     let charts: Vec<&str> = h.split("aria-label=\"Card gains: ").skip(1).collect();

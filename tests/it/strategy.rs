@@ -1535,7 +1535,7 @@ fn extends_cycles_and_missing_files_are_errors() {
     std::fs::write(d.join("m.dom"), "extends: nope.dom\n").unwrap();
     let e = strategy::load(&d.join("m.dom")).unwrap_err();
     assert!(
-        e.msg.contains("cannot read") && e.line == 1 && e.col == 10,
+        e.msg.contains("cannot find 'nope.dom'") && e.line == 1 && e.col == 10,
         "{e}"
     );
     let e = strategy::load(&d.join("absent.dom")).unwrap_err();
@@ -1970,15 +1970,116 @@ fn extends_refuses_empty_and_non_text_files_like_the_top_level() {
         "{e}"
     );
     assert!(!e.msg.contains("sequence"), "no raw Rust message: {e}");
-    // "relative to this file" only for a relative path.
+    // The search path only for a relative name.
     let abs = d.join("missing.dom");
     std::fs::write(d.join("a.dom"), format!("extends: {}\n", abs.display())).unwrap();
     let e = strategy::load(&d.join("a.dom")).unwrap_err();
-    assert!(e.msg.contains("cannot read"), "{e}");
-    assert!(!e.msg.contains("relative"), "{e}");
+    assert!(e.msg.contains("(an absolute path)"), "{e}");
+    assert!(!e.msg.contains("searched"), "{e}");
     std::fs::write(d.join("r.dom"), "extends: missing.dom\n").unwrap();
     let e = strategy::load(&d.join("r.dom")).unwrap_err();
-    assert!(e.msg.contains("(extends is relative to this file)"), "{e}");
+    assert!(e.msg.contains("cannot find 'missing.dom': searched"), "{e}");
+    assert!(e.msg.contains("(this file's folder)"), "{e}");
+}
+
+/// The strategy search path (issue 45): `extends: NAME` is looked for in
+/// the bot's folder, then `--strategies-path`, then `DOMSIM_STRATEGIES`,
+/// then the shipped strategies/; a bot kept anywhere names a shipped one
+/// by its name, and a miss lists every folder searched at file:line:col.
+#[test]
+fn extends_follows_the_strategy_search_path() {
+    use crate::cli::{scratch, stderr};
+    let run = |args: &[&str], env: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_domsim"));
+        c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+        c.env_remove("DOMSIM_STRATEGIES");
+        if let Some(v) = env {
+            c.env("DOMSIM_STRATEGIES", v);
+        }
+        c.output().unwrap()
+    };
+    let d = scratch("search-path");
+    let (mine, opt, env) = (d.join("mine"), d.join("opt"), d.join("env"));
+    for f in [&mine, &opt, &env] {
+        std::fs::create_dir(f).unwrap();
+    }
+    let bot = mine.join("bot.dom");
+    let bot_s = bot.to_str().unwrap();
+    // A shipped bot by its name, from a folder far from strategies/.
+    std::fs::write(
+        &bot,
+        "# mine\nextends: big_money_ultimate.dom\nname: mine\n",
+    )
+    .unwrap();
+    let o = run(&["log", bot_s, "strategies/big_money.dom"], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The option's folder before the variable's, both before the shipped:
+    // each base names Witch, absent from First Game, so `check` warns at
+    // the base that was read.
+    for f in [&mine, &opt, &env] {
+        std::fs::write(f.join("base.dom"), "buy: Gold, Witch, Silver\n").unwrap();
+    }
+    std::fs::remove_file(mine.join("base.dom")).unwrap();
+    std::fs::write(&bot, "# mine\nextends: base.dom\nname: mine\n").unwrap();
+    let (opt_s, env_s) = (opt.to_str().unwrap(), env.to_str().unwrap());
+    let base_read = |extra: &[&str], var: Option<&str>| {
+        let mut a: Vec<&str> = extra.to_vec();
+        a.extend(["check", bot_s, "--preset", "First Game"]);
+        let o = run(&a, var);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = crate::cli::stdout(&o);
+        let hits: Vec<&std::path::PathBuf> = [&mine, &opt, &env]
+            .into_iter()
+            .filter(|f| out.contains(&format!("{}:1:12: warning", f.join("base.dom").display())))
+            .collect();
+        assert_eq!(hits.len(), 1, "{out}");
+        hits[0].clone()
+    };
+    assert_eq!(base_read(&["--strategies-path", opt_s], Some(env_s)), opt);
+    assert_eq!(base_read(&[], Some(env_s)), env);
+    let both = format!("{env_s}:{opt_s}");
+    assert_eq!(
+        base_read(&["--strategies-path", &both], None),
+        env,
+        "in order"
+    );
+    // The bot's own folder comes first.
+    std::fs::write(mine.join("base.dom"), "buy: Gold, Witch\n").unwrap();
+    assert_eq!(base_read(&["--strategies-path", opt_s], Some(env_s)), mine);
+    // A miss: at the extends value, every folder searched, with its origin.
+    std::fs::write(&bot, "# mine\nextends: nowhere.dom\n").unwrap();
+    let o = run(&["--strategies-path", opt_s, "check", bot_s], Some(env_s));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "{bot_s}:2:10: cannot find 'nowhere.dom': searched"
+        )),
+        "{err}"
+    );
+    for folder in [
+        format!("{} (this file's folder)", mine.display()),
+        format!("{opt_s} (--strategies-path)"),
+        format!("{env_s} (DOMSIM_STRATEGIES)"),
+        "strategies (shipped)".to_string(),
+    ] {
+        assert!(err.contains(&folder), "{folder}: {err}");
+    }
+    // A folder of the path that is not one: exit 2, naming it.
+    let o = run(&["--strategies-path", "no/such/dir", "check", bot_s], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--strategies-path: 'no/such/dir' is not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["check", bot_s], Some("no/such/env"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("DOMSIM_STRATEGIES: 'no/such/env' is not a folder"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// D4: keywords are case-insensitive like card names, variables and
@@ -2239,4 +2340,141 @@ fn the_direct_turn_picks_answer_as_the_routed_pick_for_every_shipped_strategy() 
         "{asked:?}"
     );
     eprintln!("{kingdoms} kingdoms, {games} games, turn picks asked: {asked:?}");
+}
+
+/// strategies/playtest/hamlet_smith.dom's comment agrees with
+/// docs/DESIGNING_CARDS.md (issue 45): a data card has its own options, so
+/// `Hamlet Smith choose: 1` is a setting `check` accepts, and the comment
+/// says so; a bot elsewhere reaches the file by its search-path name.
+#[test]
+fn hamlet_smith_comment_matches_the_data_card_options() {
+    let text = std::fs::read_to_string(lib_dir().join("playtest/hamlet_smith.dom")).unwrap();
+    assert!(!text.contains("no\n# per-card options") && !text.contains("no per-card options"));
+    assert!(text.contains("`Hamlet Smith choose: 1`"), "{text}");
+    let d = crate::cli::scratch("hamlet");
+    let bot = d.join("coins.dom");
+    std::fs::write(
+        &bot,
+        "extends: playtest/hamlet_smith.dom\nHamlet Smith choose: 1\n",
+    )
+    .unwrap();
+    let o = crate::cli::domsim(&[
+        "--cards",
+        "cards/examples.toml",
+        "check",
+        bot.to_str().unwrap(),
+        "--kingdom",
+        "Hamlet Smith",
+        "--fill",
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    assert!(
+        crate::cli::stdout(&o).contains(": ok ("),
+        "{}",
+        crate::cli::stdout(&o)
+    );
+}
+
+/// `check` reports every error of a file in one run (issue 45), each at
+/// its line and column, in line order; the entries under a header that
+/// failed are not reported again as "outside any list"; `load` still stops
+/// at the first, the same one.
+#[test]
+fn check_reports_every_error_of_a_file() {
+    let d = crate::cli::scratch("all-errors");
+    let f = d.join("bad.dom");
+    std::fs::write(
+        &f,
+        "buy:\n    Smithee\n    Gold if coinz >= 6\nbuyy:\n    Silver\n    Copper\nname: a\nname: b\n",
+    )
+    .unwrap();
+    let fs = f.to_str().unwrap();
+    let errors = strategy::errors(&f);
+    let at: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.col)).collect();
+    assert_eq!(at, [(2, 5), (3, 13), (4, 1), (8, 1)], "{errors:?}");
+    assert_eq!(strategy::load(&f).unwrap_err(), errors[0]);
+    let o = crate::cli::domsim(&["check", fs, "strategies/big_money.dom"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = crate::cli::stderr(&o);
+    for (l, c) in at {
+        assert!(err.contains(&format!("{fs}:{l}:{c}: ")), "{l}:{c}: {err}");
+    }
+    assert!(
+        err.contains("Smithee") && err.contains("coinz") && err.contains("buyy"),
+        "{err}"
+    );
+    assert!(err.contains("given twice (first on line 7)"), "{err}");
+    assert!(!err.contains("outside any list"), "{err}");
+    assert!(err.contains(&format!("{fs}: 4 errors")), "{err}");
+    assert!(err.contains("1 of 2 strategy file(s) have errors"), "{err}");
+    assert!(crate::cli::stdout(&o).contains("big_money.dom: ok"));
+}
+
+/// A plain strategy file may name constants (issue 42 item 7): `const
+/// NAME: N` above the lines that use it, wherever a number goes; the same
+/// bot as with the number written out. Bad names and values are refused
+/// at their line and column.
+#[test]
+fn a_strategy_file_may_name_constants() {
+    use domsim::strategy::ListKind;
+    let named = strategy::parse(
+        "const money: 16\nconst Last: 4\nbuy:\n    Province if total_money >= MONEY\n    Duchy if supply(Province) <= last\nMoat reveal: coins > money\n",
+        "c.dom",
+    )
+    .unwrap();
+    let plain = strategy::parse(
+        "buy:\n    Province if total_money >= 16\n    Duchy if supply(Province) <= 4\nMoat reveal: coins > 16\n",
+        "p.dom",
+    )
+    .unwrap();
+    let conds = |s: &strategy::Strategy| -> Vec<Option<strategy::Expr>> {
+        s.list(ListKind::Buy)
+            .unwrap()
+            .iter()
+            .map(|e| e.cond.clone())
+            .collect()
+    };
+    assert_eq!(conds(&named), conds(&plain));
+    assert!(named.compile(&piles(&["Moat"])).is_ok());
+    let low = strategy::parse("const low: -3\nbuy: Gold if coins > low\n", "n.dom").unwrap();
+    let c = &low.list(ListKind::Buy).unwrap()[0].cond;
+    assert_eq!(
+        format!("{c:?}"),
+        "Some(Bin(Gt, Var(Coins), Int(-3)))",
+        "a negative constant"
+    );
+    for (text, at, needle) in [
+        (
+            "buy: Gold if coins >= t\nconst t: 3\n",
+            (1, 23),
+            "unknown name 't'",
+        ),
+        (
+            "const t: 3\nconst T: 4\nbuy: Gold\n",
+            (2, 7),
+            "constant 'T' is defined twice",
+        ),
+        (
+            "const coins: 3\nbuy: Gold\n",
+            (1, 7),
+            "is a word of the strategy language",
+        ),
+        ("const Gold: 3\nbuy: Gold\n", (1, 7), "'Gold' is a card"),
+        ("const 9x: 3\nbuy: Gold\n", (1, 7), "not a constant's name"),
+        ("const t: 1.5\nbuy: Gold\n", (1, 10), "needs a whole number"),
+        (
+            "const t: coins\nbuy: Gold\n",
+            (1, 10),
+            "needs a whole number",
+        ),
+        (
+            "const t: 99999999999\nbuy: Gold\n",
+            (1, 10),
+            "needs a whole number",
+        ),
+    ] {
+        let e = strategy::parse(text, "bad.dom").unwrap_err();
+        assert_eq!((e.line, e.col), at, "{text:?}: {e}");
+        assert!(e.msg.contains(needle), "{text:?}: {e}");
+    }
 }

@@ -936,7 +936,21 @@ fn parse_texts(texts: &[(String, String)]) -> Result<Vec<DataCard>> {
     let mut out: Vec<DataCard> = Vec::new();
     let mut first_at: std::collections::HashMap<String, usize> = Default::default();
     for (file, text) in texts {
-        for c in parse_cards(file, text)? {
+        // Every card's error at once (each at its file:line:col), one per
+        // line of the message.
+        let cards = parse_cards_all(file, text).map_err(|errors| {
+            let n = errors.len();
+            let mut msg = errors
+                .iter()
+                .map(|e| format!("{e:#}"))
+                .collect::<Vec<_>>()
+                .join("\nerror: ");
+            if n > 1 {
+                msg.push_str(&format!("\nerror: {file}: {n} cards have errors"));
+            }
+            anyhow!("{msg}")
+        })?;
+        for c in cards {
             // By a map of the names seen, not a search of the cards read:
             // a file of many cards loads in linear time.
             match first_at.entry(super::normalize(&c.name)) {
@@ -1013,8 +1027,28 @@ impl Cx<'_> {
     }
 }
 
-/// Parse one card file's text (`file` names it in messages).
+/// Parse one card file's text (`file` names it in messages), stopping at
+/// its first error (see [`parse_cards_all`]).
 pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
+    parse_cards_all(file, text).map_err(|mut e| e.swap_remove(0))
+}
+
+/// Parse one card file's text, reporting the first error of each of its
+/// cards (a file TOML cannot read has one error: where it stops reading).
+/// `Err` holds at least one error, in file order.
+pub fn parse_cards_all(
+    file: &str,
+    text: &str,
+) -> std::result::Result<Vec<DataCard>, Vec<anyhow::Error>> {
+    parse_cards_in(file, text).map_err(|e| vec![e])?
+}
+
+/// [`parse_cards_all`]: the outer `Err` is an error of the whole file, the
+/// inner one each card's.
+fn parse_cards_in(
+    file: &str,
+    text: &str,
+) -> Result<std::result::Result<Vec<DataCard>, Vec<anyhow::Error>>> {
     // A leading byte-order mark is skipped (the TOML reader skips it too,
     // but counts it in its positions: line 1 would be a column off).
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -1055,7 +1089,19 @@ pub fn parse_cards(file: &str, text: &str) -> Result<Vec<DataCard>> {
                 .map(super::normalize)
         })
         .collect();
-    de.card.iter().map(|t| card(&cx, t)).collect()
+    let mut cards = Vec::new();
+    let mut errors = Vec::new();
+    for t in &de.card {
+        match card(&cx, t) {
+            Ok(c) => cards.push(c),
+            Err(e) => errors.push(e),
+        }
+    }
+    Ok(if errors.is_empty() {
+        Ok(cards)
+    } else {
+        Err(errors)
+    })
 }
 
 /// The message for a number too large for TOML at `offset` of `text`: the

@@ -40,10 +40,10 @@ mod eval;
 pub mod lint;
 pub mod options;
 mod parse;
-pub(crate) use parse::{KEYWORDS, NONE};
 mod questions;
 mod route;
 pub mod rules;
+pub mod search_path;
 
 pub use ast::{Entry, Expr, ListKind, Pos, Subject};
 pub use compile::Compiled;
@@ -212,6 +212,40 @@ impl Strategy {
             || self.values.iter().any(|v| uses(&v.expr))
     }
 
+    /// The cards this strategy's entries and options name that are not in
+    /// the game of `k` (each once, in the order the strategy keeps them):
+    /// what [`Strategy::compile`] ignores with a warning, so that the bot
+    /// plays as another one there (`rank --absent`).
+    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Card> {
+        let mut out: Vec<Card> = Vec::new();
+        let mut add = |c: Card| {
+            if !k.in_game.contains(c) && !out.contains(&c) {
+                out.push(c);
+            }
+        };
+        for l in &self.lists {
+            if let Key::Opt(i) = l.key {
+                let card = options::OPTIONS[i as usize].card;
+                if !k.in_game.contains(card) {
+                    // The whole option is ignored, its entries unread.
+                    add(card);
+                    continue;
+                }
+            }
+            for e in &l.entries {
+                if let Some(Subject::Card(c)) = e.target {
+                    add(c);
+                }
+            }
+        }
+        for v in &self.values {
+            if let Key::Opt(i) = v.key {
+                add(options::OPTIONS[i as usize].card);
+            }
+        }
+        out
+    }
+
     /// Whether the strategy has a list for `kind` (tests, `check`).
     pub fn has_list(&self, kind: ListKind) -> bool {
         self.lists.iter().any(|l| l.key == Key::List(kind))
@@ -289,6 +323,29 @@ pub fn load(path: &Path) -> Result<Strategy, StrategyError> {
     parse(&text, &name)
 }
 
+/// Every error of the strategy file `path`, where [`load`] stops at the
+/// first: all the errors of the file's own text (each line is parsed on
+/// its own, `domsim check`), else the one error of loading it (an empty
+/// file, what it extends, …). Empty when it loads.
+pub fn errors(path: &Path) -> Vec<StrategyError> {
+    let first = match load(path) {
+        Ok(_) => return Vec::new(),
+        Err(e) => e,
+    };
+    let name = path.display().to_string();
+    let text = crate::output::read_capped(path, MAX_FILE_BYTES)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok());
+    if let Some(text) = text {
+        if let Err(all) = parse::parse_file_all(skip_bom(&text), &name, 0) {
+            if all[0] == first {
+                return all;
+            }
+        }
+    }
+    vec![first]
+}
+
 /// The error for a file that is not UTF-8 text: the line and column of the
 /// first bad byte, the line quoted up to it (the same for a file given on
 /// the command line and one named by `extends`).
@@ -316,7 +373,8 @@ fn not_utf8(file: &str, e: std::string::FromUtf8Error) -> StrategyError {
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Parse a strategy from text; `file` names it in errors, and `extends`
-/// paths are resolved relative to its directory.
+/// names are looked for in its directory, then along the strategy search
+/// path ([`search_path`]).
 pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
     parse_in(text, file, None)
 }
@@ -324,10 +382,12 @@ pub fn parse(text: &str, file: &str) -> Result<Strategy, StrategyError> {
 /// Parse a strategy that was typed rather than read from a file (the page
 /// of `domsim serve`): `file` names it, as if it were a file of the folder
 /// `root`, and every `extends` — of this text and of the files it extends
-/// — must name a file inside `root`. An absolute path, a `..` or a link
-/// leading out of the folder is refused at its line and column, before
-/// anything is read: text typed by anyone who can reach the page cannot
-/// read other files of the machine.
+/// — is looked for along the same search path as [`parse`]'s, but must
+/// name a file inside `root` or a folder of the search path
+/// ([`search_path::roots`]). An absolute path or a `..` is refused at its
+/// line and column before anything is read, a link leading out of those
+/// folders before the file it leads to is read: text typed by anyone who
+/// can reach the page cannot read other files of the machine.
 pub fn parse_within(text: &str, file: &str, root: &Path) -> Result<Strategy, StrategyError> {
     let root = std::fs::canonicalize(root).map_err(|e| {
         file_error(
@@ -338,30 +398,34 @@ pub fn parse_within(text: &str, file: &str, root: &Path) -> Result<Strategy, Str
             ),
         )
     })?;
-    parse_in(text, file, Some(&root))
+    let roots = search_path::roots(&root);
+    parse_in(text, file, Some(roots.as_slice()))
 }
 
-/// Why `extends: rel` (resolved to `base`) may not be read from a strategy
-/// confined to the folder `root` (canonical), if it may not.
-fn outside(rel: &str, base: &Path, root: &Path) -> Option<String> {
+/// Why `extends: rel` may not be read from a strategy confined to the
+/// folders `roots` (canonical), if the name alone says so.
+fn escapes(rel: &str) -> Option<String> {
     use std::path::Component;
     let escapes = Path::new(rel)
         .components()
         .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-    if escapes || rel.contains('\\') {
-        return Some(format!(
-            "extends: '{rel}' is outside the strategy folder: only a file of the folder can be extended (e.g. extends: big_money_ultimate.dom; no '..', no absolute path)"
-        ));
-    }
+    (escapes || rel.contains('\\')).then(|| format!(
+        "extends: '{rel}' is outside the strategy folder: only a file of the folder or of the strategy search path can be extended, by its name (e.g. extends: big_money_ultimate.dom; no '..', no absolute path)"
+    ))
+}
+
+/// Why the file `base` (found for `extends: rel`) may not be read from a
+/// strategy confined to the folders `roots` (canonical), if it may not.
+fn leads_out(rel: &str, base: &Path, roots: &[PathBuf]) -> Option<String> {
     match std::fs::canonicalize(base) {
-        Ok(c) if !c.starts_with(root) => Some(format!(
-            "extends: '{rel}' leads outside the strategy folder (through a link): only a file of the folder can be extended"
+        Ok(c) if !roots.iter().any(|r| c.starts_with(r)) => Some(format!(
+            "extends: '{rel}' leads outside the strategy folder (through a link): only a file of the folder or of the strategy search path can be extended"
         )),
         _ => None,
     }
 }
 
-fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, StrategyError> {
+fn parse_in(text: &str, file: &str, roots: Option<&[PathBuf]>) -> Result<Strategy, StrategyError> {
     let text = skip_bom(text);
     let mut st = Strategy {
         name: String::new(),
@@ -373,7 +437,7 @@ fn parse_in(text: &str, file: &str, root: Option<&Path>) -> Result<Strategy, Str
         penultimate_province: true,
     };
     let mut stack = Vec::new();
-    let name = resolve(text, file, &mut stack, &mut st, root)?;
+    let name = resolve(text, file, &mut stack, &mut st, roots)?;
     st.name = name.unwrap_or_else(|| {
         Path::new(file)
             .file_stem()
@@ -389,7 +453,7 @@ fn resolve(
     file: &str,
     stack: &mut Vec<PathBuf>,
     st: &mut Strategy,
-    root: Option<&Path>,
+    roots: Option<&[PathBuf]>,
 ) -> Result<Option<String>, StrategyError> {
     let text = skip_bom(text);
     // An empty file (or only comments) is refused, whether it is the file
@@ -418,7 +482,6 @@ fn resolve(
         .value();
     let ast = parse::parse_file(text, file, fidx)?;
     if let Some((rel, pos)) = &ast.extends {
-        let base = Path::new(file).parent().unwrap_or(Path::new("")).join(rel);
         let pos_err = |msg: String| {
             let line = text.lines().nth(pos.line as usize - 1).unwrap_or("");
             StrategyError {
@@ -430,7 +493,12 @@ fn resolve(
                 width: rel.chars().count(),
             }
         };
-        if let Some(why) = root.and_then(|r| outside(rel, &base, r)) {
+        if let Some(why) = roots.and_then(|_| escapes(rel)) {
+            return Err(pos_err(why));
+        }
+        let own = Path::new(file).parent().unwrap_or(Path::new(""));
+        let base = search_path::find(rel, Some(own)).map_err(pos_err)?;
+        if let Some(why) = roots.and_then(|r| leads_out(rel, &base, r)) {
             return Err(pos_err(why));
         }
         let canon = std::fs::canonicalize(&base).unwrap_or_else(|_| base.clone());
@@ -443,16 +511,10 @@ fn resolve(
             return Err(pos_err(format!("extends cycle: {}", chain.join(" → "))));
         }
         let bname = base.display().to_string();
-        let bytes = crate::output::read_capped(&base, MAX_FILE_BYTES).map_err(|e| {
-            let relative = if Path::new(rel).is_relative() {
-                " (extends is relative to this file)"
-            } else {
-                ""
-            };
-            pos_err(format!("cannot read '{bname}'{relative}: {e}"))
-        })?;
+        let bytes = crate::output::read_capped(&base, MAX_FILE_BYTES)
+            .map_err(|e| pos_err(format!("cannot read '{bname}': {e}")))?;
         let btext = String::from_utf8(bytes).map_err(|e| not_utf8(&bname, e))?;
-        resolve(&btext, &bname, stack, st, root)?;
+        resolve(&btext, &bname, stack, st, roots)?;
     }
     // Override the base key by key.
     for l in ast.lists {

@@ -26,6 +26,8 @@ struct Line<'a> {
     fidx: u16,
     no: usize,
     text: &'a str,
+    /// The constants the file defined above this line (`const NAME: N`).
+    consts: &'a [(String, i32)],
 }
 
 impl<'a> Line<'a> {
@@ -656,6 +658,9 @@ impl<'a> Cur<'a> {
             }
             return Ok((Expr::Var(v), Ty::Int));
         }
+        if let Some((_, v)) = self.ln.consts.iter().find(|(n, _)| *n == lw) {
+            return Ok((Expr::Int(*v), Ty::Int));
+        }
         if KEYWORDS.contains(&lw.as_str()) {
             let hint = if lw == "not" {
                 " ('not' goes before a whole condition: 'not coins >= 6', or 'not (…)'; it cannot be a number)"
@@ -680,6 +685,7 @@ impl<'a> Cur<'a> {
             .map(|v| v.0)
             .chain(FUNS.iter().map(|f| f.0))
             .chain(NUM_FUNS.iter().map(|f| f.0))
+            .chain(self.ln.consts.iter().map(|c| c.0.as_str()))
             .chain(["and", "or", "not", "yes", "no"]);
         let mut msg = format!("unknown name '{w}'{}", did_you_mean(nearest(w, words)));
         if Card::from_name(w).is_some() {
@@ -857,6 +863,91 @@ fn on_off(ln: Line, at: usize, v: &str) -> R<bool> {
 }
 
 /// What a header key is.
+/// A `const NAME: N` line (`key` before its ':', `value` after it, at
+/// `vat`): the constant, or None for another header. NAME is a new word
+/// (not a variable, function, keyword or card; not defined above in the
+/// file); N a whole number, maybe negative. Conditions below it may use
+/// NAME wherever a number goes.
+fn constant(
+    ln: Line,
+    indent: usize,
+    key: &str,
+    value: &str,
+    vat: usize,
+) -> R<Option<(String, i32)>> {
+    let k = key.trim();
+    let Some(name) = k
+        .get(..6)
+        .filter(|w| w.eq_ignore_ascii_case("const "))
+        .map(|_| k[6..].trim())
+    else {
+        return Ok(None);
+    };
+    let name_at = indent + (k.len() - k[6..].trim_start().len());
+    let width = name.chars().count().max(1);
+    let word = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !word {
+        return Err(ln.err(
+            name_at,
+            width,
+            format!("'{name}' is not a constant's name: a name is letters, digits and '_', starting with a letter (e.g. const threshold: 16)"),
+        ));
+    }
+    let lw = name.to_ascii_lowercase();
+    let taken = VARS.iter().any(|v| v.0 == lw)
+        || FUNS.iter().any(|f| f.0 == lw)
+        || NUM_FUNS.iter().any(|f| f.0 == lw)
+        || KEYWORDS.contains(&lw.as_str())
+        || ["yes", "no", "true", "false", "on", "off", NONE].contains(&lw.as_str());
+    if taken {
+        return Err(ln.err(
+            name_at,
+            width,
+            format!(
+                "'{name}' is a word of the strategy language: a constant needs a name of its own"
+            ),
+        ));
+    }
+    if Card::from_name(name).is_some() {
+        return Err(ln.err(
+            name_at,
+            width,
+            format!("'{name}' is a card: a constant needs a name of its own"),
+        ));
+    }
+    if ln.consts.iter().any(|c| c.0 == lw) {
+        return Err(ln.err(
+            name_at,
+            width,
+            format!("constant '{name}' is defined twice"),
+        ));
+    }
+    let v = value.trim();
+    let n = v.strip_prefix('-').unwrap_or(v);
+    let parsed = if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+        v.parse::<i32>().ok()
+    } else {
+        None
+    };
+    let Some(x) = parsed else {
+        return Err(ln.err(
+            vat,
+            v.chars().count().max(1),
+            format!(
+                "'const {name}:' needs a whole number from {} to {}, found '{}'",
+                i32::MIN,
+                i32::MAX,
+                clip(v)
+            ),
+        ));
+    };
+    Ok(Some((lw, x)))
+}
+
 enum Head {
     Setting(&'static str),
     Key(Key),
@@ -948,7 +1039,21 @@ fn head(ln: Line, at: usize, key: &str) -> R<Head> {
 }
 
 /// Parse one file.
+/// Parse one file, stopping at its first error (see [`parse_file_all`]).
 pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
+    parse_file_all(text, file, fidx).map_err(|mut e| e.swap_remove(0))
+}
+
+/// Parse one file, reporting every error of it (each line is parsed on
+/// its own: after an error the next line is read; after a header that
+/// fails, the entries below it are skipped up to the next header, which
+/// would all be "outside any list"). `Err` holds at least one error, in
+/// line order.
+pub(crate) fn parse_file_all(
+    text: &str,
+    file: &str,
+    fidx: u16,
+) -> Result<FileAst, Vec<StrategyError>> {
     let mut ast = FileAst::default();
     // The list being filled: index into ast.lists.
     let mut current: Option<usize> = None;
@@ -957,17 +1062,21 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
     let mut inline_list: Option<usize> = None;
     let mut seen: Vec<(Key, usize)> = Vec::new();
     let mut seen_settings: Vec<(&str, usize)> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
+    let mut errors: Vec<StrategyError> = Vec::new();
+    let mut skipping = false;
+    let mut consts: Vec<(String, i32)> = Vec::new();
+    let mut step = |n: usize, raw: &str| -> R<()> {
         let code = raw.split('#').next().unwrap_or("");
         let ln = Line {
             file,
             fidx,
             no: n + 1,
             text: code,
+            consts: &consts,
         };
         let err_line = Line { text: raw, ..ln };
         if code.trim().is_empty() {
-            continue;
+            return Ok(());
         }
         let indent = code.len() - code.trim_start().len();
         let Some(colon) = code.find(':') else {
@@ -975,10 +1084,10 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                 let t = code.trim();
                 if let Some(l) = inline_list {
                     return Err(err_line.err(
-                        indent,
-                        t.chars().count(),
-                        format!("'{t}' is outside any list: the list on line {l} is written on its header line, which ends it; write its entries either all on that line or each on a line below a bare header"),
-                    ));
+                            indent,
+                            t.chars().count(),
+                            format!("'{t}' is outside any list: the list on line {l} is written on its header line, which ends it; write its entries either all on that line or each on a line below a bare header"),
+                        ));
                 }
                 return Err(err_line.err(
                     indent,
@@ -987,30 +1096,34 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                 ));
             };
             entries(ln, 0, &mut ast.lists[li].entries)?;
-            continue;
+            return Ok(());
         };
         let in_list = current.take().is_some();
         inline_list = None;
         let key = &code[..colon];
         let value = &code[colon + 1..];
         let vat = colon + 1 + (value.len() - value.trim_start().len());
+        if let Some(c) = constant(ln, indent, key, value, vat)? {
+            consts.push(c);
+            return Ok(());
+        }
         let head = head(ln, indent, key).map_err(|e| {
-            // `Gold if coins >= 6:` in a list: a stray ':' made an entry a
-            // header.
-            let entry = Line { text: key, ..ln };
-            if in_list
-                && value.trim().is_empty()
-                && e.msg.starts_with("unknown setting or list")
-                && entries(entry, 0, &mut Vec::new()).is_ok()
-            {
-                return ln.err(
-                    colon,
-                    1,
-                    "unexpected ':' at the end of an entry (a line with ':' is a header): remove it to make the line an entry of the list above",
-                );
-            }
-            e
-        })?;
+                // `Gold if coins >= 6:` in a list: a stray ':' made an entry a
+                // header.
+                let entry = Line { text: key, ..ln };
+                if in_list
+                    && value.trim().is_empty()
+                    && e.msg.starts_with("unknown setting or list")
+                    && entries(entry, 0, &mut Vec::new()).is_ok()
+                {
+                    return ln.err(
+                        colon,
+                        1,
+                        "unexpected ':' at the end of an entry (a line with ':' is a header): remove it to make the line an entry of the list above",
+                    );
+                }
+                e
+            })?;
         match head {
             Head::Setting(s) => {
                 if let Some(&(_, l)) = seen_settings.iter().find(|(x, _)| *x == s) {
@@ -1099,8 +1212,26 @@ pub(crate) fn parse_file(text: &str, file: &str, fidx: u16) -> R<FileAst> {
                 }
             }
         }
+        Ok(())
+    };
+    for (n, raw) in text.lines().enumerate() {
+        let code = raw.split('#').next().unwrap_or("");
+        let header = code.contains(':');
+        if skipping && !header {
+            continue;
+        }
+        skipping = false;
+        if let Err(e) = step(n, raw) {
+            errors.push(e);
+            skipping = header;
+        }
     }
-    Ok(ast)
+    drop(step);
+    if errors.is_empty() {
+        Ok(ast)
+    } else {
+        Err(errors)
+    }
 }
 
 /// Parse one expression (a number or a condition) on its own.
@@ -1110,6 +1241,7 @@ pub(crate) fn parse_expr(text: &str, file: &str) -> R<Expr> {
         fidx: 0,
         no: 1,
         text,
+        consts: &[],
     };
     let mut c = Cur::new(ln, 0, text.len());
     let (e, _) = c.or()?;
