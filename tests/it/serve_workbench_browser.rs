@@ -330,6 +330,12 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
             "the next question",
         );
         answered = n + 1;
+        // A buy says what there is to spend.
+        let prompt = eval(&tab, "document.querySelector('#prompt').textContent");
+        let prompt = prompt.as_str().unwrap_or("");
+        if prompt.starts_with("Buy a card") {
+            assert!(prompt.contains(": you have $"), "{prompt}");
+        }
         if step == 12 {
             shot_at(&tab, "#play-panel", "play.png");
         }
@@ -339,6 +345,17 @@ fn the_workbench_designs_a_card_and_plays_a_game() {
     assert!(
         result.as_str().unwrap().starts_with("Game over"),
         "{result}"
+    );
+    // At the end, no turn or phase is shown as if the game went on.
+    assert!(
+        eval(&tab, "document.querySelector('#play-status').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("The game is over"),
+    );
+    assert_eq!(
+        eval(&tab, "document.querySelector('#seats tr.active') === null"),
+        true
     );
     shot_at(&tab, "#play-panel", "play-over.png");
     let log = download(&tab, "#dl-game", &downloads, "game.txt");
