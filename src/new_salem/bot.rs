@@ -289,10 +289,8 @@ impl Belief {
     /// This model, hiding by its own ratios (as compiled).
     fn hiding_by_itself(mut self) -> Belief {
         for (h, &first) in self.hide.iter_mut().zip(&DRAFT_KINDS) {
-            for k in 0..4 {
-                h[k] = self.hit[first + k];
-                h[4 + k] = self.miss[first + k];
-            }
+            h[..4].copy_from_slice(&self.hit[first..first + 4]);
+            h[4..].copy_from_slice(&self.miss[first..first + 4]);
         }
         self
     }
@@ -332,15 +330,25 @@ impl Belief {
         // The Trials the other players launched.
         let others_trials = seen.trials - e[ev::TRIALS] as i32;
         let mut l = seen.prior;
-        for (k, x) in EVIDENCE.iter().enumerate() {
-            let hits = e[x.hits] as i32;
-            let chances = match x.chances {
-                Some(c) => e[c] as i32,
-                None => others_trials,
+        // One block per kind of EVIDENCE, in its order, with the kind's
+        // counts at constant indices (no walk over the table, no bounds
+        // checks): the hot loop of a deducing bot's decisions.
+        macro_rules! weigh {
+            ($($k:literal)*) => {
+                const _: () = assert!(EVIDENCE.len() == [$($k),*].len());
+                $({
+                    const X: EvidenceKind = EVIDENCE[$k];
+                    let hits = e[X.hits] as i32;
+                    let chances = match X.chances {
+                        Some(c) => e[c] as i32,
+                        None => others_trials,
+                    };
+                    let misses = (chances - hits).max(0);
+                    l += hits as f32 * self.hit[$k] + misses as f32 * self.miss[$k];
+                })*
             };
-            let misses = (chances - hits).max(0);
-            l += hits as f32 * self.hit[k] + misses as f32 * self.miss[k];
         }
+        weigh!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         l
     }
 }
