@@ -92,8 +92,7 @@ fn load_option_file(spec: &str, what: &str, f: &str) -> Result<Strategy> {
 /// The shipped bots: every `*.dom` directly under the shipped strategies'
 /// directory, by file name, those that load.
 fn shipped_pool() -> Vec<Strategy> {
-    let Some(dir) = shipped(DEFAULT_ROLLOUT).and_then(|p| p.parent().map(Path::to_path_buf))
-    else {
+    let Some(dir) = shipped(DEFAULT_ROLLOUT).and_then(|p| p.parent().map(Path::to_path_buf)) else {
         return Vec::new();
     };
     let Ok(rd) = std::fs::read_dir(&dir) else {
@@ -165,7 +164,9 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
                     "off" => None,
                     _ => match value.parse::<u8>() {
                         Ok(n) if n <= 20 => Some(n),
-                        _ => bail!("'{spec}': window={value} must be a whole number from 0 to 20, or off"),
+                        _ => bail!(
+                            "'{spec}': window={value} must be a whole number from 0 to 20, or off"
+                        ),
                     },
                 }
             }

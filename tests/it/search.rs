@@ -311,10 +311,7 @@ fn same_csv_whatever_the_thread_count() {
         std::fs::read_to_string(out).unwrap()
     };
     let one = run("1");
-    assert!(
-        one.contains("Search (budget 8)"),
-        "{one}"
-    );
+    assert!(one.contains("Search (budget 8)"), "{one}");
     assert_eq!(one, run("2"));
 }
 
@@ -339,14 +336,8 @@ fn search_budget_flag_sets_the_unnamed_budgets_only() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
-    assert!(
-        csv.contains("Search (budget 2)"),
-        "{csv}"
-    );
-    assert!(
-        csv.contains("Search (budget 3)"),
-        "{csv}"
-    );
+    assert!(csv.contains("Search (budget 2)"), "{csv}");
+    assert!(csv.contains("Search (budget 3)"), "{csv}");
     for (args, says) in [
         (
             vec!["sim", "strategies/big_money.dom", "--search-budget", "5"],
@@ -382,8 +373,14 @@ fn bad_search_options_exit_2_with_the_option_named() {
             "opponent strategy file 'nowhere.dom' does not exist",
         ),
         ("search:select=best", "select=best must be halving or ucb"),
-        ("search:window=21", "window=21 must be a whole number from 0 to 20, or off"),
-        ("search:prior=-0.5", "prior=-0.5 must be a number from 0 to 1"),
+        (
+            "search:window=21",
+            "window=21 must be a whole number from 0 to 20, or off",
+        ),
+        (
+            "search:prior=-0.5",
+            "prior=-0.5 must be a number from 0 to 1",
+        ),
         ("search:plays=some", "plays=some must be all or choices"),
     ] {
         let o = domsim(&["sim", spec, "strategies/double_witch.dom", "-n", "2"]);
@@ -431,7 +428,11 @@ fn the_opponent_model_reads_only_public_gains() {
     let (me, opp) = (q.player, 1 - q.player);
     assert!(g.players[opp as usize].owned[Card::Witch as usize] > 0);
     let m = model_for(&Observation::of(&g, me), opp, &models);
-    assert!(models[m].kingdom_cards.contains(Card::Witch), "{}", models[m].compiled.name);
+    assert!(
+        models[m].kingdom_cards.contains(Card::Witch),
+        "{}",
+        models[m].compiled.name
+    );
     for seed in 1..=4 {
         let h = reshuffle_hidden(&g, me, seed);
         assert_eq!(model_for(&Observation::of(&h, me), opp, &models), m);
@@ -441,7 +442,11 @@ fn the_opponent_model_reads_only_public_gains() {
     let (me, opp) = (q.player, 1 - q.player);
     assert!(g.turns_taken[opp as usize] >= ABSENT_AFTER);
     let m = model_for(&Observation::of(&g, me), opp, &models);
-    assert!(models[m].kingdom_cards.is_empty(), "{}", models[m].compiled.name);
+    assert!(
+        models[m].kingdom_cards.is_empty(),
+        "{}",
+        models[m].compiled.name
+    );
     // The same game, the opponent having gained a Witch (public): now a
     // Witch bot, wherever the Witch lies.
     let mut h = g.clone();
@@ -450,7 +455,11 @@ fn the_opponent_model_reads_only_public_gains() {
     h.supply[Card::Witch as usize] -= 1;
     h.recount_totals();
     let w = model_for(&Observation::of(&h, me), opp, &models);
-    assert!(models[w].kingdom_cards.contains(Card::Witch), "{}", models[w].compiled.name);
+    assert!(
+        models[w].kingdom_cards.contains(Card::Witch),
+        "{}",
+        models[w].compiled.name
+    );
     for seed in 1..=3 {
         let r = reshuffle_hidden(&h, me, seed);
         assert_eq!(model_for(&Observation::of(&r, me), opp, &models), w);
@@ -469,14 +478,17 @@ fn the_buy_window_keeps_the_rollout_answer_first() {
     let g = last_province();
     let q = Pick::turn(0, Why::Buy, g.buyable());
     assert_eq!(g.turn.coins, 10);
-    let c: Vec<Option<Card>> =
-        SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(2)).collect();
+    let c: Vec<Option<Card>> = SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(2)).collect();
     assert_eq!(c, [Some(Card::Duchy), None, Some(Card::Province)]);
-    let c: Vec<Option<Card>> =
-        SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(4)).collect();
+    let c: Vec<Option<Card>> = SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(4)).collect();
     assert_eq!(
         c,
-        [Some(Card::Duchy), None, Some(Card::Gold), Some(Card::Province)]
+        [
+            Some(Card::Duchy),
+            None,
+            Some(Card::Gold),
+            Some(Card::Province)
+        ]
     );
     let all = SearchBot::candidates(&g, &q, Some(Card::Duchy), None).count();
     assert!(all > 10 && !SearchBot::candidates(&g, &q, None, None).any(|c| c == Some(Card::Curse)));
@@ -507,7 +519,11 @@ fn a_lone_action_play_is_searched_only_with_plays_all() {
     let q = Pick::turn(0, Why::PlayAction, CardSet::one(Card::Witch));
     let mut bot = SearchBot::new(cfg(40), &dw, &[]);
     assert_eq!(bot.decide(&g, &q), Some(Card::Witch));
-    assert!(bot.last.arms.iter().all(|a| a.visits == 0), "{:?}", bot.last.arms);
+    assert!(
+        bot.last.arms.iter().all(|a| a.visits == 0),
+        "{:?}",
+        bot.last.arms
+    );
     let all = SearchConfig {
         lone_plays: true,
         ..cfg(40)

@@ -1,18 +1,17 @@
 //! A bot that needs no strategy file: Monte-Carlo search with the engine as
 //! its model (issue 46). `search` in a lineup (`crate::dominion::lineup`).
 //!
-//! # The variant: determinized flat UCB at the root
+//! # The variant: determinized flat search at the root, sequential halving
 //!
 //! Information-set MCTS (Cowling, Powley & Whitehouse, "Information Set
 //! Monte Carlo Tree Search", IEEE TCIAIG 2012) searches a tree of
 //! information sets, drawing one determinization (a world consistent with
 //! what the player has seen) per iteration. This bot uses its simplest
 //! member, the one the paper calls determinized UCT restricted to the root
-//! (flat Monte Carlo with UCB1 selection, one fresh determinization per
-//! rollout): the candidates of the decision asked are the root's children,
-//! each iteration samples a world from the [`Observation`], plays the
-//! candidate chosen by UCB1 in it and plays the rest of the game out with
-//! a fast rollout policy (a strategy file, Big Money Ultimate by default).
+//! (flat Monte Carlo, one fresh determinization per rollout): the
+//! candidates of the decision asked are the root's children, each
+//! iteration samples a world from the [`Observation`], plays a candidate
+//! in it and plays the rest of the game out with fast rollout policies.
 //! Why not a deeper tree (single-observer ISMCTS):
 //!
 //! * the engine is a call stack, not a resumable state: a game can be cut
@@ -26,15 +25,35 @@
 //! * the next decision is searched again from its own observation anyway
 //!   (re-search every move), which is where a deeper tree's information
 //!   would have been used;
-//! * flat UCB needs no tree allocation at all: per decision, two numbers
-//!   per candidate.
+//! * a flat search needs no tree allocation at all: per decision, two
+//!   numbers per candidate.
 //!
-//! Two refinements over plain flat UCB:
+//! **Selection: sequential halving** (Karnin, Koren & Somekh, "Almost
+//! optimal exploration in multi-armed bandits", ICML 2013; the root
+//! selection of Gumbel MuZero), [`Select::Halving`]: `ceil(log2 K)` rounds
+//! for `K` candidates; each round shares `budget / rounds` rollouts equally
+//! between the candidates left and keeps the better half by mean. The bot
+//! plays the candidate it picks, so what matters is the simple regret of
+//! the pick with a fixed budget, which halving bounds better than UCB1
+//! (built for the cumulative regret of the rollouts themselves). UCB1
+//! (`select=ucb`, the most visited candidate chosen) is kept as an option.
+//!
+//! Refinements over plain flat search:
 //! * **common random numbers**: the `k`-th rollout of every candidate
 //!   plays in the same sampled world (sample `k` of the decision), so
 //!   candidates are compared on the same draws and the same opponent
 //!   hands — the differences, which decide, have far less variance than
-//!   the means;
+//!   the means; with halving every candidate left has had the same samples;
+//! * **the rollout policy's own answer first**: the bot's rollout policy
+//!   answers the decision too (on the observation); that answer is the
+//!   first candidate, so ties go to it, and in the ranking its mean gets a
+//!   bonus [`SearchConfig::prior`] (default 0.02, virtual evidence for it):
+//!   the search leaves the policy's answer only for a clearly better one;
+//! * **a buy window** ([`SearchConfig::window`], default 2): a buy
+//!   considers the cards costing at least the coins available minus 2,
+//!   "nothing" and the policy's answer — not a Copper or an Estate with $6,
+//!   which no sensible policy buys; a Witch is still a candidate with $5 to
+//!   $7, and every card is one with $2;
 //! * the **value** of a rollout for the player is its game result (1 for
 //!   a win, 1/k for a win shared by k, 0 for a loss; RULES §15's tie
 //!   break on turns included) plus a small VP-margin term (weight
@@ -45,13 +64,29 @@
 //!   ranking only between candidates within about 5 points of win rate,
 //!   where the win counts alone are noise at this budget.
 //!
+//! # The rollout policies ([`model`])
+//!
+//! The bot's own later turns in a rollout, and its questions that are not
+//! searched, are played by its rollout policy: by default the shipped bot
+//! that fits the kingdom (every card it names is in the game) and scores
+//! best against Big Money Ultimate over [`model::RANK_GAMES`] games of a
+//! fixed seed, ranked once per kingdom (Double Witch in a Witch kingdom);
+//! `rollout=FILE` names one. Each opponent's turns are played by a model
+//! of him chosen at every decision from his public gains
+//! ([`model::model_for`]): the member of the same ranked pool whose buy
+//! and gain rules best explain the Kingdom cards he owns.
+//!
 //! # What is searched, what is not
 //!
 //! Searched: every **buy** (each of several buys is its own decision; the
-//! candidates are every legal card and "nothing", Curse left out) and
-//! every **Action play** of the Action phase (every Action kind in hand
-//! and "stop"): the two questions the turn itself asks, which the engine
-//! can be resumed after. Every other question — the Treasures played
+//! candidates are the legal cards in the window and "nothing", Curse left
+//! out) and every **Action play** of the Action phase with a choice
+//! (every Action kind in hand and "stop"): the two questions the turn
+//! itself asks, which the engine can be resumed after. An Action play
+//! whose only alternative to the policy's answer — playing the one Action
+//! kind in hand — is to stop is the policy's, without rollouts
+//! ([`SearchConfig::lone_plays`] false, `plays=choices`; measured to lose
+//! nothing and save a quarter to a third of the time). Every other question — the Treasures played
 //! (all of them, by the strategy default), the picks, yes/no and "choose
 //! one" questions cards ask (trash, discard, gain, Throne Room's target,
 //! Masquerade's pass…), Reactions — is answered by the rollout strategy
@@ -67,7 +102,7 @@
 //! index ([`Game::seed`], [`Game::index`]), its seat and how many
 //! decisions it searched before in this game: the same for a seed and a
 //! budget whatever the thread count, and never shared between games or
-//! seats. The game state stays allocation-free; the bot keeps its own
+//! seats. The pool's ranking plays games of a fixed seed. The game state stays allocation-free; the bot keeps its own
 //! scratch (an observation, a sampled game, the candidates' statistics)
 //! in memory allocated once per game, outside the game state.
 
@@ -121,7 +156,8 @@ pub enum Select {
 impl SearchConfig {
     /// The default budget: rollouts per decision such that a 2-player game
     /// of the search bot takes at most about 50 ms on one core of the
-    /// reference machine (results/BENCHMARKS.md, "Search bot").
+    /// reference machine (results/SEARCH.md, "Speed": about 30 ms in a Witch kingdom, up to
+    /// about 50 ms in Intrigue kingdoms with Torturer).
     pub const DEFAULT_BUDGET: u32 = 500;
     pub const DEFAULT_EXPLORATION: f64 = 0.7;
     pub const DEFAULT_MARGIN: f64 = 0.05;
