@@ -193,11 +193,14 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
     } else {
         Vec::new()
     };
+    // The hash of every file the bot's play depends on: the reference, the
+    // policies given, and the pool its automatic policies come from.
     let mut hash = reference.source_hash;
-    for st in rollout.iter().chain(match &opponent {
+    let given = rollout.iter().chain(match &opponent {
         Opponent::File(st) => Some(st.as_ref()),
         _ => None,
-    }) {
+    });
+    for st in given.chain(pool.iter()) {
         hash = hash.rotate_left(17) ^ st.source_hash;
     }
     let info = EntrantInfo {
