@@ -85,7 +85,7 @@ pub struct StrategyArgs {
     #[arg(long = "strategy", short = 's', value_name = "FILE")]
     pub strategy: Vec<String>,
     /// Rollouts per decision of every `search` bot that names no budget of
-    /// its own (`search:budget=N` wins): 1 to 1000000 (default 200). The
+    /// its own (`search:budget=N` wins): 1 to 1000000 (default 500). The
     /// cost of a search bot's game is about proportional to it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub search_budget: Option<u32>,

@@ -4,14 +4,14 @@
 //! order.
 //!
 //! The search bot's entry (see [`SEARCH_HELP`]): `search`, or
-//! `search:budget=400,rollout=strategies/x.dom,c=0.7,margin=0.05` (options
+//! `search:budget=400,rollout=strategies/x.dom,opponent=auto,select=halving` (options
 //! in any order, each at most once).
 
 use crate::bots::BigMoney;
 use crate::cards::Card;
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Pick, YesNo, MAX_PLAYERS};
 use crate::report::EntrantInfo;
-use crate::search::{self, SearchBot, SearchConfig};
+use crate::search::{self, SearchBot, SearchConfig, Select};
 use crate::strategy::{self, Compiled, Strategy, StrategyBots};
 use anyhow::{anyhow, bail, Result};
 use std::path::{Path, PathBuf};
@@ -29,20 +29,42 @@ pub enum Loaded {
     Search(Box<SearchSpec>),
 }
 
-/// A search bot entry: its settings and its rollout policy.
+/// A search bot entry: its settings and its rollout policies.
 #[derive(Clone, Debug)]
 pub struct SearchSpec {
     pub cfg: SearchConfig,
-    pub rollout: Strategy,
+    /// `rollout=FILE`: the bot's own rollout policy (its later turns in a
+    /// rollout, and its questions that are not searched); None
+    /// (`rollout=auto`, the default): the best of the pool for the kingdom.
+    pub rollout: Option<Strategy>,
+    pub opponent: Opponent,
+    /// The shipped bots (`strategies/*.dom`), when a policy is automatic.
+    pub pool: Vec<Strategy>,
+    /// Big Money Ultimate: the reference the pool is ranked against, and
+    /// the rollout policy when no member of the pool fits.
+    pub reference: Strategy,
     /// Whether the entry names its budget (`budget=N`): a run-wide budget
     /// ([`Lineup::set_search_budget`]) does not override it.
     pub budget_given: bool,
 }
 
-/// The options of a `search` entry, for error messages and help.
-pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 200), rollout=FILE the rollout strategy (default strategies/big_money_ultimate.dom), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
+/// How a search entry models its opponents in rollouts.
+#[derive(Clone, Debug)]
+pub enum Opponent {
+    /// `opponent=auto` (the default): per opponent and decision, the member
+    /// of the pool whose rules best explain his public gains
+    /// (`crate::search::model`).
+    Auto,
+    /// `opponent=same`: the bot's own rollout policy.
+    Same,
+    /// `opponent=FILE`: that strategy.
+    File(Box<Strategy>),
+}
 
-/// The rollout strategy a `search` entry uses when it names none.
+/// The options of a `search` entry, for error messages and help.
+pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 500), rollout=FILE|auto the bot's own rollout policy (default auto: the shipped bot that fits the kingdom and scores best against Big Money Ultimate), opponent=FILE|auto|same the opponents' rollout policy (default auto: per opponent, the shipped bot that best explains his gains; same: the bot's own), select=halving|ucb (default halving), prior=X bonus of the rollout policy's own answer (0 to 1; default 0.02), window=N|off buys considered: costing at least the coins minus N (0 to 20; default 2), plays=all|choices whether an Action play is searched when the only alternative to playing the one Action kind in hand is to stop (default choices: then it is the rollout policy's), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
+
+/// The reference strategy of a `search` entry (see [`SearchSpec::reference`]).
 pub const DEFAULT_ROLLOUT: &str = "big_money_ultimate.dom";
 
 /// Parse a `search` or `search:OPTIONS` entry (None: `spec` is not one).
@@ -55,9 +77,42 @@ pub fn load_search(spec: &str) -> Option<Result<(EntrantInfo, Loaded)>> {
     Some(parse_search(spec, opts))
 }
 
+/// Load strategy file `f` given to option `what` of entry `spec`.
+fn load_option_file(spec: &str, what: &str, f: &str) -> Result<Strategy> {
+    let path = Path::new(f);
+    if path.is_dir() {
+        bail!("'{spec}': {what} strategy '{f}' is a directory, not a strategy file");
+    }
+    if !path.exists() {
+        bail!("'{spec}': {what} strategy file '{f}' does not exist");
+    }
+    strategy::load(path).map_err(|e| anyhow!("{e}"))
+}
+
+/// The shipped bots: every `*.dom` directly under the shipped strategies'
+/// directory, by file name, those that load.
+fn shipped_pool() -> Vec<Strategy> {
+    let Some(dir) = shipped(DEFAULT_ROLLOUT).and_then(|p| p.parent().map(Path::to_path_buf)) else {
+        return Vec::new();
+    };
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "dom"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .filter_map(|p| strategy::load(p).ok())
+        .collect()
+}
+
 fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
     let mut cfg = SearchConfig::default();
-    let mut rollout: Option<String> = None;
+    let mut rollout: Option<Strategy> = None;
+    let mut opponent = Opponent::Auto;
     let mut budget_given = false;
     let mut seen: Vec<&str> = Vec::new();
     for part in opts.split(',').filter(|p| !p.trim().is_empty()) {
@@ -85,47 +140,143 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
                 ),
                 }
             }
-            "rollout" => {
-                if value.is_empty() {
-                    bail!("'{spec}': rollout= needs a strategy file");
+            "rollout" => match value {
+                "" => bail!("'{spec}': rollout= needs a strategy file or auto"),
+                "auto" => rollout = None,
+                f => rollout = Some(load_option_file(spec, "rollout", f)?),
+            },
+            "opponent" => match value {
+                "" => bail!("'{spec}': opponent= needs a strategy file, auto or same"),
+                "auto" => opponent = Opponent::Auto,
+                "same" => opponent = Opponent::Same,
+                f => opponent = Opponent::File(Box::new(load_option_file(spec, "opponent", f)?)),
+            },
+            "select" => {
+                cfg.select = match value {
+                    "halving" => Select::Halving,
+                    "ucb" => Select::Ucb,
+                    _ => bail!("'{spec}': select={value} must be halving or ucb"),
                 }
-                rollout = Some(value.to_string());
+            }
+            "prior" => cfg.prior = number(0.0, 1.0)?,
+            "window" => {
+                cfg.window = match value {
+                    "off" => None,
+                    _ => match value.parse::<u8>() {
+                        Ok(n) if n <= 20 => Some(n),
+                        _ => bail!(
+                            "'{spec}': window={value} must be a whole number from 0 to 20, or off"
+                        ),
+                    },
+                }
+            }
+            "plays" => {
+                cfg.lone_plays = match value {
+                    "all" => true,
+                    "choices" => false,
+                    _ => bail!("'{spec}': plays={value} must be all or choices"),
+                }
             }
             "c" => cfg.exploration = number(0.0, 10.0)?,
             "margin" => cfg.margin = number(0.0, 1.0)?,
             _ => bail!("'{spec}': unknown option '{name}'; {SEARCH_HELP}"),
         }
     }
-    let path = match &rollout {
-        Some(f) => PathBuf::from(f),
-        None => shipped(DEFAULT_ROLLOUT).ok_or_else(|| {
-            anyhow!("'{spec}': the default rollout strategy strategies/{DEFAULT_ROLLOUT} is not found: give rollout=FILE")
-        })?,
+    let reference = match shipped(DEFAULT_ROLLOUT) {
+        Some(p) => strategy::load(&p).map_err(|e| anyhow!("{e}"))?,
+        None => bail!(
+            "'{spec}': the reference strategy strategies/{DEFAULT_ROLLOUT} is not found (run from the source tree, or where strategies/ is)"
+        ),
     };
-    let shown = rollout.unwrap_or_else(|| format!("strategies/{DEFAULT_ROLLOUT}"));
-    if path.is_dir() {
-        bail!("'{spec}': rollout strategy '{shown}' is a directory, not a strategy file");
+    let pool = if rollout.is_none() || matches!(opponent, Opponent::Auto) {
+        shipped_pool()
+    } else {
+        Vec::new()
+    };
+    // The hash of every file the bot's play depends on: the reference, the
+    // policies given, and the pool its automatic policies come from.
+    let mut hash = reference.source_hash;
+    let given = rollout.iter().chain(match &opponent {
+        Opponent::File(st) => Some(st.as_ref()),
+        _ => None,
+    });
+    for st in given.chain(pool.iter()) {
+        hash = hash.rotate_left(17) ^ st.source_hash;
     }
-    if !path.exists() {
-        bail!("'{spec}': rollout strategy file '{shown}' does not exist");
-    }
-    let st = strategy::load(&path).map_err(|e| anyhow!("{e}"))?;
     let info = EntrantInfo {
-        name: search_name(cfg.budget, &st.name),
+        name: search_name(cfg.budget, rollout.as_ref(), &opponent),
         source: spec.to_string(),
-        hash: format!("{:016x}", st.source_hash),
+        hash: format!("{hash:016x}"),
     };
     let spec = SearchSpec {
         cfg,
-        rollout: st,
+        rollout,
+        opponent,
+        pool,
+        reference,
         budget_given,
     };
     Ok((info, Loaded::Search(Box::new(spec))))
 }
 
-/// The name a search entrant gets in tables.
-fn search_name(budget: u32, rollout: &str) -> String {
-    format!("Search (budget {budget}, rollout {rollout})")
+/// The name a search entrant gets in tables: "Search (budget 200)", with
+/// the policies it was given.
+fn search_name(budget: u32, rollout: Option<&Strategy>, opponent: &Opponent) -> String {
+    let mut name = format!("Search (budget {budget}");
+    if let Some(r) = rollout {
+        name.push_str(&format!(", rollout {}", r.name));
+    }
+    match opponent {
+        Opponent::Auto => {}
+        Opponent::Same => name.push_str(", opponent same"),
+        Opponent::File(st) => name.push_str(&format!(", opponent {}", st.name)),
+    }
+    name.push(')');
+    name
+}
+
+impl SearchSpec {
+    /// The policies of this entry compiled for `k`: its own rollout policy
+    /// and its opponent models (empty: the own policy plays them).
+    pub fn compile(&self, k: &Kingdom) -> Result<(Compiled, Vec<search::Model>)> {
+        let comp = |st: &Strategy| -> Result<Compiled> {
+            Ok(st.compile(k).map_err(|e| anyhow!("{e}"))?.0)
+        };
+        let model = |st: &Strategy, c: Compiled| search::Model {
+            compiled: c,
+            kingdom_cards: k.kingdom.iter().filter(|&x| st.may_gain(x)).collect(),
+            score: 0.0,
+        };
+        let reference = comp(&self.reference)?;
+        let mut ranked = Vec::new();
+        if !self.pool.is_empty() {
+            let mut fit = Vec::new();
+            for st in &self.pool {
+                if st.uses_turn_counters() && !k.track_turn {
+                    continue;
+                }
+                let Ok((c, w)) = st.compile(k) else { continue };
+                // Fits: every card it names is in the game (as `best`).
+                if w.iter().any(|w| w.contains("is not in this game")) {
+                    continue;
+                }
+                fit.push(model(st, c));
+            }
+            ranked = search::model::rank(fit, &reference, k);
+        }
+        let own = match &self.rollout {
+            Some(st) => comp(st)?,
+            None => ranked
+                .first()
+                .map_or_else(|| reference.clone(), |m| m.compiled.clone()),
+        };
+        let models = match &self.opponent {
+            Opponent::Auto => ranked,
+            Opponent::Same => Vec::new(),
+            Opponent::File(st) => vec![model(st, comp(st)?)],
+        };
+        Ok((own, models))
+    }
 }
 
 /// Load one strategy: a file, or `builtin:NAME`.
@@ -220,7 +371,7 @@ impl Lineup {
             if let Loaded::Search(s) = l {
                 if !s.budget_given {
                     s.cfg.budget = budget.max(1);
-                    info.name = search_name(s.cfg.budget, &s.rollout.name);
+                    info.name = search_name(s.cfg.budget, s.rollout.as_ref(), &s.opponent);
                     changed += 1;
                 }
             }
@@ -252,14 +403,19 @@ impl Lineup {
     }
 
     /// Each entrant's [`Strategy::absent_cards`] in `k` (a search
-    /// entrant's rollout strategy's; none for the built-in Big Money).
+    /// entrant's rollout strategy's when it names one; none for the
+    /// built-in Big Money, nor for a search entrant whose rollout policy is
+    /// `auto`: that is drawn from the shipped bots that fit the kingdom).
     pub fn absent_cards(&self, k: &Kingdom) -> Vec<Vec<Card>> {
         self.entrants
             .iter()
             .map(|(_, l)| match l {
                 Loaded::BigMoney => Vec::new(),
                 Loaded::File(st) => st.absent_cards(k),
-                Loaded::Search(s) => s.rollout.absent_cards(k),
+                Loaded::Search(s) => s
+                    .rollout
+                    .as_ref()
+                    .map_or_else(Vec::new, |r| r.absent_cards(k)),
             })
             .collect()
     }
@@ -275,32 +431,40 @@ impl Lineup {
         let mut k = *k;
         k.track_turn |= self.entrants.iter().any(|(_, l)| match l {
             Loaded::File(st) => st.uses_turn_counters(),
-            Loaded::Search(s) => s.rollout.uses_turn_counters(),
+            Loaded::Search(s) => {
+                s.rollout.as_ref().is_some_and(|r| r.uses_turn_counters())
+                    || matches!(&s.opponent, Opponent::File(o) if o.uses_turn_counters())
+            }
             Loaded::BigMoney => false,
         });
         k
     }
 
     /// Compile every strategy for `k`. Warnings are prefixed by the file.
+    /// A search entrant's policies are compiled (and its automatic ones
+    /// chosen, `SearchSpec::compile`) here, once per kingdom.
     pub fn compile(&self, k: &Kingdom) -> Result<CompiledLineup> {
         let mut compiled = Vec::new();
         let mut search = Vec::new();
         let mut warnings = Vec::new();
         for (info, l) in &self.entrants {
-            search.push(match l {
-                Loaded::Search(s) => Some(s.cfg),
-                _ => None,
-            });
             let st: &Strategy = match l {
                 Loaded::BigMoney => {
                     compiled.push(None);
+                    search.push(None);
                     continue;
                 }
                 Loaded::File(st) => st,
                 // The search seat's rollout policy, which also answers its
                 // questions that are not searched.
-                Loaded::Search(s) => &s.rollout,
+                Loaded::Search(s) => {
+                    let (own, models) = s.compile(k)?;
+                    compiled.push(Some(own));
+                    search.push(Some((s.cfg, models)));
+                    continue;
+                }
             };
+            search.push(None);
             let (c, w) = st.compile(k).map_err(|e| anyhow!("{e}"))?;
             warnings.extend(w.into_iter().map(|w| {
                 if w.starts_with(&info.source) {
@@ -321,11 +485,11 @@ impl Lineup {
 
 /// The strategies of a run compiled for one kingdom.
 pub struct CompiledLineup {
-    /// Each entrant's strategy (a search entrant's rollout strategy; None
-    /// for the built-in Big Money).
+    /// Each entrant's strategy (a search entrant's own rollout strategy;
+    /// None for the built-in Big Money).
     compiled: Vec<Option<Compiled>>,
-    /// Each search entrant's settings.
-    search: Vec<Option<SearchConfig>>,
+    /// Each search entrant's settings and opponent models.
+    search: Vec<Option<(SearchConfig, Vec<search::Model>)>>,
     pub warnings: Vec<String>,
 }
 
@@ -350,7 +514,9 @@ impl CompiledLineup {
                 Some(c) => seats[s] = c,
                 None => builtin |= 1 << s,
             }
-            if let (Some(cfg), Some(c)) = (self.search[e as usize], &self.compiled[e as usize]) {
+            if let (Some((cfg, models)), Some(c)) =
+                (&self.search[e as usize], &self.compiled[e as usize])
+            {
                 // Not answered by `strat` directly: the searched questions
                 // go to the search bot, the others to its rollout strategy.
                 builtin |= 1 << s;
@@ -361,7 +527,7 @@ impl CompiledLineup {
                     })
                 });
                 seats.mask |= 1 << s;
-                seats.bots[s] = Some(SearchBot::new(cfg, c));
+                seats.bots[s] = Some(SearchBot::new(*cfg, c, models));
             }
         }
         MixedBots {
@@ -527,9 +693,9 @@ mod tests {
         assert_eq!(
             names,
             [
-                "Search (budget 50, rollout Big Money Ultimate)",
-                "Search (budget 7, rollout Big Money Ultimate)",
-                "Search (budget 50, rollout Big Money Ultimate) #2"
+                "Search (budget 50)",
+                "Search (budget 7)",
+                "Search (budget 50) #2"
             ]
         );
     }

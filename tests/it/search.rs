@@ -7,10 +7,11 @@
 
 use crate::cli::{domsim, scratch, stderr};
 use domsim::bots::BigMoney;
-use domsim::cards::Card;
-use domsim::dominion::lineup::compile_shipped;
+use domsim::cards::{Card, CardSet};
+use domsim::dominion::lineup::{self, compile_shipped, Loaded};
 use domsim::engine::{Bots, Game, GameRng, Kingdom, Pick, Why};
-use domsim::search::{SearchBot, SearchConfig};
+use domsim::search::model::{model_for, ABSENT_AFTER};
+use domsim::search::{Model, Observation, SearchBot, SearchConfig};
 use domsim::strategy::{Compiled, StrategyBots};
 
 /// A kingdom with Witch (and Moat against it).
@@ -29,6 +30,16 @@ const WITCH: [&str; 10] = [
 
 fn witch_kingdom() -> Kingdom {
     Kingdom::from_names(2, &WITCH).unwrap()
+}
+
+/// The policies of a default `search` entry compiled for `k`: its own
+/// rollout policy and its opponent models.
+fn auto_policies(k: &Kingdom) -> (Compiled, Vec<Model>) {
+    let (_, l) = lineup::load("search").unwrap();
+    let Loaded::Search(s) = l else {
+        panic!("not a search entry")
+    };
+    s.compile(k).unwrap()
 }
 
 fn cfg(budget: u32) -> SearchConfig {
@@ -100,13 +111,18 @@ fn hidden_information_does_not_change_the_decision() {
     let k = witch_kingdom();
     let dw = compile_shipped("double_witch.dom", &k).unwrap();
     let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    let (own, models) = auto_policies(&k);
     let (g, q) = mid_game(&k, &dw, 9);
     let me = q.player;
     let opp = 1 - me;
+    // The default search (its own policy and opponent models chosen from
+    // the observation) and the plain one (Big Money Ultimate everywhere).
     let decide = |g: &Game| {
-        let mut bot = SearchBot::new(cfg(60), &bmu);
+        let mut auto = SearchBot::new(cfg(60), &own, &models);
+        let b = auto.decide(g, &q);
+        let mut bot = SearchBot::new(cfg(60), &bmu, &[]);
         let a = bot.decide(g, &q);
-        (a, bot.last.arms.clone())
+        (a, bot.last.arms.clone(), b, auto.last.arms.clone())
     };
     let truth = decide(&g);
     let mut changed = 0;
@@ -132,7 +148,9 @@ fn hidden_information_does_not_change_the_decision() {
     let mut seen = g.clone();
     seen.players[me as usize].discard.push(Card::Gold);
     seen.players[me as usize].add_owned(Card::Gold);
-    assert_ne!(decide(&seen).1, truth.1);
+    let seen = decide(&seen);
+    assert_ne!(seen.1, truth.1);
+    assert_ne!(seen.3, truth.3);
 }
 
 #[test]
@@ -155,7 +173,7 @@ fn rollouts_never_start_from_the_true_hidden_state() {
         })
         .unwrap();
     let (me, opp) = (q.player as usize, 1 - q.player as usize);
-    let mut bot = SearchBot::new(cfg(40), &bmu);
+    let mut bot = SearchBot::new(cfg(40), &bmu, &[]);
     bot.decide(&g, &q);
     let sorted = |z: &[Card]| {
         let mut v = z.to_vec();
@@ -212,7 +230,7 @@ fn rollouts_never_start_from_the_true_hidden_state() {
     assert!(opp_hands.len() >= 5, "{opp_hands:?}");
 }
 
-/// A game where seat 0 holds $8 (two Golds, a Silver, two Coppers) with
+/// A game where seat 0 holds $10 (two Golds, a Silver, two Coppers) with
 /// one Province left, 4 VP behind an opponent whose deck is all Gold: the
 /// last Province wins now; anything else lets the opponent take it.
 fn last_province() -> Game {
@@ -253,7 +271,7 @@ fn look_ahead_finds_the_last_province() {
     // only looking ahead shows that the Province ends the game won.
     let mut plain = StrategyBots::new(&[&bmu, &bmu]);
     assert_eq!(plain.turn_pick(&g, &q), Some(Card::Duchy));
-    let mut bot = SearchBot::new(cfg(100), &bmu);
+    let mut bot = SearchBot::new(cfg(100), &bmu, &[]);
     assert_eq!(
         bot.decide(&g, &q),
         Some(Card::Province),
@@ -293,10 +311,7 @@ fn same_csv_whatever_the_thread_count() {
         std::fs::read_to_string(out).unwrap()
     };
     let one = run("1");
-    assert!(
-        one.contains("Search (budget 8, rollout Big Money Ultimate)"),
-        "{one}"
-    );
+    assert!(one.contains("Search (budget 8)"), "{one}");
     assert_eq!(one, run("2"));
 }
 
@@ -321,14 +336,8 @@ fn search_budget_flag_sets_the_unnamed_budgets_only() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
-    assert!(
-        csv.contains("Search (budget 2, rollout Big Money Ultimate)"),
-        "{csv}"
-    );
-    assert!(
-        csv.contains("Search (budget 3, rollout Big Money Ultimate)"),
-        "{csv}"
-    );
+    assert!(csv.contains("Search (budget 2)"), "{csv}");
+    assert!(csv.contains("Search (budget 3)"), "{csv}");
     for (args, says) in [
         (
             vec!["sim", "strategies/big_money.dom", "--search-budget", "5"],
@@ -359,6 +368,20 @@ fn bad_search_options_exit_2_with_the_option_named() {
             "search:rollout=nowhere.dom",
             "rollout strategy file 'nowhere.dom' does not exist",
         ),
+        (
+            "search:opponent=nowhere.dom",
+            "opponent strategy file 'nowhere.dom' does not exist",
+        ),
+        ("search:select=best", "select=best must be halving or ucb"),
+        (
+            "search:window=21",
+            "window=21 must be a whole number from 0 to 20, or off",
+        ),
+        (
+            "search:prior=-0.5",
+            "prior=-0.5 must be a number from 0 to 1",
+        ),
+        ("search:plays=some", "plays=some must be all or choices"),
     ] {
         let o = domsim(&["sim", spec, "strategies/double_witch.dom", "-n", "2"]);
         assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
@@ -380,4 +403,133 @@ fn log_explain_shows_the_search_statistics() {
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("search: "), "{text}");
     assert!(text.contains(" visits, mean "), "{text}");
+    assert!(text.contains("rollout policy's answer "), "{text}");
+    assert!(
+        text.contains("opponents modelled: seat 2 as ")
+            || text.contains("opponents modelled: seat 1 as "),
+        "{text}"
+    );
+}
+
+/// The opponent model reads the opponent's public gains only: where his
+/// Witch lies (hand, deck, discard) and his draw order do not change it,
+/// owning a Witch does. A Double Witch opponent is modelled by a policy
+/// that buys Witches; a Big Money opponent, after [`ABSENT_AFTER`] turns
+/// without a Kingdom card, by one that names none.
+#[test]
+fn the_opponent_model_reads_only_public_gains() {
+    let k = witch_kingdom();
+    let dw = compile_shipped("double_witch.dom", &k).unwrap();
+    let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    let (own, models) = auto_policies(&k);
+    // The pool's best policy in a Witch kingdom is the Witch bot.
+    assert_eq!(own.name, "Double Witch");
+    let (g, q) = mid_game(&k, &dw, 9);
+    let (me, opp) = (q.player, 1 - q.player);
+    assert!(g.players[opp as usize].owned[Card::Witch as usize] > 0);
+    let m = model_for(&Observation::of(&g, me), opp, &models);
+    assert!(
+        models[m].kingdom_cards.contains(Card::Witch),
+        "{}",
+        models[m].compiled.name
+    );
+    for seed in 1..=4 {
+        let h = reshuffle_hidden(&g, me, seed);
+        assert_eq!(model_for(&Observation::of(&h, me), opp, &models), m);
+    }
+    // A Big Money opponent.
+    let (g, q) = mid_game(&k, &bmu, 14);
+    let (me, opp) = (q.player, 1 - q.player);
+    assert!(g.turns_taken[opp as usize] >= ABSENT_AFTER);
+    let m = model_for(&Observation::of(&g, me), opp, &models);
+    assert!(
+        models[m].kingdom_cards.is_empty(),
+        "{}",
+        models[m].compiled.name
+    );
+    // The same game, the opponent having gained a Witch (public): now a
+    // Witch bot, wherever the Witch lies.
+    let mut h = g.clone();
+    h.players[opp as usize].deck.push(Card::Witch);
+    h.players[opp as usize].add_owned(Card::Witch);
+    h.supply[Card::Witch as usize] -= 1;
+    h.recount_totals();
+    let w = model_for(&Observation::of(&h, me), opp, &models);
+    assert!(
+        models[w].kingdom_cards.contains(Card::Witch),
+        "{}",
+        models[w].compiled.name
+    );
+    for seed in 1..=3 {
+        let r = reshuffle_hidden(&h, me, seed);
+        assert_eq!(model_for(&Observation::of(&r, me), opp, &models), w);
+    }
+    // And the search bot plays that opponent's rollouts with the model.
+    let mut bot = SearchBot::new(cfg(20), &own, &models);
+    bot.decide(&h, &q);
+    assert_eq!(bot.seat_policy(opp), models[w].compiled.name);
+}
+
+/// With $10, a window of 2 considers the cards costing 8 or more, "nothing"
+/// and the rollout policy's own answer (first, so that ties go to it); a
+/// window of 4, the cards costing 6 or more.
+#[test]
+fn the_buy_window_keeps_the_rollout_answer_first() {
+    let g = last_province();
+    let q = Pick::turn(0, Why::Buy, g.buyable());
+    assert_eq!(g.turn.coins, 10);
+    let c: Vec<Option<Card>> = SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(2)).collect();
+    assert_eq!(c, [Some(Card::Duchy), None, Some(Card::Province)]);
+    let c: Vec<Option<Card>> = SearchBot::candidates(&g, &q, Some(Card::Duchy), Some(4)).collect();
+    assert_eq!(
+        c,
+        [
+            Some(Card::Duchy),
+            None,
+            Some(Card::Gold),
+            Some(Card::Province)
+        ]
+    );
+    let all = SearchBot::candidates(&g, &q, Some(Card::Duchy), None).count();
+    assert!(all > 10 && !SearchBot::candidates(&g, &q, None, None).any(|c| c == Some(Card::Curse)));
+}
+
+/// An Action play whose only alternative is to stop (one Action kind in
+/// hand) is the rollout policy's, without rollouts, by default; with
+/// `lone_plays` (`plays=all`) it is searched like any other.
+#[test]
+fn a_lone_action_play_is_searched_only_with_plays_all() {
+    let k = witch_kingdom();
+    let dw = compile_shipped("double_witch.dom", &k).unwrap();
+    let mut g = Game::empty(&k, GameRng::for_game(5, 5));
+    g.players[0].hand.extend_from(&[
+        Card::Witch,
+        Card::Copper,
+        Card::Copper,
+        Card::Estate,
+        Card::Silver,
+    ]);
+    g.players[0].deck.extend_from(&[Card::Copper; 5]);
+    g.players[0].deck.extend_from(&[Card::Estate; 2]);
+    g.players[1].hand.extend_from(&[Card::Copper; 5]);
+    g.players[1].deck.extend_from(&[Card::Copper; 2]);
+    g.players[1].deck.extend_from(&[Card::Estate; 3]);
+    g.recount_totals();
+    g.start_turn(&mut BigMoney);
+    let q = Pick::turn(0, Why::PlayAction, CardSet::one(Card::Witch));
+    let mut bot = SearchBot::new(cfg(40), &dw, &[]);
+    assert_eq!(bot.decide(&g, &q), Some(Card::Witch));
+    assert!(
+        bot.last.arms.iter().all(|a| a.visits == 0),
+        "{:?}",
+        bot.last.arms
+    );
+    let all = SearchConfig {
+        lone_plays: true,
+        ..cfg(40)
+    };
+    let mut bot = SearchBot::new(all, &dw, &[]);
+    bot.decide(&g, &q);
+    let visits: Vec<u32> = bot.last.arms.iter().map(|a| a.visits).collect();
+    assert_eq!(visits, [20, 20]);
 }
