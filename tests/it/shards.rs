@@ -72,6 +72,8 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
     ];
     let rank: Vec<&str> = vec![
         "rank",
+        "--absent",
+        "keep",
         "builtin:big-money",
         "strategies/smithy_big_money.dom",
         "strategies/big_money_ultimate.dom",
@@ -84,6 +86,8 @@ fn merged_shards_equal_the_one_machine_run_byte_for_byte() {
     // Tables of 3 over two random kingdoms: the Plackett–Luce path.
     let rank3: Vec<&str> = vec![
         "rank",
+        "--absent",
+        "keep",
         "builtin:big-money",
         "strategies/smithy_big_money.dom",
         "strategies/big_money_ultimate.dom",
@@ -668,6 +672,8 @@ fn rank_writes_a_leaderboard_with_intervals() {
     let m = d.join("m.csv");
     let o = domsim(&[
         "rank",
+        "--absent",
+        "keep",
         "strategies/big_money.dom",
         "strategies/smithy_big_money.dom",
         "strategies/militia_big_money.dom",
@@ -713,7 +719,7 @@ fn rank_writes_a_leaderboard_with_intervals() {
         .unwrap()
         .contains("Militia Big Money"));
     // A folder is every .dom inside it.
-    let o = domsim(&["rank", "strategies", "-n", "4"]);
+    let o = domsim(&["rank", "--absent", "keep", "strategies", "-n", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
@@ -725,6 +731,8 @@ fn rank_precision_covers_every_kingdom() {
     let out = d.join("r.csv");
     let o = domsim(&[
         "rank",
+        "--absent",
+        "keep",
         "strategies/big_money.dom",
         "strategies/smithy_big_money.dom",
         "strategies/militia_big_money.dom",
@@ -789,6 +797,8 @@ fn rank_of_two_plays_every_pair_of_a_large_field() {
     let m = d.join("m.csv");
     let o = domsim(&[
         "rank",
+        "--absent",
+        "keep",
         "strategies",
         "--preset",
         "First Game",
@@ -813,7 +823,16 @@ fn rank_of_two_plays_every_pair_of_a_large_field() {
         .map(|r| r.split(',').skip(1).filter(|c| c.is_empty()).count())
         .sum();
     assert_eq!(empty, n, "only the diagonal is empty");
-    let o = domsim(&["rank", "strategies", "-n", "2", "--tables", "10"]);
+    let o = domsim(&[
+        "rank",
+        "--absent",
+        "keep",
+        "strategies",
+        "-n",
+        "2",
+        "--tables",
+        "10",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("--tables is for tables of 3 to 6 players"),
@@ -839,6 +858,8 @@ fn rank_tables_kingdoms_precision_and_html() {
     let out = d.join("r4.csv");
     let mut args = vec![
         "rank",
+        "--absent",
+        "keep",
         "-p",
         "4",
         "--preset",
@@ -863,6 +884,8 @@ fn rank_tables_kingdoms_precision_and_html() {
     let out = d.join("rk.csv");
     let mut args = vec![
         "rank",
+        "--absent",
+        "keep",
         "--random-kingdoms",
         "3",
         "--sets",
@@ -889,6 +912,8 @@ fn rank_tables_kingdoms_precision_and_html() {
     // --precision: reached well before -n, at a 500-game step.
     let mut args = vec![
         "rank",
+        "--absent",
+        "keep",
         "--preset",
         "First Game",
         "-n",
@@ -905,6 +930,8 @@ fn rank_tables_kingdoms_precision_and_html() {
     // Not reached: said on stdout and stderr.
     let mut args = vec![
         "rank",
+        "--absent",
+        "keep",
         "--preset",
         "First Game",
         "-n",
@@ -919,7 +946,15 @@ fn rank_tables_kingdoms_precision_and_html() {
 
     // HTML: every strategy, intervals, the heat map with a mean column.
     let html = d.join("r.html");
-    let mut args = vec!["rank", "--preset", "First Game", "-n", "200"];
+    let mut args = vec![
+        "rank",
+        "--absent",
+        "keep",
+        "--preset",
+        "First Game",
+        "-n",
+        "200",
+    ];
     args.extend(field);
     args.extend(["--html", html.to_str().unwrap()]);
     let o = domsim(&args);
@@ -929,7 +964,8 @@ fn rank_tables_kingdoms_precision_and_html() {
         "Big Money",
         "Smithy Big Money",
         "Militia Big Money",
-        "Double Witch",
+        // Kept (--absent keep) and labelled: no Witch in First Game.
+        "Double Witch (without Witch)",
     ] {
         assert!(page.contains(&format!(">{name}<")), "{name}");
     }
@@ -953,6 +989,8 @@ fn rank_tables_kingdoms_precision_and_html() {
     for bad in [
         vec![
             "rank",
+            "--absent",
+            "keep",
             "-p",
             "7",
             "strategies/big_money.dom",
@@ -960,6 +998,8 @@ fn rank_tables_kingdoms_precision_and_html() {
         ],
         vec![
             "rank",
+            "--absent",
+            "keep",
             "-p",
             "3",
             "strategies/big_money.dom",
@@ -967,6 +1007,8 @@ fn rank_tables_kingdoms_precision_and_html() {
         ],
         vec![
             "rank",
+            "--absent",
+            "keep",
             "--precision",
             "0",
             "strategies/big_money.dom",
@@ -974,6 +1016,8 @@ fn rank_tables_kingdoms_precision_and_html() {
         ],
         vec![
             "rank",
+            "--absent",
+            "keep",
             "-p",
             "3",
             "--matrix",
@@ -984,6 +1028,8 @@ fn rank_tables_kingdoms_precision_and_html() {
         ],
         vec![
             "rank",
+            "--absent",
+            "keep",
             "--random-kingdoms",
             "2",
             "--preset",
@@ -1318,6 +1364,8 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
     let rank = sharded(
         &[
             "rank",
+            "--absent",
+            "keep",
             "builtin:big-money",
             "strategies/smithy_big_money.dom",
             "strategies/big_money_ultimate.dom",
@@ -1331,6 +1379,8 @@ fn merge_refuses_damaged_sweep_rank_and_matrix_partials() {
     let rank_random = sharded(
         &[
             "rank",
+            "--absent",
+            "keep",
             "builtin:big-money",
             "strategies/smithy_big_money.dom",
             "--random-kingdoms",
@@ -1768,6 +1818,8 @@ fn rank_over_several_kingdoms_takes_shelters() {
         let out = d.join(format!("{shelters}.csv"));
         let o = domsim(&[
             "rank",
+            "--absent",
+            "keep",
             "strategies/big_money.dom",
             "strategies/smithy_big_money.dom",
             "--kingdoms",
@@ -1806,6 +1858,8 @@ fn merge_writes_the_html_pages_and_the_rank_matrix() {
     let p = |f: &str| d.join(f).to_str().unwrap().to_string();
     let rank: Vec<&str> = vec![
         "rank",
+        "--absent",
+        "keep",
         "strategies/big_money.dom",
         "strategies/smithy_big_money.dom",
         "strategies/double_witch.dom",

@@ -1226,7 +1226,6 @@ pub(crate) fn parse_file_all(
             skipping = header;
         }
     }
-    drop(step);
     if errors.is_empty() {
         Ok(ast)
     } else {
