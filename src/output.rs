@@ -981,6 +981,20 @@ pub fn shell_word(s: &str) -> String {
     }
 }
 
+/// A folder shipped with the source tree (`strategies`, `cards`):
+/// `NAME/` under the current directory if it is a folder, else the one of
+/// the source tree this binary was built from, if it still is one. The one
+/// rule for the strategy search path, the workbench's default folder and
+/// the unknown-card hint.
+pub fn shipped_folder(name: &str) -> Option<std::path::PathBuf> {
+    let here = std::path::PathBuf::from(name);
+    if here.is_dir() {
+        return Some(here);
+    }
+    let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    built.is_dir().then_some(built)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,13 +26,8 @@ pub fn data_card_hint(name: &str, e: &crate::engine::kingdom::SetupError) -> Str
             .collect()
     };
     let want = key(name);
-    let here = Path::new("cards");
-    let dir = if here.is_dir() {
-        here.to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards")
-    };
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
+    let mut files: Vec<String> = crate::output::shipped_folder("cards")
+        .and_then(|dir| std::fs::read_dir(dir).ok())
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok())

@@ -199,16 +199,7 @@ struct App {
 /// The strategy folder when none is given: `strategies/` here, else in the
 /// source tree this binary was built from.
 fn default_dir() -> PathBuf {
-    let here = PathBuf::from("strategies");
-    if here.is_dir() {
-        return here;
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
-    if built.is_dir() {
-        built
-    } else {
-        here
-    }
+    crate::dominion::strategy::search_path::shipped().unwrap_or_else(|| PathBuf::from("strategies"))
 }
 
 /// The bots the folder offers: `*.dom` files with plain names, and links

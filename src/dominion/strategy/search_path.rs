@@ -71,12 +71,7 @@ pub fn set(option: &[std::ffi::OsString]) -> Result<(), String> {
 /// the `strategies/` of the source tree this binary was built from (if it
 /// still is one).
 pub fn shipped() -> Option<PathBuf> {
-    let here = PathBuf::from("strategies");
-    if here.is_dir() {
-        return Some(here);
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies");
-    built.is_dir().then_some(built)
+    crate::output::shipped_folder("strategies")
 }
 
 /// The search path after the extending file's own folder: the given
