@@ -52,6 +52,9 @@ macro_rules! scenarios {
 
 scenarios! {
     default_chapel_keeps_coppers_for_the_buy => "default_chapel_keeps_coppers_for_the_buy.txt",
+    default_chapel_counts_minion_money => "default_chapel_counts_minion_money.txt",
+    default_rebuild_names_duchy_without_provinces => "default_rebuild_names_duchy_without_provinces.txt",
+    default_rebuild_names_province_with_provinces => "default_rebuild_names_province_with_provinces.txt",
     default_masquerade_pass_copper_late => "default_masquerade_pass_copper_late.txt",
     default_masquerade_pass_estate => "default_masquerade_pass_estate.txt",
     default_torturer_victim_drops_excess_terminal => "default_torturer_victim_drops_excess_terminal.txt",

@@ -118,7 +118,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "cards to trash (up to 4, one at a time)",
-        default_doc: "the `trash` list, else Curse, Estate, Ruins, and Copper while total_money > 6 if this turn's buy stays the same without it (the buy list's choice with coins + hand_money - 1 is the same as with coins + hand_money) or 4+ Curses, Estates and Coppers are in hand",
+        default_doc: "the `trash` list, else Curse, Estate, Ruins, and Copper while total_money (counting the +$2 a Minion or Steward and the +$1 a Pawn can choose) > 6 if this turn's buy stays the same without it (the buy list's choice with coins + hand_money - 1 is the same as with coins + hand_money) or 4+ Curses, Estates and Coppers are in hand",
     },
     OptionSpec {
         card: Card::Feast,
@@ -888,9 +888,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "name",
         question: Question::Pick(Why::Name),
         kind: Kind::List,
-        fallback: &[],
+        fallback: &[Builtin],
         doc: "the card to name",
-        default_doc: "Province",
+        default_doc: "Estate to turn a Duchy into a Province when ahead by more than 3 VP with 2 Provinces or fewer left, or when no Duchy is left anywhere; Duchy while an Estate is outside my hand, Duchies are left and no Province is outside my hand (Estates become Duchies, Duchies are kept); else Province",
     },
     OptionSpec {
         card: Card::Rebuild,
@@ -1168,7 +1168,7 @@ pub const BUILTIN: &str = concat!(
     Curse
     Estate
     Ruins
-    Copper if total_money > 6 and (hand(Curse) + hand(Estate) + hand(Copper) >= 4 or would_buy(coins + hand_money - 1) == would_buy(coins + hand_money))
+    Copper if total_money + 2 * count(Minion) + 2 * count(Steward) + count(Pawn) > 6 and (hand(Curse) + hand(Estate) + hand(Copper) >= 4 or would_buy(coins + hand_money - 1) == would_buy(coins + hand_money))
 Mine trash:
     Silver if supply(Gold) > 0
     Copper if supply(Silver) > 0
@@ -1200,6 +1200,11 @@ Upgrade trash:
     Estate
     Copper
 # ---- Dark Ages
+Rebuild name:
+    Estate if vp_lead > 3 and supply(Province) < 3
+    Estate if count(Duchy) = 0 and supply(Duchy) = 0 and supply(Province) > 0
+    Duchy if count(Estate) - hand(Estate) > 0 and supply(Duchy) > 0 and count(Province) - hand(Province) = 0
+    Province
 Altar trash:
     Curse
     Ruins
