@@ -523,6 +523,7 @@ impl CompiledLineup {
                 let seats = search.get_or_insert_with(|| {
                     Box::new(SearchSeats {
                         mask: 0,
+                        off: false,
                         bots: std::array::from_fn(|_| None),
                     })
                 });
@@ -549,6 +550,9 @@ fn seat_in(search: &Option<Box<SearchSeats>>, player: u8) -> bool {
 /// The search bots of one game, by seat.
 pub struct SearchSeats<'a> {
     mask: u8,
+    /// [`MixedBots::stop_searching`]: the searched questions go to the
+    /// rollout strategy too.
+    off: bool,
     bots: [Option<SearchBot<'a>>; MAX_PLAYERS],
 }
 
@@ -584,6 +588,16 @@ impl<'a> MixedBots<'a> {
         self.search.as_ref()?.bots.get(player as usize)?.as_ref()
     }
 
+    /// From now on every search seat answers as its rollout strategy, with
+    /// no rollouts: for a game whose rest is thrown away (the workbench's
+    /// replay of a game against the bots once it has reached the person's
+    /// question, `serve::play`).
+    pub fn stop_searching(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.off = true;
+        }
+    }
+
     /// A pick of a seat not answered by its strategy: searched, sent to
     /// the rollout strategy, or Big Money's. Out of line: the strategy
     /// seats' path stays as short as it was.
@@ -591,7 +605,7 @@ impl<'a> MixedBots<'a> {
     fn other_pick(&mut self, g: &Game, q: &Pick, turn: bool) -> Option<Card> {
         if let (Some(seats), Some(strat)) = (&mut self.search, &mut self.strat) {
             if seats.mask >> (q.player & 7) & 1 != 0 {
-                if search::searched(q) {
+                if search::searched(q) && !seats.off {
                     if let Some(b) = &mut seats.bots[q.player as usize] {
                         return b.decide(g, q);
                     }
