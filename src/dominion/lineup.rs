@@ -62,7 +62,7 @@ pub enum Opponent {
 }
 
 /// The options of a `search` entry, for error messages and help.
-pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 500), rollout=FILE|auto the bot's own rollout policy (default auto: the shipped bot that fits the kingdom and scores best against Big Money Ultimate), opponent=FILE|auto|same the opponents' rollout policy (default auto: per opponent, the shipped bot that best explains his gains; same: the bot's own), select=halving|ucb (default halving), prior=X bonus of the rollout policy's own answer (0 to 1; default 0.02), window=N|off buys considered: costing at least the coins minus N (0 to 20; default 2), plays=all|choices whether an Action play is searched when the only alternative to playing the one Action kind in hand is to stop (default choices: then it is the rollout policy's), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
+pub const SEARCH_HELP: &str = "search options (search:NAME=VALUE,...): budget=N rollouts per decision (1 to 1000000; default 500), rollout=FILE|auto the bot's own rollout policy (default auto: the shipped bot that fits the kingdom and scores best against Big Money Ultimate), opponent=FILE|auto|same the opponents' rollout policy (default auto: per opponent, the shipped bot that best explains his gains; same: the bot's own), select=halving|ucb (default halving), prior=X bonus of the rollout policy's own answer (0 to 1; default 0.02), window=N|off buys considered: costing at least the coins minus N (0 to 20; default 2), plays=all|choices whether an Action play is searched when the only alternative to playing the one Action kind in hand is to stop (default choices: then it is the rollout policy's), horizon=N|off rollouts stop at the start of the bot's turn after N more turns of his and are valued by VP plus 3 VP per coin of expected hand money (default off: played to the end), c=X UCB exploration (0 to 10; default 0.7), margin=X weight of the VP margin in a rollout's value (0 to 1; default 0.05)";
 
 /// The reference strategy of a `search` entry (see [`SearchSpec::reference`]).
 pub const DEFAULT_ROLLOUT: &str = "big_money_ultimate.dom";
@@ -175,6 +175,17 @@ fn parse_search(spec: &str, opts: &str) -> Result<(EntrantInfo, Loaded)> {
                     "all" => true,
                     "choices" => false,
                     _ => bail!("'{spec}': plays={value} must be all or choices"),
+                }
+            }
+            "horizon" => {
+                cfg.horizon = match value {
+                    "off" => None,
+                    _ => match value.parse::<u16>() {
+                        Ok(n) if (1..=200).contains(&n) => Some(n),
+                        _ => bail!(
+                            "'{spec}': horizon={value} must be a whole number of turns from 1 to 200, or off"
+                        ),
+                    },
                 }
             }
             "c" => cfg.exploration = number(0.0, 10.0)?,
@@ -523,6 +534,7 @@ impl CompiledLineup {
                 let seats = search.get_or_insert_with(|| {
                     Box::new(SearchSeats {
                         mask: 0,
+                        off: false,
                         bots: std::array::from_fn(|_| None),
                     })
                 });
@@ -549,6 +561,9 @@ fn seat_in(search: &Option<Box<SearchSeats>>, player: u8) -> bool {
 /// The search bots of one game, by seat.
 pub struct SearchSeats<'a> {
     mask: u8,
+    /// [`MixedBots::stop_searching`]: the searched questions go to the
+    /// rollout strategy too.
+    off: bool,
     bots: [Option<SearchBot<'a>>; MAX_PLAYERS],
 }
 
@@ -584,6 +599,16 @@ impl<'a> MixedBots<'a> {
         self.search.as_ref()?.bots.get(player as usize)?.as_ref()
     }
 
+    /// From now on every search seat answers as its rollout strategy, with
+    /// no rollouts: for a game whose rest is thrown away (the workbench's
+    /// replay of a game against the bots once it has reached the person's
+    /// question, `serve::play`).
+    pub fn stop_searching(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.off = true;
+        }
+    }
+
     /// A pick of a seat not answered by its strategy: searched, sent to
     /// the rollout strategy, or Big Money's. Out of line: the strategy
     /// seats' path stays as short as it was.
@@ -591,7 +616,7 @@ impl<'a> MixedBots<'a> {
     fn other_pick(&mut self, g: &Game, q: &Pick, turn: bool) -> Option<Card> {
         if let (Some(seats), Some(strat)) = (&mut self.search, &mut self.strat) {
             if seats.mask >> (q.player & 7) & 1 != 0 {
-                if search::searched(q) {
+                if search::searched(q) && !seats.off {
                     if let Some(b) = &mut seats.bots[q.player as usize] {
                         return b.decide(g, q);
                     }

@@ -9,7 +9,9 @@
 //! comparison shares the server with other requests between its blocks.
 
 use super::cards;
-use super::{event, ApiError, App, Batch, Setup, FIRST_CHUNK, GONE, LEASE_WAIT, SUPERSEDED};
+use super::{
+    chunk_sizes, event, ApiError, App, Batch, Setup, FIRST_CHUNK, GONE, LEASE_WAIT, SUPERSEDED,
+};
 use crate::cards::data::DataCard;
 use crate::cards::Card;
 use crate::playtest::{self, Compared, Pairing};
@@ -103,6 +105,7 @@ pub fn play_ab(
     tx: &mpsc::Sender<Event>,
     permit: tokio::sync::OwnedSemaphorePermit,
 ) -> Option<Event> {
+    let (mut block, most) = chunk_sizes(s.search_budget, FIRST_CHUNK, MAX_BLOCK);
     let Setup {
         kc, lineup, cards, ..
     } = s;
@@ -117,7 +120,6 @@ pub fn play_ab(
     let mut pairing = Pairing::new(&names);
     let mut kingdom_b = None;
     let mut done = 0u64;
-    let mut block = FIRST_CHUNK;
     let t0 = Instant::now();
     let mut failure: Option<String> = None;
     while done < plan.games && !batch.stop.load(Ordering::SeqCst) {
@@ -184,7 +186,7 @@ pub fn play_ab(
             break;
         }
         done = end;
-        block = (block * 2).min(MAX_BLOCK);
+        block = (block * 2).min(most);
         let progress = event(
             "progress",
             &json!({

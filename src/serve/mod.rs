@@ -88,6 +88,21 @@ use tokio::sync::{mpsc, Notify, Semaphore};
 pub const MAX_BODY: usize = 64 * 1024;
 /// Most games of one batch.
 pub const MAX_GAMES: u64 = 100_000;
+/// Most rollouts a decision of a request's search seats together (the sum
+/// of their budgets): a 2-player game costs about 0.06 to 0.12 ms of CPU
+/// per unit of budget (results/SEARCH.md, "Speed"), so a game at this
+/// bound about 0.1 to 0.25 s, and so does a replay of the play mode.
+pub const MAX_SEARCH_BUDGET: u64 = 2_000;
+/// Most games × search budget of one batch (an A/B counts its games
+/// twice): 500 games at the default budget 500, about 15 to 30 s of CPU —
+/// some 20 times a batch of the largest size without search seats.
+/// `domsim sim` on the command line has no such bound.
+pub const MAX_SEARCH_WORK: u64 = 250_000;
+/// With search seats, a batch's first chunk is about this many games ×
+/// budget (about half a second of CPU: the first results come soon), and
+/// its chunks grow to at most [`SEARCH_CHUNK_WORK`].
+const SEARCH_FIRST_WORK: u64 = 10_000;
+const SEARCH_CHUNK_WORK: u64 = 100_000;
 /// Batches playing at the same time (each uses every core).
 pub const MAX_RUNNING: usize = 2;
 /// Batches waiting for their turn; more are refused with 503.
@@ -664,7 +679,11 @@ async fn meta(State(app): State<Arc<App>>) -> Json<Value> {
         "default_bots": defaults,
         "folder": app.dir.display().to_string(),
         "limits": { "max_games": MAX_GAMES, "max_body": MAX_BODY, "players": [2, 6],
-            "max_card_text": cards::MAX_CARD_TEXT, "max_answers": play::MAX_ANSWERS },
+            "max_card_text": cards::MAX_CARD_TEXT, "max_answers": play::MAX_ANSWERS,
+            "max_ab_games": ab::MAX_AB_GAMES,
+            "max_search_budget": MAX_SEARCH_BUDGET, "max_search_work": MAX_SEARCH_WORK,
+            "search_budget": crate::search::SearchConfig::DEFAULT_BUDGET },
+        "search_help": crate::dominion::lineup::SEARCH_HELP,
         "card_text": app.desk.start_text,
         "card_files": app.desk.start_files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
     }))
@@ -743,13 +762,135 @@ struct KingdomReq {
     shelters: Option<String>,
 }
 
+/// A seat's bot: a strategy (`file` and `text`), or the search bot
+/// (`search`: its options, as after `search:` on the command line; `""`
+/// for its defaults).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BotReq {
     /// The file it is, or will be saved as: `NAME.dom` (its `extends:` are
     /// read from the strategy folder).
-    file: String,
-    text: String,
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    search: Option<String>,
+}
+
+/// What a [`BotReq`] is.
+enum Seat<'a> {
+    File { file: &'a str, text: &'a str },
+    Search(&'a str),
+}
+
+impl BotReq {
+    /// Bot `i`'s kind, or why the request is malformed.
+    fn seat(&self, i: usize) -> Result<Seat<'_>, ApiError> {
+        match (&self.file, &self.text, &self.search) {
+            (Some(file), Some(text), None) => Ok(Seat::File { file, text }),
+            (None, None, Some(opts)) => Ok(Seat::Search(opts)),
+            _ => Err(ApiError::bad(format!(
+                "bot {}: give \"file\" and \"text\" (a strategy), or \"search\" alone (the search bot's options, e.g. \"budget=200\"; \"\" for its defaults)",
+                i + 1
+            ))),
+        }
+    }
+}
+
+/// Longest search options accepted.
+const MAX_SEARCH_OPTIONS: usize = 1024;
+
+/// The search bot of a seat: `opts` as after `search:` on the command line
+/// (`lineup::SEARCH_HELP`). A strategy file an option names (`rollout=`,
+/// `opponent=`) must be a bot of the strategy folder, by its file name —
+/// the request names no path —, and the budget is at most
+/// [`MAX_SEARCH_BUDGET`]. The error is a sentence without the bot's number.
+fn search_entrant(app: &App, opts: &str) -> Result<(EntrantInfo, Loaded), String> {
+    if opts.len() > MAX_SEARCH_OPTIONS {
+        return Err(format!(
+            "search options of {} bytes; at most {MAX_SEARCH_OPTIONS}",
+            opts.len()
+        ));
+    }
+    let mut parts = Vec::new();
+    for part in opts.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let file_option = part
+            .split_once('=')
+            .map(|(n, v)| (n.trim(), v.trim()))
+            .filter(|(n, v)| {
+                matches!(*n, "rollout" | "opponent") && !matches!(*v, "" | "auto" | "same")
+            });
+        match file_option {
+            Some((name, v)) => {
+                if !app.bots.iter().any(|b| b == v) || !inside(&app.root, &app.dir.join(v)) {
+                    return Err(format!(
+                        "search option {name}={}: name a bot of the strategy folder by its file name (GET /api/meta lists them), or auto{}",
+                        v.chars().take(80).collect::<String>(),
+                        if name == "opponent" { " or same" } else { "" }
+                    ));
+                }
+                parts.push(format!("{name}={}", app.dir.join(v).display()));
+            }
+            None => parts.push(part.to_string()),
+        }
+    }
+    let spec = if parts.is_empty() {
+        "search".to_string()
+    } else {
+        format!("search:{}", parts.join(","))
+    };
+    let loaded = crate::dominion::lineup::load_search(&spec)
+        .unwrap_or_else(|| Err(anyhow!("not a search entry")))
+        .map_err(|e| format!("{e:#}"))?;
+    if let Loaded::Search(s) = &loaded.1 {
+        if u64::from(s.cfg.budget) > MAX_SEARCH_BUDGET {
+            return Err(format!(
+                "search budget {} is above the {MAX_SEARCH_BUDGET} rollouts a decision this server allows (a game at budget B takes about B × 0.1 ms of CPU; domsim sim on the command line has no such bound)",
+                s.cfg.budget
+            ));
+        }
+    }
+    Ok(loaded)
+}
+
+/// The search seats' budgets of `lineup`, added up (0: no search seat).
+fn search_budget(lineup: &Lineup) -> u64 {
+    lineup
+        .entrants
+        .iter()
+        .map(|(_, l)| match l {
+            Loaded::Search(s) => u64::from(s.cfg.budget),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The bound of a batch of `games` (`plays` times each: an A/B plays
+/// every game twice) with search seats of `budget` rollouts a decision in
+/// all: games × budget at most [`MAX_SEARCH_WORK`].
+fn search_work_bound(games: u64, plays: u64, budget: u64) -> Result<(), ApiError> {
+    if budget == 0 || games.saturating_mul(plays).saturating_mul(budget) <= MAX_SEARCH_WORK {
+        return Ok(());
+    }
+    let most = (MAX_SEARCH_WORK / (plays * budget)).max(1);
+    Err(ApiError::bad(format!(
+        "games: {games} games{} with search seats of budget {budget} in all is {} games × budget; a batch allows at most {MAX_SEARCH_WORK} (about 0.1 ms of CPU each): play at most {most} games, or give the search seats a lower budget (budget=N); domsim sim on the command line has no such bound",
+        if plays > 1 { " per variant" } else { "" },
+        games.saturating_mul(plays).saturating_mul(budget)
+    )))
+}
+
+/// A batch's first chunk and largest chunk of games: fewer games with
+/// search seats (`budget` in all), so that results come about as often.
+fn chunk_sizes(budget: u64, first: u64, most: u64) -> (u64, u64) {
+    if budget == 0 {
+        return (first, most);
+    }
+    (
+        (SEARCH_FIRST_WORK / budget).clamp(1, first),
+        (SEARCH_CHUNK_WORK / budget).clamp(1, most),
+    )
 }
 
 /// The kingdom of a request, as `domsim sim --preset/--kingdom` chooses it.
@@ -823,39 +964,39 @@ fn own_name(
     }
 }
 
-fn parse_bot(app: &App, b: &BotReq) -> Result<ParsedBot, ApiError> {
-    if !valid_file_name(&b.file) {
+fn parse_bot(app: &App, file: &str, text: &str) -> Result<ParsedBot, ApiError> {
+    if !valid_file_name(file) {
         return Err(ApiError::bad(format!(
             "bot file name '{}' is not a plain NAME.dom (letters, digits, _ - . and spaces; no folder)",
-            b.file.chars().take(80).collect::<String>()
+            file.chars().take(80).collect::<String>()
         )));
     }
-    let path = app.dir.join(&b.file);
+    let path = app.dir.join(file);
     let shown = path.display().to_string();
     // A bot of the folder sent back unchanged is that file, named as
     // `domsim sim DIR/FILE.dom` names it; an edited one is marked typed.
-    let same = app.bots.contains(&b.file) && read_bot(app, &b.file).as_deref() == Some(&*b.text);
-    let parsed = strategy::parse_within(&b.text, &shown, &app.root);
+    let same = app.bots.iter().any(|b| b == file) && read_bot(app, file).as_deref() == Some(text);
+    let parsed = strategy::parse_within(text, &shown, &app.root);
     let parsed = if same {
         parsed
     } else {
-        own_name(parsed, &shown, &b.file)
+        own_name(parsed, &shown, file)
     };
     let info = EntrantInfo {
         name: parsed.as_ref().map_or_else(
-            |_| b.file.trim_end_matches(".dom").to_string(),
+            |_| file.trim_end_matches(".dom").to_string(),
             |s| s.name.clone(),
         ),
         source: if same {
             shown.clone()
         } else {
-            format!("typed:{}", b.file)
+            format!("typed:{file}")
         },
         hash: parsed
             .as_ref()
             .map_or_else(|_| String::new(), |s| format!("{:016x}", s.source_hash)),
     };
-    let shown = if same { shown } else { b.file.clone() };
+    let shown = if same { shown } else { file.to_string() };
     Ok(ParsedBot {
         info,
         parsed,
@@ -922,6 +1063,8 @@ struct Setup {
     kingdom: Kingdom,
     lineup: Lineup,
     compiled: CompiledLineup,
+    /// The search seats' budgets added up ([`search_budget`]; 0: none).
+    search_budget: u64,
     /// The data cards, bound while this lives.
     cards: Leased,
 }
@@ -989,19 +1132,34 @@ fn setup(
     let kc = kingdom_of(kingdom, players)?;
     let mut entrants = Vec::new();
     for (i, b) in bots.iter().enumerate() {
-        let p = parse_bot(app, b)?;
+        let (file, text) = match b.seat(i)? {
+            Seat::File { file, text } => (file, text),
+            Seat::Search(opts) => {
+                let e = search_entrant(app, opts)
+                    .map_err(|e| ApiError::bad(format!("bot {} (search): {e}", i + 1)))?;
+                entrants.push(e);
+                continue;
+            }
+        };
+        let p = parse_bot(app, file, text)?;
         let shown = &p.shown;
         match p.parsed {
             Ok(st) => {
                 if let Err(e) = st.compile(&kc.kingdom) {
-                    return Err(bot_error(i, &b.file, shown, &e));
+                    return Err(bot_error(i, file, shown, &e));
                 }
                 entrants.push((p.info, Loaded::File(Box::new(st))));
             }
-            Err(e) => return Err(bot_error(i, &b.file, shown, &e)),
+            Err(e) => return Err(bot_error(i, file, shown, &e)),
         }
     }
     let lineup = Lineup::from_entrants(entrants);
+    let search_budget = search_budget(&lineup);
+    if search_budget > MAX_SEARCH_BUDGET {
+        return Err(ApiError::bad(format!(
+            "search: the search seats' budgets add up to {search_budget} rollouts a decision; a request allows at most {MAX_SEARCH_BUDGET} in all (a game at budget B takes about B × 0.1 ms of CPU): give them lower budgets (budget=N)"
+        )));
+    }
     let k = lineup.kingdom_for(&kc.kingdom);
     let compiled = lineup
         .compile(&k)
@@ -1011,6 +1169,7 @@ fn setup(
         kingdom: k,
         lineup,
         compiled,
+        search_budget,
         cards: leased,
     })
 }
@@ -1063,12 +1222,30 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
     let kingdom = kingdom_of(&req.kingdom, players);
     let mut out = Vec::new();
     for (i, b) in req.bots.iter().enumerate() {
-        let p = parse_bot(app, b)?;
+        let (file, text) = match b.seat(i)? {
+            Seat::File { file, text } => (file, text),
+            Seat::Search(opts) => {
+                out.push(match search_entrant(app, opts) {
+                    Ok((info, _)) => json!({
+                        "search": true, "name": info.name, "source": info.source,
+                        "ok": true, "errors": [], "warnings": [],
+                    }),
+                    Err(e) => json!({
+                        "search": true, "name": "Search", "source": "search", "ok": false,
+                        "errors": [{ "bot": i, "line": 0, "col": 0, "width": 0, "message": e,
+                            "text": format!("bot {} (search): {e}", i + 1) }],
+                        "warnings": [],
+                    }),
+                });
+                continue;
+            }
+        };
+        let p = parse_bot(app, file, text)?;
         let shown = p.shown.clone();
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         match &p.parsed {
-            Err(e) => errors.push(error_json(i, &b.file, &shown, e)),
+            Err(e) => errors.push(error_json(i, file, &shown, e)),
             Ok(st) => {
                 if let Ok(kc) = &kingdom {
                     let k = {
@@ -1077,7 +1254,7 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
                         k
                     };
                     match st.compile(&k) {
-                        Err(e) => errors.push(error_json(i, &b.file, &shown, &e)),
+                        Err(e) => errors.push(error_json(i, file, &shown, &e)),
                         Ok((_, mut w)) => {
                             w.extend(strategy::lint::lint(st, &kc.kingdom));
                             st.in_line_order(&mut w);
@@ -1088,7 +1265,7 @@ fn check_now(app: &App, req: &CheckReq) -> Result<Json<Value>, ApiError> {
             }
         }
         out.push(json!({
-            "file": b.file,
+            "file": file,
             "name": p.info.name,
             "source": p.info.source,
             "ok": errors.is_empty(),
@@ -1249,6 +1426,7 @@ fn play_now(app: &App, req: &PlayReq) -> Result<Json<Value>, ApiError> {
         seat,
         &names,
         &req.answers,
+        crate::dominion::lineup::MixedBots::stop_searching,
     )
     .map_err(ApiError::bad)?;
     let infos = s.lineup.infos();
@@ -1382,6 +1560,7 @@ async fn run_batch(
     .await
     .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the setup failed"))?;
     let s = s?;
+    search_work_bound(req.games, 1, s.search_budget)?;
     let client = req.client.clone();
     stream_batch(app, client, move |app, batch, tx, permit| {
         play(app, &s, &req, batch, tx, permit)
@@ -1437,6 +1616,7 @@ async fn run_ab(State(app): State<Arc<App>>, Body(req): Body<AbReq>) -> Result<R
     .await
     .map_err(|_| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the setup failed"))?;
     let (s, card, cards_b) = r?;
+    search_work_bound(req.games, 2, s.search_budget)?;
     let command = command_of(
         &s,
         &req.kingdom,
@@ -1689,7 +1869,7 @@ fn play(
     let mut total = sim::Stats::default();
     let mut pt = PlaytestStats::new(k, &names);
     let mut done = 0u64;
-    let mut chunk = FIRST_CHUNK;
+    let (mut chunk, most) = chunk_sizes(s.search_budget, FIRST_CHUNK, MAX_CHUNK);
     let t0 = Instant::now();
     let mut last_chart: Option<Instant> = None;
     while done < games && !batch.stop.load(Ordering::SeqCst) {
@@ -1721,7 +1901,7 @@ fn play(
             pt += &a.stats;
         }
         done += n;
-        chunk = (chunk * 2).min(MAX_CHUNK);
+        chunk = (chunk * 2).min(most);
         let progress = event(
             "progress",
             &json!({

@@ -14,7 +14,7 @@ const CLIENT = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).
 const state = {
   meta: null,
   mode: "preset",           // "preset" or "cards"
-  bots: [],                  // {file, text, original} per seat
+  bots: [],                  // {file, text, original, search} per seat (search: the search bot's options, or null)
   checkTimer: null,
   runTimer: null,
   checkSeq: 0,
@@ -50,7 +50,27 @@ function kingdomReq() {
 }
 
 function botsReq() {
-  return state.bots.map((b) => ({ file: b.file, text: b.text }));
+  return state.bots.map((b) => (b.search !== null && b.search !== undefined ? { search: b.search } : { file: b.file, text: b.text }));
+}
+
+// The search seats' budgets added up (0: no search seat): each seat's
+// budget=N, or the bot's default.
+function searchBudget(bots) {
+  let sum = 0;
+  for (const b of bots) {
+    if (b.search === undefined) continue;
+    const m = /(?:^|,)\s*budget\s*=\s*(\d+)\s*(?:,|$)/.exec(b.search);
+    sum += m ? Number(m[1]) : state.meta.limits.search_budget;
+  }
+  return sum;
+}
+
+// The games a batch may play (`plays` times each: an A/B plays each game
+// twice) with the search seats of `bots`: the server's bound on games ×
+// search budget.
+function searchGames(bots, plays) {
+  const b = searchBudget(bots);
+  return b > 0 ? Math.max(1, Math.floor(state.meta.limits.max_search_work / (plays * b))) : Infinity;
 }
 
 // ---------------------------------------------------------------------------
@@ -170,12 +190,18 @@ function cardsTyped() {
 // ---------------------------------------------------------------------------
 // Bot editors
 
+const SEARCH = "search:";
+
 function botOptions(sel, chosen) {
   sel.innerHTML = "";
   const first = document.createElement("option");
   first.value = "";
   first.textContent = "load a bot…";
   sel.appendChild(first);
+  const search = document.createElement("option");
+  search.value = SEARCH;
+  search.textContent = "search bot (no strategy file)";
+  sel.appendChild(search);
   for (const f of state.meta.bots) {
     const o = document.createElement("option");
     o.value = f;
@@ -193,11 +219,37 @@ async function loadBot(i, file) {
   b.file = file;
   b.text = text;
   b.original = text;
+  b.search = null;
   const el = botElement(i);
+  showSearch(el, false);
   $("textarea", el).value = text;
   $(".file", el).value = file;
   $(".load", el).value = file;
   renderEditor(i, [], []);
+}
+
+// Seat `i` is the search bot with options `opts` ("" for its defaults):
+// no strategy text; its options instead of the editor.
+function setSearch(i, opts) {
+  const b = state.bots[i];
+  const el = botElement(i);
+  if (!b || !el) return;
+  b.search = opts;
+  showSearch(el, true);
+  $(".search-opts", el).value = opts;
+  $(".load", el).value = SEARCH;
+  renderEditor(i, [], []);
+}
+
+function showSearch(el, on) {
+  $(".editor", el).hidden = on;
+  $(".search-box", el).hidden = !on;
+  $(".file", el).disabled = on;
+  if (on) {
+    $(".file", el).value = "search";
+    const l = state.meta.limits;
+    $(".search-note", el).textContent = `Plays every buy and Action play by Monte-Carlo search (results/SEARCH.md); every other question by its rollout bot. Options as after search: on the command line (${state.meta.search_help.replace(/^search options \(search:NAME=VALUE,...\): /, "")}). Here a budget of at most ${fmt(l.max_search_budget)} for all search seats, and games × budget at most ${fmt(l.max_search_work)} a batch (default budget ${l.search_budget}: about 30–60 ms of CPU a game).`;
+  }
 }
 
 function botElement(i) {
@@ -210,7 +262,7 @@ function setPlayers(n) {
   while (state.bots.length < n) {
     const i = state.bots.length;
     const file = defaults[i % Math.max(1, defaults.length)] || `bot${i + 1}.dom`;
-    state.bots.push({ file, text: "", original: "" });
+    state.bots.push({ file, text: "", original: "", search: null });
     const el = $("#bot-template").content.firstElementChild.cloneNode(true);
     el.dataset.i = String(i);
     $(".seat", el).textContent = `Bot ${i + 1}`;
@@ -240,7 +292,12 @@ function setPlayers(n) {
     });
     $(".load", el).addEventListener("change", async (e) => {
       if (!e.target.value) return;
-      await loadBot(i, e.target.value);
+      if (e.target.value === SEARCH) setSearch(i, state.bots[i].search || "");
+      else await loadBot(i, e.target.value);
+      changed();
+    });
+    $(".search-opts", el).addEventListener("input", (e) => {
+      state.bots[i].search = e.target.value.trim();
       changed();
     });
     $(".file", el).addEventListener("change", (e) => {
@@ -431,7 +488,9 @@ async function run() {
   if (state.running) state.running.abort();
   const ctl = new AbortController();
   state.running = ctl;
-  const games = Math.max(1, Math.min(state.meta.limits.max_games, Math.floor(Number($("#games").value) || 1)));
+  const asked = Math.max(1, Math.min(state.meta.limits.max_games, Math.floor(Number($("#games").value) || 1)));
+  const games = Math.min(asked, searchGames(botsReq(), 1));
+  state.gamesNote = games < asked ? ` (not ${fmt(asked)}: with these search seats a batch plays at most ${fmt(games)})` : "";
   const seed = seedText();
   if (seed === null) {
     setStatus(`seed: a whole number from 0 to ${U64_MAX}`, true);
@@ -512,7 +571,7 @@ async function readEvents(r, ctl, handler) {
 function onEvent(name, d, sent) {
   if (name === "queued") setStatus("waiting for a free slot on the server…", false);
   else if (name === "start") {
-    setStatus(`playing ${fmt(d.games)} games, seed ${state.seed ?? d.seed}, ${d.players} players, kingdom (${d.how})`, false);
+    setStatus(`playing ${fmt(d.games)} games${state.gamesNote || ""}, seed ${state.seed ?? d.seed}, ${d.players} players, kingdom (${d.how})`, false);
     $("#counter").textContent = `0 / ${fmt(d.games)} games`;
   } else if (name === "progress") {
     $("#counter").textContent = `${fmt(d.games)} / ${fmt(d.requested)} games · ${(d.ms / 1000).toFixed(2)} s`;
@@ -595,7 +654,7 @@ function downloads(d, sent) {
   bots.innerHTML = "";
   const seen = new Set();
   sent.bots.forEach((b) => {
-    if (seen.has(b.file)) return;
+    if (b.search !== undefined || seen.has(b.file)) return;
     seen.add(b.file);
     const a = document.createElement("a");
     a.textContent = b.file;
@@ -778,7 +837,7 @@ async function runAb() {
   if (state.running) state.running.abort();
   const ctl = new AbortController();
   state.running = ctl;
-  const games = Math.max(1, Math.min(50000, Math.floor(Number($("#games").value) || 1)));
+  const games = Math.min(Math.max(1, Math.min(state.meta.limits.max_ab_games, Math.floor(Number($("#games").value) || 1))), searchGames(botsReq(), 2));
   const seed = seedText() ?? "1";
   let r;
   try {

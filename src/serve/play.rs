@@ -182,6 +182,10 @@ struct Watch<'a, B> {
     inner: LoggingBots<Script<'a, B>>,
     names: &'a [String],
     stopped: Option<Stopped>,
+    /// Called on the bots once the picture is taken: the rest of the replay
+    /// is thrown away, so it may be played cheaply (a search seat answers
+    /// as its rollout strategy).
+    quiet: fn(&mut B),
 }
 
 impl<B: Bots> Watch<'_, B> {
@@ -196,6 +200,7 @@ impl<B: Bots> Watch<'_, B> {
             view: view(g, self.inner.inner.seat, self.names),
             log: self.inner.so_far(),
         });
+        (self.quiet)(&mut self.inner.inner.inner);
     }
 }
 
@@ -252,7 +257,10 @@ pub struct Replayed {
 
 /// Play game `index` of `seed` on `k` with `bots` (one seat each, seat
 /// order as given), seat `seat` answered by `answers`, to the person's
-/// next question or the end. `names[s]` labels seat `s` in the log.
+/// next question or the end. `names[s]` labels seat `s` in the log;
+/// `quiet` is called on `bots` once the question is reached (the rest of
+/// the game is played out and thrown away).
+#[allow(clippy::too_many_arguments)]
 pub fn replay<B: Bots>(
     k: &crate::engine::Kingdom,
     seed: u64,
@@ -261,6 +269,7 @@ pub fn replay<B: Bots>(
     seat: u8,
     names: &[String],
     answers: &[String],
+    quiet: fn(&mut B),
 ) -> Result<Replayed, String> {
     if answers.len() > MAX_ANSWERS {
         return Err(format!(
@@ -281,6 +290,7 @@ pub fn replay<B: Bots>(
         inner: LoggingBots::new(script, names.to_vec()),
         names,
         stopped: None,
+        quiet,
     };
     let o = g.play_game(&mut w);
     let script = &w.inner.inner;

@@ -61,6 +61,7 @@ mod search;
 mod serve;
 mod serve_browser;
 mod serve_play;
+mod serve_search;
 mod serve_workbench_browser;
 mod shards;
 mod shipped_results;

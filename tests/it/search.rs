@@ -382,6 +382,15 @@ fn bad_search_options_exit_2_with_the_option_named() {
             "prior=-0.5 must be a number from 0 to 1",
         ),
         ("search:plays=some", "plays=some must be all or choices"),
+        (
+            "search:horizon=0",
+            "horizon=0 must be a whole number of turns from 1 to 200, or off",
+        ),
+        (
+            "search:horizon=soon",
+            "horizon=soon must be a whole number of turns from 1 to 200, or off",
+        ),
+        ("search:horizon=201", "horizon=201 must be a whole number"),
     ] {
         let o = domsim(&["sim", spec, "strategies/double_witch.dom", "-n", "2"]);
         assert_eq!(o.status.code(), Some(2), "{spec}: {}", stderr(&o));
@@ -532,4 +541,94 @@ fn a_lone_action_play_is_searched_only_with_plays_all() {
     bot.decide(&g, &q);
     let visits: Vec<u32> = bot.last.arms.iter().map(|a| a.visits).collect();
     assert_eq!(visits, [20, 20]);
+}
+
+/// `horizon=N` sets the rollout horizon, `off` (the default) none.
+#[test]
+fn the_horizon_option_parses() {
+    let horizon = |spec: &str| match lineup::load(spec).unwrap().1 {
+        Loaded::Search(s) => s.cfg.horizon,
+        _ => panic!("{spec}: not a search entry"),
+    };
+    assert_eq!(horizon("search"), None);
+    assert_eq!(horizon("search:horizon=off"), None);
+    assert_eq!(horizon("search:horizon=1"), Some(1));
+    assert_eq!(horizon("search:budget=9,horizon=12"), Some(12));
+    assert_eq!(SearchConfig::default().horizon, None);
+}
+
+/// A rollout with a horizon of N stops at the start of the player's turn
+/// once he has taken N more turns (everyone has then taken as many), and
+/// without one it plays to the end.
+#[test]
+fn a_rollout_stops_at_its_horizon() {
+    let k = witch_kingdom();
+    let bmu = compile_shipped("big_money_ultimate.dom", &k).unwrap();
+    let (g, q) = mid_game(&k, &bmu, 6);
+    let p = q.player;
+    let t = g.turns_taken[p as usize];
+    for h in [1u16, 3] {
+        let mut w = g.clone();
+        let c = SearchConfig {
+            horizon: Some(h),
+            ..cfg(1)
+        };
+        let v =
+            domsim::search::rollout(&mut w, &mut StrategyBots::new(&[&bmu, &bmu]), &q, None, &c);
+        assert!(!w.over, "horizon {h}: the game should not end this early");
+        assert_eq!(w.active, p, "horizon {h}");
+        assert_eq!(w.turns_taken[p as usize], t + h, "horizon {h}");
+        assert!(
+            w.turns_taken.iter().take(2).all(|&n| n == t + h),
+            "{:?}",
+            w.turns_taken
+        );
+        assert_eq!(v, domsim::search::evaluate(&w, p, c.margin));
+        assert!(v > 0.0 && v < 1.0, "{v}");
+    }
+    let mut w = g.clone();
+    domsim::search::rollout(
+        &mut w,
+        &mut StrategyBots::new(&[&bmu, &bmu]),
+        &q,
+        None,
+        &cfg(1),
+    );
+    assert!(w.over);
+}
+
+/// The horizon's evaluation: level decks and VP are an even game; more VP
+/// or a richer deck (Gold for Copper) is better, and the two weigh by
+/// MONEY_VP VP a coin of expected hand money.
+#[test]
+fn the_horizon_evaluation_weighs_vp_and_money() {
+    use domsim::search::{evaluate, hand_money};
+    let k = witch_kingdom();
+    let mut g = Game::empty(&k, GameRng::for_game(1, 1));
+    for p in 0..2 {
+        g.players[p].deck.extend_from(&[Card::Copper; 7]);
+        g.players[p].deck.extend_from(&[Card::Estate; 3]);
+    }
+    g.recount_totals();
+    assert_eq!(hand_money(&g.players[0]), 3.5);
+    assert!((evaluate(&g, 0, 0.0) - 0.5).abs() < 1e-12);
+    assert!((evaluate(&g, 0, 0.05) - 0.5).abs() < 1e-12);
+    // A Duchy more: 3 VP ahead.
+    let mut vp = g.clone();
+    vp.players[0].discard.push(Card::Duchy);
+    vp.recount_totals();
+    let ahead = evaluate(&vp, 0, 0.0);
+    let expected = 1.0 / (1.0 + (-(3.0 + 3.0 * (hand_money(&vp.players[0]) - 3.5)) / 5.0f64).exp());
+    assert!((ahead - expected).abs() < 1e-12, "{ahead} {expected}");
+    assert!(ahead > 0.5 && (evaluate(&vp, 1, 0.0) - (1.0 - ahead)).abs() < 1e-12);
+    // Two Golds for two Coppers: 4 more coins in 10 cards, a hand worth 2
+    // coins more, 6 VP.
+    let mut rich = g.clone();
+    rich.players[1].deck.clear();
+    rich.players[1].deck.extend_from(&[Card::Copper; 5]);
+    rich.players[1].deck.extend_from(&[Card::Gold; 2]);
+    rich.players[1].deck.extend_from(&[Card::Estate; 3]);
+    rich.recount_totals();
+    assert_eq!(hand_money(&rich.players[1]), 5.5);
+    assert!((evaluate(&rich, 1, 0.0) - 1.0 / (1.0 + (-6.0 / 5.0f64).exp())).abs() < 1e-12);
 }

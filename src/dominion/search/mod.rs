@@ -139,6 +139,12 @@ pub struct SearchConfig {
     /// policy's answer (play the one Action kind in hand) is to stop; when
     /// false such a play is the rollout policy's, without rollouts.
     pub lone_plays: bool,
+    /// A rollout horizon: a rollout stops at the start of the player's turn
+    /// once he has taken this many turns after the one being decided
+    /// (every player has then taken as many turns), unless the game ended
+    /// before, and is valued by [`evaluate`]; None: every rollout plays the
+    /// game to its end.
+    pub horizon: Option<u16>,
 }
 
 /// The selection at the root.
@@ -165,6 +171,12 @@ impl SearchConfig {
     pub const DEFAULT_PRIOR: f64 = 0.02;
     pub const DEFAULT_WINDOW: Option<u8> = Some(2);
     pub const DEFAULT_LONE_PLAYS: bool = false;
+    pub const DEFAULT_HORIZON: Option<u16> = None;
+    /// [`evaluate`]: the VP a coin more in the expected hand is worth.
+    pub const MONEY_VP: f64 = 3.0;
+    /// [`evaluate`]: the margin (VP) at which the estimated chance of
+    /// winning is 1/(1 + e^-1), about 73%.
+    pub const EVAL_SCALE: f64 = 5.0;
     /// The margin (VP) at which the margin term saturates.
     pub const MARGIN_CAP: i32 = 20;
 }
@@ -179,6 +191,7 @@ impl Default for SearchConfig {
             prior: SearchConfig::DEFAULT_PRIOR,
             window: SearchConfig::DEFAULT_WINDOW,
             lone_plays: SearchConfig::DEFAULT_LONE_PLAYS,
+            horizon: SearchConfig::DEFAULT_HORIZON,
         }
     }
 }
@@ -525,10 +538,63 @@ pub fn rollout<B: Bots>(
         (_, None) => {}
     }
     g.cleanup(b);
-    while !g.over {
-        g.play_turn(b);
+    match cfg.horizon {
+        None => {
+            while !g.over {
+                g.play_turn(b);
+            }
+        }
+        Some(h) => {
+            let stop = g.turns_taken[p as usize].saturating_add(h);
+            while !g.over {
+                if g.active == p && g.turns_taken[p as usize] >= stop {
+                    return evaluate(g, p, cfg.margin);
+                }
+                g.play_turn(b);
+            }
+        }
     }
     value(g, p, cfg.margin)
+}
+
+/// The expected coins of a hand of 5 of `pl`'s cards: 5 × the coins his
+/// Treasures are worth (their printed value), divided by the cards he
+/// owns. Actions' +$ are not counted.
+pub fn hand_money(pl: &crate::engine::Player) -> f64 {
+    if pl.owned_total == 0 {
+        return 0.0;
+    }
+    let mut coins = 0u32;
+    for c in Card::ALL.iter().copied().filter(|c| c.is_treasure()) {
+        coins += pl.owned[c as usize] as u32 * c.info().value as u32;
+    }
+    5.0 * coins as f64 / pl.owned_total as f64
+}
+
+/// The value for seat `p` of the unfinished game `g` (a rollout stopped at
+/// its horizon): the estimated chance of winning, `1 / (1 + e^(-s/S))`
+/// with `s` the score margin over the best other seat, where a seat's
+/// score is its VP plus [`SearchConfig::MONEY_VP`] × its [`hand_money`]
+/// (a deck that buys better later) and `S` is
+/// [`SearchConfig::EVAL_SCALE`]; weighted as [`value`] weighs a result,
+/// `margin` times the VP margin (capped, scaled to 0..1).
+pub fn evaluate(g: &Game, p: u8, margin: f64) -> f64 {
+    let score =
+        |s: usize| g.vp(s as u8) as f64 + SearchConfig::MONEY_VP * hand_money(&g.players[s]);
+    let mine = score(p as usize);
+    let mut best_other = f64::NEG_INFINITY;
+    let mut best_vp = i32::MIN;
+    for s in (0..g.n()).filter(|&s| s != p as usize) {
+        best_other = best_other.max(score(s));
+        best_vp = best_vp.max(g.vp(s as u8));
+    }
+    if best_vp == i32::MIN {
+        return value(g, p, margin);
+    }
+    let win = 1.0 / (1.0 + (-(mine - best_other) / SearchConfig::EVAL_SCALE).exp());
+    let cap = SearchConfig::MARGIN_CAP;
+    let m = (g.vp(p) - best_vp).clamp(-cap, cap) as f64 / cap as f64;
+    (1.0 - margin) * win + margin * (0.5 + 0.5 * m)
 }
 
 /// The value of the finished game `g` for seat `p`: its share of the win,
