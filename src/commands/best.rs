@@ -153,7 +153,8 @@ impl BestConfig {
             let text = crate::output::read_input(Path::new(t), "template")?;
             parsed.push(Template::parse(&text, t)?);
         }
-        // The shipped bots that fit: every card they name is in the kingdom.
+        // The shipped bots that fit: every card they name is in the kingdom,
+        // and some card of it has each type they name.
         let mut specs = Vec::new();
         for s in &shipped {
             let (_, l) = lineup::load(s)?;
@@ -166,8 +167,8 @@ impl BestConfig {
                 l,
             )]);
             let k = lone.kingdom_for(&kingdom.kingdom);
-            let c = lone.compile(&k)?;
-            if !c.warnings.iter().any(|w| w.contains("is not in this game")) {
+            lone.compile(&k)?;
+            if lone.absent_cards(&k).iter().all(Vec::is_empty) {
                 specs.push(s.clone());
             }
         }

@@ -153,12 +153,12 @@ impl AbsentArg {
         what: &str,
     ) -> Result<()> {
         let l = &mut field.lineup;
-        let per: Vec<Vec<Vec<crate::cards::Card>>> =
+        let per: Vec<Vec<Vec<crate::strategy::Missing>>> =
             kingdoms.iter().map(|k| l.absent_cards(k)).collect();
         // What an entrant misses (the first kingdom's cards) when it misses
         // something in every kingdom: a kingdom where it plays as itself
         // keeps it.
-        let missing: Vec<Vec<crate::cards::Card>> = (0..l.entrants.len())
+        let missing: Vec<Vec<crate::strategy::Missing>> = (0..l.entrants.len())
             .map(|i| {
                 if per.iter().all(|p| !p[i].is_empty()) {
                     per[0][i].clone()
@@ -170,10 +170,10 @@ impl AbsentArg {
         if missing.iter().all(Vec::is_empty) {
             return Ok(());
         }
-        let why = |cards: &[crate::cards::Card]| -> String {
+        let why = |cards: &[crate::strategy::Missing]| -> String {
             match cards.len() {
-                1 => cards[0].name().to_string(),
-                n => format!("{} and {} more", cards[0].name(), n - 1),
+                1 => cards[0].to_string(),
+                n => format!("{} and {} more", cards[0], n - 1),
             }
         };
         let mut named: Vec<String> = Vec::new();

@@ -266,11 +266,12 @@ impl SearchSpec {
                 if st.uses_turn_counters() && !k.track_turn {
                     continue;
                 }
-                let Ok((c, w)) = st.compile(k) else { continue };
-                // Fits: every card it names is in the game (as `best`).
-                if w.iter().any(|w| w.contains("is not in this game")) {
+                // Fits: every card and type it names is in the game (as
+                // `best`).
+                if !st.absent_cards(k).is_empty() {
                     continue;
                 }
+                let Ok((c, _)) = st.compile(k) else { continue };
                 fit.push(model(st, c));
             }
             ranked = search::model::rank(fit, &reference, k);
@@ -417,7 +418,7 @@ impl Lineup {
     /// entrant's rollout strategy's when it names one; none for the
     /// built-in Big Money, nor for a search entrant whose rollout policy is
     /// `auto`: that is drawn from the shipped bots that fit the kingdom).
-    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Vec<Card>> {
+    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Vec<crate::strategy::Missing>> {
         self.entrants
             .iter()
             .map(|(_, l)| match l {

@@ -774,6 +774,14 @@ mod tests {
                     st.compile(&kk).unwrap_or_else(|e| {
                         panic!("{} in {}: {e}", t.describe(&values), k.describe())
                     });
+                    // Nor a type no card of the kingdom has.
+                    assert_eq!(
+                        st.absent_cards(&kk),
+                        Vec::new(),
+                        "{} in {}",
+                        t.describe(&values),
+                        k.describe()
+                    );
                     for (c, line, _) in cards_named_in(&text, &[]) {
                         assert!(
                             k.kingdom_cards().contains(&c) || k.supply_piles().contains(&c),

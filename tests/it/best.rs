@@ -120,6 +120,8 @@ fn best_ranks_the_fitting_field_and_writes_a_playable_bot() {
     assert!(out.contains("Double Witch"), "{out}");
     let field_line = out.lines().find(|l| l.starts_with("field (")).unwrap();
     assert!(!field_line.contains("Masquerade"), "{field_line}");
+    // Nor the Knights bot: its `Knight` entry has no card here (issue 42).
+    assert!(!field_line.contains("Knights"), "{field_line}");
     assert!(out.contains("BEST") || out.contains("NOT BEST"), "{out}");
     let text = std::fs::read_to_string(&bot).unwrap();
     assert!(text.starts_with("# Written by domsim"), "{text}");

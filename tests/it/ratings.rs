@@ -420,6 +420,24 @@ fn bots_whose_cards_are_absent_are_left_out_unless_kept() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("left out"), "{}", stderr(&o));
     assert!(stdout(&o).contains("Double Witch"), "{}", stdout(&o));
+    // A type entry fits only where a card has the type (issue 42): the
+    // Knights bot buys `Knight`, and First Game has no Knights.
+    let o = domsim(&[
+        "rank",
+        "-n",
+        "10",
+        "--preset",
+        "First Game",
+        FIELD[0],
+        FIELD[1],
+        "strategies/knights.dom",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("left out 1 bot(s) naming cards not in the kingdom (--absent keep plays them): Knights (Knights)"),
+        "{}",
+        stderr(&o)
+    );
     // One bot left: refused, nothing written.
     std::fs::remove_file(&csv).unwrap();
     let o = domsim(&[

@@ -212,15 +212,24 @@ impl Strategy {
             || self.values.iter().any(|v| uses(&v.expr))
     }
 
-    /// The cards this strategy's entries and options name that are not in
-    /// the game of `k` (each once, in the order the strategy keeps them):
-    /// what [`Strategy::compile`] ignores with a warning, so that the bot
-    /// plays as another one there (`rank --absent`).
-    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Card> {
-        let mut out: Vec<Card> = Vec::new();
-        let mut add = |c: Card| {
-            if !k.in_game.contains(c) && !out.contains(&c) {
-                out.push(c);
+    /// What this strategy's entries and options name that is not in the
+    /// game of `k` (each once, in the order the strategy keeps them): a
+    /// card the game lacks, a type no card of the game has (`Knight` in a
+    /// kingdom without Knights), `Terminal` in a game without terminal
+    /// Actions. Such entries can never apply, so the bot plays as another
+    /// one there (`rank --absent`, the field of `best`, a search entrant's
+    /// policies); [`Strategy::compile`] ignores the card entries with a
+    /// warning.
+    pub fn absent_cards(&self, k: &Kingdom) -> Vec<Missing> {
+        let mut out: Vec<Missing> = Vec::new();
+        let mut add = |m: Missing| {
+            let absent = match m {
+                Missing::Card(c) => !k.in_game.contains(c),
+                Missing::Type(t) => crate::CardSet::of_types(t).and(k.in_game).is_empty(),
+                Missing::Terminal => crate::CardSet::terminal().and(k.in_game).is_empty(),
+            };
+            if absent && !out.contains(&m) {
+                out.push(m);
             }
         };
         for l in &self.lists {
@@ -228,19 +237,22 @@ impl Strategy {
                 let card = options::OPTIONS[i as usize].card;
                 if !k.in_game.contains(card) {
                     // The whole option is ignored, its entries unread.
-                    add(card);
+                    add(Missing::Card(card));
                     continue;
                 }
             }
             for e in &l.entries {
-                if let Some(Subject::Card(c)) = e.target {
-                    add(c);
+                match e.target {
+                    Some(Subject::Card(c)) => add(Missing::Card(c)),
+                    Some(Subject::Type(t)) => add(Missing::Type(t)),
+                    Some(Subject::Terminal) => add(Missing::Terminal),
+                    None => {}
                 }
             }
         }
         for v in &self.values {
             if let Key::Opt(i) = v.key {
-                add(options::OPTIONS[i as usize].card);
+                add(Missing::Card(options::OPTIONS[i as usize].card));
             }
         }
         out
@@ -272,6 +284,31 @@ impl Strategy {
             .iter()
             .find(|l| l.key == Key::List(kind))
             .map(|l| l.entries.as_slice())
+    }
+}
+
+/// What a strategy names that a game lacks ([`Strategy::absent_cards`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// A card not in the game.
+    Card(Card),
+    /// A type no card of the game has (an entry such as `Knight`).
+    Type(crate::cards::Types),
+    /// `Terminal`, in a game without a terminal Action.
+    Terminal,
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::cards::Types;
+        match *self {
+            Missing::Card(c) => f.write_str(c.name()),
+            // The piles' names, as a user writes them in a kingdom.
+            Missing::Type(t) if t == Types::KNIGHT => f.write_str(Card::Knights.name()),
+            Missing::Type(t) if t == Types::RUINS => f.write_str(Card::Ruins.name()),
+            Missing::Type(t) => write!(f, "{t:?} cards"),
+            Missing::Terminal => f.write_str("terminal Actions"),
+        }
     }
 }
 
@@ -571,4 +608,61 @@ pub fn evaluate_for(
     let e = parse::parse_expr(expr, "<expr>")?;
     let (c, code) = compile::compile_expr(st, &e, k)?;
     Ok(c.eval(code, g, player))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A type entry fits a kingdom only when some card of its game has
+    /// the type (issue 42): the Knights bot's `Knight` entry never applies
+    /// without the Knights pile, so it is absent there, as a card entry
+    /// naming a missing card is.
+    #[test]
+    fn a_type_entry_fits_only_where_a_card_has_the_type() {
+        use crate::cards::Types;
+        let st = parse(
+            "buy:\n    Province\n    Knight if count(Knight) < 2\n    Looter\n    Silver\n",
+            "t.dom",
+        )
+        .unwrap();
+        let plain = Kingdom::with_piles(2, &[Card::Smithy, Card::Village]).unwrap();
+        assert_eq!(
+            st.absent_cards(&plain),
+            vec![Missing::Type(Types::KNIGHT), Missing::Type(Types::LOOTER)]
+        );
+        assert_eq!(st.absent_cards(&plain)[0].to_string(), "Knights");
+        assert_eq!(st.absent_cards(&plain)[1].to_string(), "Looter cards");
+        // With the Knights pile the Knight type is there; a Looter brings
+        // the Looter type (and the Ruins).
+        let knights = Kingdom::with_piles(2, &[Card::Knights, Card::Village]).unwrap();
+        assert_eq!(
+            st.absent_cards(&knights),
+            vec![Missing::Type(Types::LOOTER)]
+        );
+        let both = Kingdom::with_piles(2, &[Card::Knights, Card::Marauder]).unwrap();
+        assert!(st.absent_cards(&both).is_empty());
+        // Types every game has (basic cards) always fit; `Terminal` fits
+        // where a terminal Action is.
+        let basic = parse("buy:\n    Victory\n    Treasure\n    Terminal\n", "b.dom").unwrap();
+        assert!(basic.absent_cards(&plain).is_empty());
+        let none = Kingdom::with_piles(2, &[Card::Village]).unwrap();
+        assert_eq!(basic.absent_cards(&none), vec![Missing::Terminal]);
+        // Card entries as before.
+        let w = parse("buy:\n    Witch\n", "w.dom").unwrap();
+        assert_eq!(w.absent_cards(&plain), vec![Missing::Card(Card::Witch)]);
+        assert_eq!(w.absent_cards(&plain)[0].to_string(), "Witch");
+    }
+
+    /// The shipped Knights bot is absent from a kingdom without Knights
+    /// and fits one with them.
+    #[test]
+    fn the_shipped_knights_bot_fits_only_with_knights() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("strategies/knights.dom");
+        let st = load(&path).unwrap();
+        let plain = Kingdom::with_piles(2, &[Card::Smithy, Card::Village]).unwrap();
+        assert_eq!(st.absent_cards(&plain).len(), 1);
+        let knights = Kingdom::with_piles(2, &[Card::Knights, Card::Village]).unwrap();
+        assert!(st.absent_cards(&knights).is_empty());
+    }
 }
