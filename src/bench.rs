@@ -65,6 +65,11 @@ pub struct Workload {
     /// A New Salem workload at this many players (the shipped bots on the
     /// built-in sample data; `kingdom` and `files` unused), instead of Dominion.
     pub salem: Option<usize>,
+    /// The New Salem field: shipped bots by file name (one drawn per
+    /// chair, as `salem sim` draws them); empty, the six default bots.
+    /// Bots that learn from their field (`learn = "field"`) learn before
+    /// the clock starts, as `salem sim` does before its games.
+    pub salem_bots: &'static [&'static str],
 }
 
 impl Workload {
@@ -147,13 +152,14 @@ pub const SIX_PLAYERS: &[&str] = &[
 ];
 
 /// The standard suite, in the order it runs.
-pub static WORKLOADS: [Workload; 10] = [
+pub static WORKLOADS: [Workload; 11] = [
     Workload {
         name: "Big Money mirror",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &["big_money.dom", "big_money.dom"],
         games: 1_500_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Smithy BM vs BM Ultimate",
@@ -161,6 +167,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["smithy_big_money.dom", "big_money_ultimate.dom"],
         games: 500_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Smithy BM vs BMU (HiveMind rules)",
@@ -168,6 +175,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["hivemind_smithy_bm.dom", "hivemind_bmu.dom"],
         games: 500_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Double Witch mirror",
@@ -175,6 +183,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["double_witch.dom", "double_witch.dom"],
         games: 600_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Village/Smithy engine mirror",
@@ -182,6 +191,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["village_smithy.dom", "village_smithy.dom"],
         games: 350_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Masquerade BM mirror",
@@ -189,6 +199,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["masquerade_big_money.dom", "masquerade_big_money.dom"],
         games: 400_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "Cultist vs Rebuild (Dark Ages)",
@@ -196,6 +207,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &["cultist.dom", "rebuild.dom"],
         games: 500_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "4 players (2 BM + 2 Smithy BM)",
@@ -203,6 +215,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: FOUR_PLAYERS,
         games: 600_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "6 players (2 BM + 2 Smithy BM + 2 BMU)",
@@ -210,6 +223,7 @@ pub static WORKLOADS: [Workload; 10] = [
         files: SIX_PLAYERS,
         games: 400_000,
         salem: None,
+        salem_bots: &[],
     },
     Workload {
         name: "New Salem, 5 players (shipped bots)",
@@ -217,6 +231,15 @@ pub static WORKLOADS: [Workload; 10] = [
         files: &[],
         games: 500_000,
         salem: Some(5),
+        salem_bots: &[],
+    },
+    Workload {
+        name: "New Salem, 5 players (deducer, sly_witch)",
+        kingdom: KingdomSpec::Preset("First Game"),
+        files: &[],
+        games: 500_000,
+        salem: Some(5),
+        salem_bots: &["deducer.salem", "sly_witch.salem"],
     },
 ];
 
@@ -548,11 +571,36 @@ enum Tallied {
     Salem(Box<crate::new_salem::sim::Tally>),
 }
 
+/// The New Salem field of `w`, compiled against `data` (and, for bots that
+/// learn from their field, taught).
+fn salem_field(
+    data: &crate::new_salem::data::Data,
+    w: &Workload,
+) -> Result<Vec<crate::new_salem::bot::SalemBot>> {
+    use crate::new_salem::{belief, bot};
+    if w.salem_bots.is_empty() {
+        return bot::shipped(data);
+    }
+    let mut bots = w
+        .salem_bots
+        .iter()
+        .map(|f| {
+            let (_, text) = bot::SHIPPED
+                .iter()
+                .find(|(name, _)| name == f)
+                .ok_or_else(|| anyhow!("workload '{}': no shipped New Salem bot {f}", w.name))?;
+            bot::compile(&format!("strategies/new_salem/{f}"), text, data)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    belief::prepare_field(data, &mut bots)?;
+    Ok(bots)
+}
+
 fn prepare(w: &'static Workload) -> Result<Prepared> {
     if let Some(players) = w.salem {
         let data = crate::new_salem::data::Data::sample();
         let table = crate::new_salem::engine::Table::new(&data, players)?;
-        let bots = crate::new_salem::bot::shipped(&data)?;
+        let bots = salem_field(&data, w)?;
         return Ok(Prepared {
             w,
             kind: Kind::Salem(table, bots),

@@ -335,7 +335,6 @@ impl Belief {
         // checks): the hot loop of a deducing bot's decisions.
         macro_rules! weigh {
             ($($k:literal)*) => {
-                const _: () = assert!(EVIDENCE.len() == [$($k),*].len());
                 $({
                     const X: EvidenceKind = EVIDENCE[$k];
                     let hits = e[X.hits] as i32;
@@ -348,7 +347,38 @@ impl Belief {
                 })*
             };
         }
-        weigh!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        // A group of kinds whose counts are all 0 adds nothing: each of its
+        // terms is `0 * hit + 0 * miss`, a zero, and adding a zero leaves
+        // `l` as it was (but for the sign of a zero, which no percentage
+        // sees). So a group is weighed only when one of its counts is not
+        // 0: the same number, bit for bit, without the work for the kinds
+        // most players have not met yet (launches: only Constables launch;
+        // passes: only my right neighbour's; the late drafts: none before
+        // round 4, when most Trials come). Every kind of a group has its
+        // own count of chances.
+        macro_rules! group {
+            ($($k:literal)*) => {
+                let mut any = 0u8;
+                $({
+                    const X: EvidenceKind = EVIDENCE[$k];
+                    const C: usize = match X.chances {
+                        Some(c) => c,
+                        None => panic!("a group's kinds count their chances"),
+                    };
+                    any |= e[X.hits] | e[C];
+                })*
+                if any != 0 {
+                    weigh!($($k)*);
+                }
+            };
+        }
+        // Every kind once, in EVIDENCE's order (the sum's order).
+        const _: () = assert!(EVIDENCE.len() == 16);
+        weigh!(0 1 2 3 4 5);
+        group!(6 7 8);
+        weigh!(9);
+        group!(10 11);
+        group!(12 13 14 15);
         l
     }
 }
@@ -637,8 +667,24 @@ impl SalemBot {
             Var::Suspect => {
                 let mut best = i32::MIN;
                 let seen = self.seen(v);
-                for s in 0..v.players() as u8 {
-                    if s != v.me() && v.on_trial() & (1 << s) == 0 {
+                let free = |s: u8| s != v.me() && v.on_trial() & (1 << s) == 0;
+                if let Some(b) = &self.belief {
+                    // The highest chance is the chance of the highest
+                    // log-odds (a percentage only grows with them): one
+                    // percentage for the players I do not know.
+                    let mut lo = f32::NEG_INFINITY;
+                    for s in (0..v.players() as u8).filter(|&s| free(s)) {
+                        match v.known_team(s) {
+                            Some(Team::Witch) => best = best.max(100),
+                            Some(Team::Puritan) => best = best.max(0),
+                            None => lo = lo.max(b.log_odds(v, s, &seen)),
+                        }
+                    }
+                    if lo > f32::NEG_INFINITY {
+                        best = best.max(percent(lo));
+                    }
+                } else {
+                    for s in (0..v.players() as u8).filter(|&s| free(s)) {
                         best = best.max(self.suspicion_seen(v, s, &seen));
                     }
                 }
