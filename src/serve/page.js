@@ -248,7 +248,8 @@ function showSearch(el, on) {
   if (on) {
     $(".file", el).value = "search";
     const l = state.meta.limits;
-    $(".search-note", el).textContent = `Plays every buy and Action play by Monte-Carlo search (results/SEARCH.md); every other question by its rollout bot. Options as after search: on the command line (${state.meta.search_help.replace(/^search options \(search:NAME=VALUE,...\): /, "")}). Here a budget of at most ${fmt(l.max_search_budget)} for all search seats, and games × budget at most ${fmt(l.max_search_work)} a batch (default budget ${l.search_budget}: about 30–60 ms of CPU a game).`;
+    $(".search-note", el).textContent = `The search bot: every buy and Action play by Monte-Carlo search over worlds consistent with what it has seen, the rest by its rollout bot (results/SEARCH.md). Options as after search: on the command line, e.g. budget=200,horizon=6 (hover for the list). Here the search seats' budgets add up to at most ${fmt(l.max_search_budget)}, and a batch plays at most ${fmt(l.max_search_work)} games × budget (default budget ${l.search_budget}: about 30–60 ms of CPU a game).`;
+    $(".search-opts", el).title = state.meta.search_help;
   }
 }
 

@@ -62,6 +62,7 @@ mod serve;
 mod serve_browser;
 mod serve_play;
 mod serve_search;
+mod serve_search_browser;
 mod serve_workbench_browser;
 mod shards;
 mod shipped_results;
