@@ -1,5 +1,5 @@
 //! Parallel scaling (criterion): a fixed batch of games through the real
-//! runner (`sim::run`, strategy files, seat rotation, statistics) on rayon
+//! runner (`matches::run`, strategy files, seat rotation, statistics) on rayon
 //! pools of 1 and 2 threads, and of every core when the machine has more.
 //! Throughput is the batch's games, so criterion's `thrpt` is games/s; after
 //! each group the speed-up over 1 thread (from the same measurements) is
@@ -13,8 +13,9 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use domsim::dominion::lineup::{self, Lineup};
+use domsim::dominion::matches::{self, Stats};
 use domsim::dominion::presets::Preset;
-use domsim::sim::{self, RunConfig, Stats};
+use domsim::sim::{self, RunConfig};
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
@@ -54,7 +55,7 @@ fn scaling(c: &mut Criterion, name: &str, games: u64, files: [&str; 2]) {
             progress: false,
             precision: None,
         };
-        let r = pool.install(|| sim::run(&k, &cfg, |o: &[u8]| lineup.bots(o), &stop));
+        let r = pool.install(|| matches::run(&k, &cfg, |o: &[u8]| lineup.bots(o), &stop));
         assert_eq!(r.completed, games, "{name}: every game completed");
         assert_eq!(r.stats.faults, 0, "{name}: {:?}", r.stats.first_fault);
         assert_eq!(r.stats.capped, 0, "{name}: no game at the turn cap");

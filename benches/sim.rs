@@ -1,4 +1,4 @@
-//! Runner benchmarks (criterion): the cost of `sim::run` (seat rotation, bots
+//! Runner benchmarks (criterion): the cost of `dominion::matches::run` (seat rotation, bots
 //! per game, stats, rayon) over plain `play_game`, on one thread, for the
 //! hand-coded Big Money mirror and the same bot as a strategy file. Each
 //! benchmark asserts the result it times.
@@ -6,6 +6,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use domsim::bots::BigMoney;
 use domsim::dominion::lineup::Lineup;
+use domsim::dominion::matches;
 use domsim::dominion::presets::Preset;
 use domsim::engine::Game;
 use domsim::sim::{self, RunConfig};
@@ -50,14 +51,14 @@ fn runner(c: &mut Criterion) {
     });
     grp.bench_function("sim_run_hand_coded", |b| {
         b.iter(|| {
-            let r = pool.install(|| sim::run(&k, &cfg, |_: &[u8]| BigMoney, &stop));
+            let r = pool.install(|| matches::run(&k, &cfg, |_: &[u8]| BigMoney, &stop));
             assert_eq!(r.completed, GAMES);
             black_box(r)
         })
     });
     grp.bench_function("sim_run_strategy_file", |b| {
         b.iter(|| {
-            let r = pool.install(|| sim::run(&k, &cfg, |o: &[u8]| files.bots(o), &stop));
+            let r = pool.install(|| matches::run(&k, &cfg, |o: &[u8]| files.bots(o), &stop));
             assert_eq!(r.completed, GAMES);
             black_box(r)
         })

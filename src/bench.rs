@@ -3,7 +3,7 @@
 //!
 //! Every workload plays whole games between the shipped strategy files
 //! (found by [`lineup::shipped`], so the binary works from any directory of
-//! its source tree) through the simulator's real runner ([`sim::run`]: seat
+//! its source tree) through the simulator's real runner ([`matches::run`]: seat
 //! rotation, compiled strategies, statistics), once per thread count: 1
 //! thread, then 2, then every core when the machine has more. Each run must
 //! complete every game with no illegal answer and no game at the turn cap,
@@ -17,10 +17,11 @@
 
 use crate::cards::normalize;
 use crate::dominion::lineup::{self, CompiledLineup, Lineup};
+use crate::dominion::matches::{self, Stats};
 use crate::dominion::presets::Preset;
 use crate::engine::Kingdom;
 use crate::report::{AtomicFile, Meta};
-use crate::sim::{self, RunConfig, Stats};
+use crate::sim::{self, RunConfig};
 use crate::{out, outln};
 use anyhow::{anyhow, bail, Result};
 use std::path::Path;
@@ -736,8 +737,8 @@ pub fn run(cfg: &BenchConfig, out: Option<&Path>, stop: &AtomicBool) -> Result<E
             let start = Instant::now();
             let (completed, interrupted, tallied, faults) = match &p.kind {
                 Kind::Dominion(kingdom, lineup) => {
-                    let r =
-                        pool.install(|| sim::run(kingdom, &rc, |o: &[u8]| lineup.bots(o), stop));
+                    let r = pool
+                        .install(|| matches::run(kingdom, &rc, |o: &[u8]| lineup.bots(o), stop));
                     let f = check(&r.stats, r.completed, games);
                     (
                         r.completed,

@@ -9,8 +9,9 @@
 use crate::cards::data::{self, DataCard};
 use crate::cards::Card;
 use crate::dominion::lineup::Lineup;
+use crate::dominion::matches::{self, GameHook};
 use crate::engine::{Bots, Choose, Event, Game, Kingdom, Outcome, Pick, YesNo, MAX_PLAYERS};
-use crate::sim::{self, GameHook, RunConfig};
+use crate::sim::{self, RunConfig};
 use anyhow::{anyhow, bail, Context, Result};
 use std::sync::atomic::AtomicBool;
 
@@ -200,7 +201,7 @@ pub fn play_records_until(
     };
     let pool = sim::pool(threads)?;
     let (r, mut recs) = pool.install(|| {
-        sim::run_hooked(
+        matches::run_hooked(
             &k,
             &cfg,
             |order| compiled.bots(order),

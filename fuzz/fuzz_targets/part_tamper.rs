@@ -7,7 +7,7 @@
 
 use domsim::sim::checkpoint::Checkpoint;
 use domsim::sim::shard::{content_digest, Partial};
-use domsim::sim::Stats;
+use domsim::dominion::matches::Stats;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

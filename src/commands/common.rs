@@ -17,6 +17,7 @@
 use crate::dominion::kingdoms::load_lineup;
 use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec};
 use crate::dominion::lineup::{self, CompiledLineup, Lineup};
+use crate::dominion::matches;
 use crate::dominion::outputs::{version, warning};
 use crate::engine::Kingdom;
 use crate::outln;
@@ -531,7 +532,7 @@ impl PlaytestFiles {
     }
 }
 
-pub(crate) type Cells = Vec<Vec<Option<sim::EntrantStats>>>;
+pub(crate) type Cells = Vec<Vec<Option<matches::EntrantStats>>>;
 
 /// A 2-player round robin of every pair of a compiled lineup in one kingdom
 /// (seats alternate by game index): `cells[i][j]` is `i` against `j`.
@@ -544,7 +545,7 @@ pub(crate) fn round_robin(
     cfg: &sim::RunConfig,
     pool: &rayon::ThreadPool,
     announce_pairs: bool,
-) -> (Vec<Vec<Option<sim::EntrantStats>>>, u64, bool) {
+) -> (Vec<Vec<Option<matches::EntrantStats>>>, u64, bool) {
     let n = names.len();
     let mut cells = vec![vec![None; n]; n];
     let mut completed = 0;
@@ -555,7 +556,7 @@ pub(crate) fn round_robin(
             }
             let ids = [i as u8, j as u8];
             let r = pool.install(|| {
-                sim::run(
+                matches::run(
                     k,
                     cfg,
                     |o: &[u8]| compiled.bots(&[ids[o[0] as usize], ids[o[1] as usize]]),

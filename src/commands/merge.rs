@@ -86,12 +86,12 @@ fn cmd_merge(c: MergeConfig) -> Result<ExitCode> {
                 parts,
                 ks.len()
             );
-            out!("{}", sim::sweep::summary_text(&key.entrants, &ks));
+            out!("{}", crate::dominion::sweep::summary_text(&key.entrants, &ks));
             let meta = sweep_meta(&key.meta, &key.entrants);
             if summary_file.is_some() {
-                summary_bytes = Some(sim::sweep::summary_csv(&meta, &key.entrants, &ks)?);
+                summary_bytes = Some(crate::dominion::sweep::summary_csv(&meta, &key.entrants, &ks)?);
             }
-            sim::sweep::sweep_csv(&meta, &key.entrants, &ks)?
+            crate::dominion::sweep::sweep_csv(&meta, &key.entrants, &ks)?
         }
         sim::shard::Counts::Tables(run) => {
             outln!(

@@ -6,6 +6,7 @@ use super::common::{
     AbsentArg, LineupConfig, RunConfig, ShardArgs, StrategyArgs, ThreadsArg, EXIT_INTERRUPTED,
     STOP,
 };
+use crate::dominion::matches;
 use crate::dominion::kingdoms::{kingdom_seed, shelters, shelters_forced, KingdomList};
 use crate::dominion::lineup::CompiledLineup;
 use crate::dominion::outputs::{matrix_csv_bytes, push_data_cards, version};
@@ -147,7 +148,7 @@ fn cmd_rank(c: RankConfig) -> Result<ExitCode> {
                 members.iter().map(move |m| TableStats {
                     kingdom: k as u32,
                     members: m.iter().map(|&x| x as u8).collect(),
-                    stats: sim::Stats::default(),
+                    stats: matches::Stats::default(),
                 })
             })
             .collect(),
@@ -361,7 +362,7 @@ fn play_tables(
             let ids = t.members.clone();
             let c = &compiled[k];
             let r = pool.install(|| {
-                sim::run(
+                matches::run(
                     &kingdoms[k],
                     &cfg,
                     |o: &[u8]| {

@@ -6,6 +6,7 @@ use super::common::{
     KingdomArgs, LineupConfig, PlayersArg, PlaytestArgs, PlaytestFiles, PreparedRun, RunConfig,
     ShardArgs, StrategyArgs, ThreadsArg, CARD_FLAGS, EXIT_INTERRUPTED, STOP,
 };
+use crate::dominion::matches;
 use crate::dominion::kingdoms::KingdomConfig;
 use crate::dominion::outputs::{base_meta, games_csv_bytes, push_entrants, sim_csv_bytes};
 use crate::output::Commit;
@@ -303,15 +304,15 @@ impl SimConfig {
 /// What a `sim` run played: the runner's result, the playtest statistics
 /// (when asked for) and one row per game (for `--games-csv`).
 type Played = (
-    sim::RunResult,
+    matches::RunResult,
     Option<crate::stats::PlaytestStats>,
-    Vec<sim::GameRow>,
+    Vec<matches::GameRow>,
 );
 
 /// The win-rate table of a `sim` run on the console, with its kingdom,
 /// the game length and seat statistics, ties, the turn cap and faults.
 fn print_table(
-    result: &sim::RunResult,
+    result: &matches::RunResult,
     infos: &[EntrantInfo],
     (kc, k, players): (&KingdomConfig, &Kingdom, usize),
     seed: u64,
@@ -326,7 +327,7 @@ fn print_table(
     outln!(
         "{} games, seed {seed}; seat orders rotate over all {} permutations\n",
         result.completed,
-        sim::seat_orders(players).len()
+        matches::seat_orders(players).len()
     );
     out!("{}", report::sim_table(&rows));
     outln!(
@@ -364,16 +365,16 @@ fn play(
     checkpoint: Option<(&Path, u64, String)>,
 ) -> Result<Played> {
     let mut playtest = None;
-    let mut game_rows: Vec<sim::GameRow> = Vec::new();
+    let mut game_rows: Vec<matches::GameRow> = Vec::new();
     let result = match checkpoint {
         None if playtest_wanted && rows_wanted => {
             let (r, (acc, rw)) = pool.install(|| {
-                sim::run_hooked(
+                matches::run_hooked(
                     k,
                     cfg,
                     |o: &[u8]| compiled.bots(o),
                     &STOP,
-                    &sim::WithRows(recording),
+                    &matches::WithRows(recording),
                 )
             });
             playtest = acc.map(|s| s.stats);
@@ -382,28 +383,28 @@ fn play(
         }
         None if playtest_wanted => {
             let (r, acc) = pool.install(|| {
-                sim::run_hooked(k, cfg, |o: &[u8]| compiled.bots(o), &STOP, recording)
+                matches::run_hooked(k, cfg, |o: &[u8]| compiled.bots(o), &STOP, recording)
             });
             playtest = acc.map(|s| s.stats);
             r
         }
         None if rows_wanted => {
             let (r, ((), rw)) = pool.install(|| {
-                sim::run_hooked(
+                matches::run_hooked(
                     k,
                     cfg,
                     |o: &[u8]| compiled.bots(o),
                     &STOP,
-                    &sim::WithRows(&sim::Plain),
+                    &matches::WithRows(&matches::Plain),
                 )
             });
             game_rows = rw;
             r
         }
-        None => pool.install(|| sim::run(k, cfg, |o: &[u8]| compiled.bots(o), &STOP)),
+        None => pool.install(|| matches::run(k, cfg, |o: &[u8]| compiled.bots(o), &STOP)),
         Some((path, every, key)) => {
             let r = pool.install(|| {
-                sim::checkpoint::run(
+                matches::run_checkpointed(
                     k,
                     cfg,
                     |o: &[u8]| compiled.bots(o),

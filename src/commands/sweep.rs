@@ -97,7 +97,7 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
             interrupted = true;
             break 'kingdoms;
         }
-        done.push(sim::sweep::SweepKingdom {
+        done.push(crate::dominion::sweep::SweepKingdom {
             index: idx,
             cards: k
                 .kingdom_cards()
@@ -136,14 +136,14 @@ fn cmd_sweep(c: SweepConfig) -> Result<ExitCode> {
         run.games,
         run.seed
     );
-    out!("{}", sim::sweep::summary_text(&infos, &done));
+    out!("{}", crate::dominion::sweep::summary_text(&infos, &done));
     let meta = sweep_meta(&base, &infos);
     let mut outs = Commit::new();
     if let Some(f) = file {
-        outs.add(f, sim::sweep::sweep_csv(&meta, &infos, &done)?)?;
+        outs.add(f, crate::dominion::sweep::sweep_csv(&meta, &infos, &done)?)?;
     }
     if let Some(f) = summary_file {
-        outs.add(f, sim::sweep::summary_csv(&meta, &infos, &done)?)?;
+        outs.add(f, crate::dominion::sweep::summary_csv(&meta, &infos, &done)?)?;
     }
     if let (Some(f), Some(spec)) = (partial_file, run.shard) {
         let key = sim::shard::RunKey {

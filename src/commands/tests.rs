@@ -15,6 +15,7 @@ use super::sweep::*;
 use super::{Cli, Command};
 use crate::dominion::kingdoms::*;
 use crate::dominion::lineup;
+use crate::dominion::matches;
 use crate::dominion::presets::Preset;
 use crate::sim;
 use anyhow::Result;
@@ -618,7 +619,7 @@ fn report_reads_its_inputs_and_checks_its_outputs() {
         precision: None,
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let (_, acc) = sim::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &stop, &recording);
+    let (_, acc) = matches::run_hooked(&k, &cfg, |o: &[u8]| compiled.bots(o), &stop, &recording);
     let st = acc.unwrap().stats;
     let (a, b) = (d.path().join("a.json"), d.path().join("b.json"));
     crate::stats::save_json(&a, &st).unwrap();

@@ -8,9 +8,9 @@
 use crate::dominion::kingdoms::KingdomConfig;
 use crate::dominion::lineup::{CompiledLineup, Lineup};
 use crate::dominion::logbots::LoggingBots;
+use crate::dominion::matches;
 use crate::engine::{Game, Kingdom};
 use crate::report::{self, EntrantInfo, Meta};
-use crate::sim;
 use anyhow::{anyhow, Result};
 
 pub fn version() -> String {
@@ -46,7 +46,7 @@ pub(crate) fn sim_csv_bytes(
     completed: u64,
     requested: u64,
     precision: Option<f64>,
-    stats: &sim::Stats,
+    stats: &matches::Stats,
     infos: &[EntrantInfo],
 ) -> Result<Vec<u8>> {
     let mut meta = base.clone();
@@ -63,7 +63,7 @@ pub(crate) fn sim_csv_bytes(
         "seat_rotation",
         format!(
             "game i uses seat order i mod {} of the lexicographic permutations of the strategies",
-            sim::seat_orders(players).len()
+            matches::seat_orders(players).len()
         ),
     );
     push_entrants(&mut meta, infos);
@@ -75,7 +75,7 @@ pub(crate) fn sim_csv_bytes(
 pub fn matrix_csv_bytes(
     base: &Meta,
     games: u64,
-    cells: Vec<Vec<Option<sim::EntrantStats>>>,
+    cells: Vec<Vec<Option<matches::EntrantStats>>>,
     infos: &[EntrantInfo],
 ) -> Result<Vec<u8>> {
     let mut meta = base.clone();
@@ -106,7 +106,7 @@ pub fn sweep_meta(base: &Meta, infos: &[EntrantInfo]) -> Meta {
 /// `--games-csv`: one row per game, in game order.
 pub fn games_csv_bytes(
     meta: &Meta,
-    rows: &[sim::GameRow],
+    rows: &[matches::GameRow],
     infos: &[EntrantInfo],
     players: usize,
 ) -> Result<Vec<u8>> {
@@ -161,7 +161,7 @@ pub(crate) fn game_log(
 ) -> String {
     use std::fmt::Write as _;
     let players = k.n();
-    let orders = sim::seat_orders(players);
+    let orders = matches::seat_orders(players);
     let order: Vec<u8> = orders[(game % orders.len() as u64) as usize][..players].to_vec();
     let infos = lineup.infos();
     let names: Vec<String> = (1..=players).map(|s| format!("P{s}")).collect();

@@ -29,9 +29,10 @@ pub mod psro;
 pub mod template;
 
 use crate::dominion::lineup::{Lineup, Loaded};
+use crate::dominion::matches::{self, EntrantStats, WIN_UNITS};
 use crate::engine::{Kingdom, MAX_PLAYERS};
 use crate::report::EntrantInfo;
-use crate::sim::{self, wilson, EntrantStats, RunConfig, WIN_UNITS};
+use crate::sim::{wilson, RunConfig};
 use crate::strategy;
 use anyhow::{anyhow, Result};
 use std::collections::HashSet;
@@ -573,7 +574,7 @@ pub fn play_pair(
         progress: false,
         precision: None,
     };
-    let r = sim::run(&k, &cfg, |o: &[u8]| compiled.bots(o), stop);
+    let r = matches::run(&k, &cfg, |o: &[u8]| compiled.bots(o), stop);
     if r.interrupted {
         return Err(anyhow!("interrupted"));
     }

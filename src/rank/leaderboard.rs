@@ -12,9 +12,9 @@
 
 use super::models::{self, FieldReport, Model};
 use super::{fit, fit_tables, Rating, Results, Table};
+use crate::dominion::matches::EntrantStats;
 use crate::report::{self, EntrantInfo, Meta};
 use crate::sim::shard::RankTables;
-use crate::sim::EntrantStats;
 use anyhow::{anyhow, bail, Result};
 use std::fmt::Write as _;
 use std::str::FromStr;
@@ -726,8 +726,8 @@ pub fn leaderboard_html(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dominion::matches::Stats;
     use crate::sim::shard::TableStats;
-    use crate::sim::Stats;
 
     /// A 2-player run of rock, paper, scissors and a weak fourth bot, one
     /// table per pair, from exact counts.

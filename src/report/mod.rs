@@ -15,8 +15,9 @@
 //! Columns are documented in `results/README.md`; [`SIM_COLUMNS`] is the
 //! header of `domsim sim` and never changes order.
 
+use crate::dominion::matches::{EntrantStats, Stats};
 use crate::engine::MAX_PLAYERS;
-use crate::sim::{wilson, EntrantStats, Stats};
+use crate::sim::wilson;
 use anyhow::{anyhow, Result};
 
 /// Header of the `domsim sim` CSV.
@@ -167,7 +168,7 @@ pub struct Row {
     pub s: EntrantStats,
     pub players: usize,
     /// Game lengths of the whole run (the same on every row).
-    pub rounds: crate::sim::RoundHist,
+    pub rounds: crate::dominion::matches::RoundHist,
 }
 
 impl Row {
@@ -179,7 +180,7 @@ impl Row {
     }
     pub fn seat_score(&self, seat: usize) -> f64 {
         ratio(
-            self.s.seat_units[seat] as f64 / crate::sim::WIN_UNITS as f64,
+            self.s.seat_units[seat] as f64 / crate::dominion::matches::WIN_UNITS as f64,
             self.s.seat_games[seat],
         )
     }

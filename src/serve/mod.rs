@@ -57,6 +57,7 @@ mod play;
 
 use crate::dominion::kingdoms::{KingdomConfig, KingdomSpec, DEFAULT_PRESET};
 use crate::dominion::lineup::{CompiledLineup, Lineup, Loaded};
+use crate::dominion::matches;
 use crate::dominion::outputs;
 use crate::engine::Kingdom;
 use crate::report::EntrantInfo;
@@ -1759,7 +1760,7 @@ fn event(name: &str, data: &Value) -> Event {
 }
 
 /// The win-rate table of `stats` (rows as `domsim sim` prints them).
-fn table_json(stats: &sim::Stats, infos: &[EntrantInfo]) -> Value {
+fn table_json(stats: &matches::Stats, infos: &[EntrantInfo]) -> Value {
     let rows: Vec<Value> = crate::report::rows(stats, infos)
         .iter()
         .map(|r| {
@@ -1866,7 +1867,7 @@ fn play(
         kingdom: k,
         names: &names,
     };
-    let mut total = sim::Stats::default();
+    let mut total = matches::Stats::default();
     let mut pt = PlaytestStats::new(k, &names);
     let mut done = 0u64;
     let (mut chunk, most) = chunk_sizes(s.search_budget, FIRST_CHUNK, MAX_CHUNK);
@@ -1883,7 +1884,7 @@ fn play(
             precision: None,
         };
         let (r, acc) = app.pool.install(|| {
-            sim::run_hooked(
+            matches::run_hooked(
                 k,
                 &cfg,
                 |o: &[u8]| s.compiled.bots(o),

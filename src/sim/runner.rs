@@ -14,7 +14,7 @@
 //! ([`super::checkpoint`], for tallies that implement
 //! [`super::checkpoint::Saved`]).
 //!
-//! Dominion's match is `super::DominionMatch`; New Salem's lives beside its
+//! Dominion's match is `crate::dominion::matches::DominionMatch`; New Salem's lives beside its
 //! engine.
 
 use super::RunConfig;
@@ -173,7 +173,7 @@ mod tests {
             (hi - lo) / 2.0
         }
         fn play(&self, _: &mut (), seed: u64, i: u64, t: &mut (u64, u64)) {
-            let h = crate::engine::rng::GameRng::for_game(seed, i).next_u64();
+            let h = crate::sim::rng::GameRng::for_game(seed, i).next_u64();
             t.0 += 1;
             t.1 += h & 1;
         }

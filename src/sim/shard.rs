@@ -20,11 +20,10 @@
 //!   the counts (integers: the order does not matter) and writes the outputs
 //!   through the same functions as the one-machine run: byte-identical.
 
-use super::Stats;
+use crate::dominion::matches::{check_seating, EntrantStats, Stats};
 use crate::engine::kingdom::MIN_PLAYERS;
 use crate::engine::MAX_PLAYERS;
 use crate::report::{EntrantInfo, Meta};
-use crate::sim::EntrantStats;
 use crate::Card;
 use anyhow::{anyhow, bail, Result};
 use serde::{Deserialize, Serialize};
@@ -133,7 +132,7 @@ pub enum Counts {
     /// `cells[i][j]`: entrant `i` against `j` (None on the diagonal).
     Matrix(Vec<Vec<Option<EntrantStats>>>),
     /// The kingdoms of a sweep's slice (`RunKey::games` counts kingdoms).
-    Sweep(Vec<super::sweep::SweepKingdom>),
+    Sweep(Vec<crate::dominion::sweep::SweepKingdom>),
     /// The tables of a `rank` run: every table of every kingdom, each with
     /// the games of the slice (`RunKey::games` counts games per table).
     Tables(Box<RankTables>),
@@ -467,30 +466,6 @@ impl Partial {
             }
         }
     }
-}
-
-/// Check that each entrant of `s` sat in each seat as often as the seat
-/// rotation puts it there over games `first..first + games`
-/// ([`super::seat_counts`]): two entrants' rows swapped, or a game moved
-/// from one seat to another, no longer add up.
-pub(crate) fn check_seating(
-    s: &Stats,
-    players: usize,
-    first: u64,
-    games: u64,
-) -> std::result::Result<(), String> {
-    let want = super::seat_counts(players, first, games);
-    for (j, e) in s.entrants.iter().enumerate().take(players) {
-        if e.seat_games != want[j] {
-            return Err(format!(
-                "entrants[{j}]: seat_games {:?} is not how the seat rotation seats entrant {j} in games {first}..{} ({:?})",
-                &e.seat_games[..players],
-                first.saturating_add(games),
-                &want[j][..players]
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Check a strategy of a run's key as a run writes it: a name (a

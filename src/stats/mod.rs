@@ -944,7 +944,7 @@ fn pool(threads: usize) -> Option<rayon::ThreadPool> {
 }
 
 /// The runner hook that records playtest statistics in the same pass as the
-/// win-rate table (`crate::sim::run_hooked`): entrant `e` of the run is
+/// win-rate table (`crate::dominion::matches::run_hooked`): entrant `e` of the run is
 /// strategy `e` of the statistics, and every game is recorded in the seats
 /// the table counts it in.
 pub struct Recording<'a> {
@@ -953,7 +953,7 @@ pub struct Recording<'a> {
     pub names: &'a [String],
 }
 
-impl crate::sim::GameHook for Recording<'_> {
+impl crate::dominion::matches::GameHook for Recording<'_> {
     type Acc = Option<Box<RecordState>>;
     fn acc(&self) -> Self::Acc {
         Some(RecordState::new(PlaytestStats::new(

@@ -449,9 +449,9 @@ fn resume_refuses_a_checkpoint_edited_consistently() {
 /// different counts.
 #[test]
 fn no_single_byte_change_of_a_part_or_checkpoint_loads_different_counts() {
+    use domsim::dominion::matches::Stats;
     use domsim::sim::checkpoint::Checkpoint;
     use domsim::sim::shard::Partial;
-    use domsim::sim::Stats;
     let d = scratch("tamper-bytes");
     let part = d.join("p.json");
     run_ok(&[

@@ -150,7 +150,7 @@ fn a_constructed_cyclic_field_is_flagged() {
         .map(|&(i, j, w)| {
             // Game g seats entrant g % 2 first (the runner's rotation);
             // entrant 0 wins the first w games.
-            let mut stats = domsim::sim::Stats::default();
+            let mut stats = domsim::dominion::matches::Stats::default();
             for g in 0..games {
                 let order: [u8; 2] = if g % 2 == 0 { [0, 1] } else { [1, 0] };
                 let winner_seat = order.iter().position(|&e| (e == 0) == (g < w)).unwrap();

@@ -3,9 +3,10 @@
 
 use crate::cli::{domsim, entries, scratch, stderr};
 use domsim::bots::BigMoney;
+use domsim::dominion::matches::{self, WIN_UNITS};
 use domsim::dominion::presets::Preset;
 use domsim::engine::Kingdom;
-use domsim::sim::{self, RunConfig, WIN_UNITS};
+use domsim::sim::{self, RunConfig};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
@@ -31,12 +32,12 @@ fn cfg(games: u64, threads: usize) -> RunConfig {
 fn every_seat_order_is_played_equally_often() {
     for players in 2..=4 {
         let k = first_game(players);
-        let orders = sim::seat_orders(players);
+        let orders = matches::seat_orders(players);
         let games = 2 * orders.len() as u64;
         let seen = Mutex::new(vec![0u32; orders.len()]);
         let stop = AtomicBool::new(false);
         let r = sim::pool(2).unwrap().install(|| {
-            sim::run(
+            matches::run(
                 &k,
                 &cfg(games, 2),
                 |order: &[u8]| {
@@ -62,7 +63,7 @@ fn every_seat_order_is_played_equally_often() {
 fn ties_are_shared_and_wins_add_up() {
     let k = first_game(3);
     let stop = AtomicBool::new(false);
-    let r = sim::run(&k, &cfg(300, 1), |_: &[u8]| BigMoney, &stop);
+    let r = matches::run(&k, &cfg(300, 1), |_: &[u8]| BigMoney, &stop);
     let s = &r.stats;
     assert!(s.tied_games > 0, "a Big Money mirror has ties");
     let units: u64 = s.entrants.iter().map(|e| e.win_units()).sum();
@@ -86,10 +87,10 @@ fn stats_do_not_depend_on_threads() {
     let stop = AtomicBool::new(false);
     let one = sim::pool(1)
         .unwrap()
-        .install(|| sim::run(&k, &cfg(500, 1), |_: &[u8]| BigMoney, &stop));
+        .install(|| matches::run(&k, &cfg(500, 1), |_: &[u8]| BigMoney, &stop));
     let two = sim::pool(2)
         .unwrap()
-        .install(|| sim::run(&k, &cfg(500, 2), |_: &[u8]| BigMoney, &stop));
+        .install(|| matches::run(&k, &cfg(500, 2), |_: &[u8]| BigMoney, &stop));
     assert_eq!(one.stats, two.stats);
 }
 
@@ -97,7 +98,7 @@ fn stats_do_not_depend_on_threads() {
 fn stop_flag_stops_before_scheduling() {
     let k = first_game(2);
     let stop = AtomicBool::new(true);
-    let r = sim::run(&k, &cfg(1000, 1), |_: &[u8]| BigMoney, &stop);
+    let r = matches::run(&k, &cfg(1000, 1), |_: &[u8]| BigMoney, &stop);
     assert_eq!(r.completed, 0);
     assert!(r.interrupted);
 }

@@ -281,7 +281,7 @@ pub fn adjusted_effects(n: usize, ks: &[SweepKingdom], min_kingdoms: usize) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::EntrantStats;
+    use crate::dominion::matches::EntrantStats;
 
     /// A kingdom where strategy 0 scores `s0` against strategy 1 over 1000 games.
     fn kingdom(index: u64, cards: &[&str], s0: f64) -> SweepKingdom {

@@ -18,7 +18,7 @@
 
 pub mod adjusted;
 
-use super::EntrantStats;
+use crate::dominion::matches::EntrantStats;
 use crate::report::{EntrantInfo, Meta};
 use anyhow::{anyhow, Result};
 use serde::{Deserialize, Serialize};
@@ -72,7 +72,7 @@ pub fn sweep_csv(meta: &Meta, infos: &[EntrantInfo], ks: &[SweepKingdom]) -> Res
         let kingdom = k.cards.join("; ");
         for (i, info) in infos.iter().enumerate() {
             let t = k.total(i);
-            let (lo, hi) = super::wilson(t.score_wins(), t.games);
+            let (lo, hi) = crate::sim::wilson(t.score_wins(), t.games);
             let r = |x: f64| {
                 if t.games == 0 {
                     String::new()
