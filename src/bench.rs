@@ -873,7 +873,7 @@ mod tests {
         };
         let names = |v: Vec<&Workload>| v.iter().map(|w| w.name).collect::<Vec<_>>();
         assert_eq!(
-            names(cfg("witch").workloads().unwrap()),
+            names(cfg("double witch").workloads().unwrap()),
             ["Double Witch mirror"]
         );
         assert_eq!(cfg("MIRROR").workloads().unwrap().len(), 4);

@@ -270,7 +270,7 @@ fn ab_script_runs_one_round_and_refuses_bad_arguments() {
         args.extend([os("-o"), to.as_os_str(), os(bin), os(bin)]);
         ab(&args)
     };
-    let o = small(&["hivemind", "new salem"], &out);
+    let o = small(&["hivemind", "new salem, 5 players (shipped"], &out);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let table = stdout(&o);
     assert_mentions(

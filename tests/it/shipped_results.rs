@@ -380,6 +380,16 @@ const NOT_REPLAYED: &[(&str, &str, &str)] = &[
         "a browser's screenshot of the workbench test (serve_workbench_browser)",
     ),
     (
+        "results/workbench/search-seat.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the search-seat test (serve_search_browser)",
+    ),
+    (
+        "results/workbench/search-play.png",
+        "docs/WORKBENCH.md",
+        "a browser's screenshot of the search-seat test (serve_search_browser)",
+    ),
+    (
         "results/workbench/ab.png",
         "docs/WORKBENCH.md",
         "a browser's screenshot of the workbench test (serve_workbench_browser)",
