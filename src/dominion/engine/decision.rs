@@ -146,10 +146,7 @@ impl Pick {
     /// * mandatory `Trash`/`Discard`/`Topdeck`/`Order` give up the
     ///   cheapest legal card, preferring Curse, then Victory-only cards, then
     ///   the rest (the junk rule). For `Order` (Scout) this puts junk deepest
-    ///   and the best card on top. A mandatory `Trash` of one's own card
-    ///   keeps a Victory-only card printed at $8 or more (Province) for last
-    ///   ([`own_trash_key`]): Forager, Rats, Trading Post, Remodel… trash a
-    ///   Copper or a Gold before a Province, as Geronimoo's bots do;
+    ///   and the best card on top;
     /// * `Name` (Wishing Well): the most likely top card by known deck
     ///   composition. The kinds in a player's draw pile are exactly what he
     ///   owns minus his hand, play area, set-aside cards and discard pile (all
@@ -195,8 +192,7 @@ impl Pick {
                 let pool = if plain.is_empty() { self.legal } else { plain };
                 best_by(pool, |c| -(g.cost(c) as i32))
             }
-            Why::Trash => best_by(self.legal, |c| own_trash_key(g, c)),
-            Why::Discard | Why::DiscardForCoin | Why::Topdeck | Why::Order => {
+            Why::Trash | Why::Discard | Why::DiscardForCoin | Why::Topdeck | Why::Order => {
                 best_by(self.legal, |c| junk_key(g, c))
             }
             Why::Name => {
@@ -232,20 +228,6 @@ pub fn junk_key(g: &Game, c: Card) -> i32 {
         0
     };
     junk * 100 - g.cost(c) as i32
-}
-
-/// The key of a mandatory trash of one's own card: the junk rule
-/// ([`junk_key`]), except that a Victory-only card printed at $8 or more
-/// (Province) goes last, after every other card (6 VP are worth more than
-/// any card of the hand; Geronimoo's trash priority of Province is above
-/// Gold's). No allocation.
-#[inline]
-pub fn own_trash_key(g: &Game, c: Card) -> i32 {
-    if is_junk(c) && c != Card::Curse && c.info().cost >= 8 {
-        -1000 - g.cost(c) as i32
-    } else {
-        junk_key(g, c)
-    }
 }
 
 /// Wishing Well's default name (see [`Pick::default_answer`]): the most

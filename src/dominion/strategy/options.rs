@@ -182,7 +182,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         fallback: &[General(L::Trash)],
         doc: "the card to trash",
         default_doc:
-            "the `trash` list, else Curse, then the cheapest Victory-only card, then the cheapest (the junk rule), a Province last",
+            "the `trash` list, else Curse, then the cheapest Victory-only card, then the cheapest (the junk rule)",
     },
     OptionSpec {
         card: Card::Remodel,
@@ -403,9 +403,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "gain",
         question: Question::Pick(Why::Gain),
         kind: Kind::List,
-        fallback: &[General(L::Gain), General(L::Buy)],
+        fallback: &[],
         doc: "when attacked: the card to gain instead of the trashed one (optional)",
-        default_doc: "the `gain` list, else the `buy` list (nothing if no entry applies: a $1 Copper is not gained for a trashed Silver)",
+        default_doc: "the most expensive legal card other than Curse",
     },
     OptionSpec {
         card: Card::Scout,
@@ -422,9 +422,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "discard",
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
-        fallback: &[Builtin],
+        fallback: &[],
         doc: "played as an Action: cards to discard for +$1 each (one at a time)",
-        default_doc: "Curse, Ruins and Victory-only cards, then Action cards when no actions are left (a dead Action is worth the $1)",
+        default_doc: "Curse and Victory-only cards",
     },
     OptionSpec {
         card: Card::SecretChamber,
@@ -479,7 +479,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash)],
         doc: "after choosing trash: the 2 cards to trash (one at a time, mandatory)",
-        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest; a Province last)",
+        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest)",
     },
     OptionSpec {
         card: Card::Swindler,
@@ -526,7 +526,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash)],
         doc: "the 2 cards to trash (one at a time, mandatory)",
-        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest; a Province last)",
+        default_doc: "the `trash` list, else the junk rule (Curse, Victory-only, cheapest)",
     },
     OptionSpec {
         card: Card::Upgrade,
@@ -535,7 +535,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "the card to trash (mandatory)",
-        default_doc: "the `trash` list, else Curse, Estate, Copper, then the junk rule (a Province last)",
+        default_doc: "the `trash` list, else Curse, Estate, Copper, then the junk rule",
     },
     OptionSpec {
         card: Card::Upgrade,
@@ -566,7 +566,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "the card to trash from hand (mandatory)",
-        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, then the junk rule (a Province last)",
+        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, then the junk rule",
     },
     OptionSpec {
         card: Card::Altar,
@@ -609,9 +609,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "take",
         question: Question::YesNoOwn,
         kind: Kind::Bool,
-        fallback: &[Builtin],
+        fallback: &[],
         doc: "put the 3 cards looked at into your hand (no: discard them, draw 3)?",
-        default_doc: "yes unless 2 or more of them are junk: Curse, Victory-only cards, Ruins, and (with no action left) any Action",
+        default_doc: "yes",
     },
     OptionSpec {
         card: Card::Catacombs,
@@ -728,7 +728,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash)],
         doc: "the card to trash from hand (mandatory)",
-        default_doc: "the `trash` list, else the junk rule (a Province last)",
+        default_doc: "the `trash` list, else the junk rule",
     },
     OptionSpec {
         card: Card::Graverobber,
@@ -818,7 +818,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash), Builtin],
         doc: "the card to trash from hand (mandatory)",
-        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, Hovel, Overgrown Estate, then the junk rule (a Province last)",
+        default_doc: "the `trash` list, else Curse, Ruins, Estate, Copper, Hovel, Overgrown Estate, then the junk rule",
     },
     OptionSpec {
         card: Card::MarketSquare,
@@ -881,7 +881,7 @@ pub static OPTIONS: &[OptionSpec] = &[
         kind: Kind::List,
         fallback: &[General(L::Trash)],
         doc: "the non-Rats card to trash from hand (mandatory)",
-        default_doc: "the `trash` list, else the junk rule (a Province last)",
+        default_doc: "the `trash` list, else the junk rule",
     },
     OptionSpec {
         card: Card::Rebuild,
@@ -1134,9 +1134,9 @@ pub static OPTIONS: &[OptionSpec] = &[
         name: "discard",
         question: Question::Pick(Why::Discard),
         kind: Kind::List,
-        fallback: &[General(L::Discard), Rule(R::VictimDiscard)],
+        fallback: &[General(L::Discard)],
         doc: "when attacked: cards to discard down to 3",
-        default_doc: "the `discard` list, else the victim's rule (as Torturer's): Curse and Victory-only cards, Ruins, Actions beyond the one terminal the next turn can play (the cheapest first), then the cheapest card",
+        default_doc: "the `discard` list, else the junk rule",
     },
     OptionSpec {
         card: Card::WanderingMinstrel,
@@ -1210,7 +1210,6 @@ Altar trash:
     Ruins
     Estate
     Copper
-Catacombs take: aside(Curse) + aside(Estate) + aside(Overgrown Estate) + aside(Duchy) + aside(Province) + aside(Gardens) + aside(Duke) + aside(Feodum) + (if actions = 0 then aside(Action) else aside(Ruins)) < 2
 Count discard: yes
 Count trash_hand: hand(Action) = 0 and hand(Treasure) = hand(Copper) and coins + hand_money <= 3 and turn <= 12
 Count duchy: gains_to_end <= 5 and coins + hand_money < 5
@@ -1248,8 +1247,6 @@ Survivors discard: aside(Treasure) - aside(Copper) + aside(Action) - aside(Ruins
 Storeroom discard:\n",
     junk_entries!(),
     "    Action if actions = 0\nStoreroom coins:\n",
-    junk_entries!(),
-    "    Action if actions = 0\nSecret Chamber discard:\n",
     junk_entries!(),
     "    Action if actions = 0\n",
 );
