@@ -63,19 +63,25 @@ pub struct Workload {
     /// machine the suite was tuned on, so the default suite (1 then 2
     /// threads) takes about a minute there.
     pub games: u64,
-    /// A New Salem workload at this many players (the shipped bots on the
-    /// built-in sample data; `kingdom` and `files` unused), instead of Dominion.
-    pub salem: Option<usize>,
-    /// The New Salem field: shipped bots by file name (one drawn per
-    /// chair, as `salem sim` draws them); empty, the six default bots.
-    /// Bots that learn from their field (`learn = "field"`) learn before
-    /// the clock starts, as `salem sim` does before its games.
-    pub salem_bots: &'static [&'static str],
+    /// A New Salem workload (on the built-in sample data; `kingdom` and
+    /// `files` unused) instead of Dominion.
+    pub salem: Option<SalemField>,
+}
+
+/// A New Salem workload's table.
+#[derive(Clone, Copy, Debug)]
+pub struct SalemField {
+    pub players: usize,
+    /// Shipped bots by file name (one drawn per chair, as `salem sim` draws
+    /// them); empty: the six default bots. Bots that learn from their
+    /// field (`learn = "field"`) learn before the clock starts, as `salem
+    /// sim` does before its games.
+    pub bots: &'static [&'static str],
 }
 
 impl Workload {
     pub fn players(&self) -> usize {
-        self.salem.unwrap_or(self.files.len())
+        self.salem.as_ref().map_or(self.files.len(), |f| f.players)
     }
 
     fn kingdom(&self) -> Result<Kingdom> {
@@ -160,7 +166,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["big_money.dom", "big_money.dom"],
         games: 1_500_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Smithy BM vs BM Ultimate",
@@ -168,7 +173,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["smithy_big_money.dom", "big_money_ultimate.dom"],
         games: 500_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Smithy BM vs BMU (HiveMind rules)",
@@ -176,7 +180,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["hivemind_smithy_bm.dom", "hivemind_bmu.dom"],
         games: 500_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Double Witch mirror",
@@ -184,7 +187,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["double_witch.dom", "double_witch.dom"],
         games: 600_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Village/Smithy engine mirror",
@@ -192,7 +194,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["village_smithy.dom", "village_smithy.dom"],
         games: 350_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Masquerade BM mirror",
@@ -200,7 +201,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["masquerade_big_money.dom", "masquerade_big_money.dom"],
         games: 400_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "Cultist vs Rebuild (Dark Ages)",
@@ -208,7 +208,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: &["cultist.dom", "rebuild.dom"],
         games: 500_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "4 players (2 BM + 2 Smithy BM)",
@@ -216,7 +215,6 @@ pub static WORKLOADS: [Workload; 11] = [
         files: FOUR_PLAYERS,
         games: 600_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "6 players (2 BM + 2 Smithy BM + 2 BMU)",
@@ -224,23 +222,26 @@ pub static WORKLOADS: [Workload; 11] = [
         files: SIX_PLAYERS,
         games: 400_000,
         salem: None,
-        salem_bots: &[],
     },
     Workload {
         name: "New Salem, 5 players (shipped bots)",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &[],
         games: 500_000,
-        salem: Some(5),
-        salem_bots: &[],
+        salem: Some(SalemField {
+            players: 5,
+            bots: &[],
+        }),
     },
     Workload {
         name: "New Salem, 5 players (deducer, sly_witch)",
         kingdom: KingdomSpec::Preset("First Game"),
         files: &[],
         games: 500_000,
-        salem: Some(5),
-        salem_bots: &["deducer.salem", "sly_witch.salem"],
+        salem: Some(SalemField {
+            players: 5,
+            bots: &["deducer.salem", "sly_witch.salem"],
+        }),
     },
 ];
 
@@ -577,20 +578,19 @@ enum Tallied {
 fn salem_field(
     data: &crate::new_salem::data::Data,
     w: &Workload,
+    field: &SalemField,
 ) -> Result<Vec<crate::new_salem::bot::SalemBot>> {
     use crate::new_salem::{belief, bot};
-    if w.salem_bots.is_empty() {
+    if field.bots.is_empty() {
         return bot::shipped(data);
     }
-    let mut bots = w
-        .salem_bots
+    let mut bots = field
+        .bots
         .iter()
         .map(|f| {
-            let (_, text) = bot::SHIPPED
-                .iter()
-                .find(|(name, _)| name == f)
+            let (file, text) = bot::find_shipped(f)
                 .ok_or_else(|| anyhow!("workload '{}': no shipped New Salem bot {f}", w.name))?;
-            bot::compile(&format!("strategies/new_salem/{f}"), text, data)
+            bot::compile_shipped(file, text, data)
         })
         .collect::<Result<Vec<_>>>()?;
     belief::prepare_field(data, &mut bots)?;
@@ -598,10 +598,10 @@ fn salem_field(
 }
 
 fn prepare(w: &'static Workload) -> Result<Prepared> {
-    if let Some(players) = w.salem {
+    if let Some(field) = &w.salem {
         let data = crate::new_salem::data::Data::sample();
-        let table = crate::new_salem::engine::Table::new(&data, players)?;
-        let bots = salem_field(&data, w)?;
+        let table = crate::new_salem::engine::Table::new(&data, field.players)?;
+        let bots = salem_field(&data, w, field)?;
         return Ok(Prepared {
             w,
             kind: Kind::Salem(table, bots),

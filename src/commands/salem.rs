@@ -101,11 +101,8 @@ impl BotArgs {
 /// One bot: a file path, or a shipped bot's name.
 pub fn load_bot(spec: &str, data: &Data) -> Result<SalemBot> {
     let name = spec.strip_prefix("builtin:").unwrap_or(spec);
-    let shipped = bot::SHIPPED.iter().find(|(f, _)| {
-        f.trim_end_matches(".salem") == name.trim_end_matches(".salem") && !Path::new(spec).exists()
-    });
-    if let Some((f, text)) = shipped {
-        return bot::compile(&format!("strategies/new_salem/{f}"), text, data);
+    if let Some((f, text)) = bot::find_shipped(name).filter(|_| !Path::new(spec).exists()) {
+        return bot::compile_shipped(f, text, data);
     }
     let p = Path::new(spec);
     if !p.exists() {

@@ -1548,6 +1548,22 @@ pub fn label(name: &str, idea: &str) -> Result<SalemBot> {
 pub fn shipped(data: &Data) -> Result<Vec<SalemBot>> {
     SHIPPED[..DEFAULT_FIELD]
         .iter()
-        .map(|(f, t)| compile(&format!("strategies/new_salem/{f}"), t, data))
+        .map(|(f, t)| compile_shipped(f, t, data))
         .collect()
+}
+
+/// The shipped bot named `name` (its file name, with or without `.salem`):
+/// its file name and text.
+pub fn find_shipped(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = name.trim_end_matches(".salem");
+    SHIPPED
+        .iter()
+        .find(|(f, _)| f.trim_end_matches(".salem") == name)
+        .copied()
+}
+
+/// Compile the shipped bot file `file` (text `text`) against `data`, named
+/// by its path in the source tree.
+pub fn compile_shipped(file: &str, text: &str, data: &Data) -> Result<SalemBot> {
+    compile(&format!("strategies/new_salem/{file}"), text, data)
 }

@@ -602,7 +602,7 @@ fn a_rollout_stops_at_its_horizon() {
 /// MONEY_VP VP a coin of expected hand money.
 #[test]
 fn the_horizon_evaluation_weighs_vp_and_money() {
-    use domsim::search::{evaluate, hand_money};
+    use domsim::search::{evaluate, expected_hand_money};
     let k = witch_kingdom();
     let mut g = Game::empty(&k, GameRng::for_game(1, 1));
     for p in 0..2 {
@@ -610,7 +610,7 @@ fn the_horizon_evaluation_weighs_vp_and_money() {
         g.players[p].deck.extend_from(&[Card::Estate; 3]);
     }
     g.recount_totals();
-    assert_eq!(hand_money(&g.players[0]), 3.5);
+    assert_eq!(expected_hand_money(&g.players[0]), 3.5);
     assert!((evaluate(&g, 0, 0.0) - 0.5).abs() < 1e-12);
     assert!((evaluate(&g, 0, 0.05) - 0.5).abs() < 1e-12);
     // A Duchy more: 3 VP ahead.
@@ -618,7 +618,8 @@ fn the_horizon_evaluation_weighs_vp_and_money() {
     vp.players[0].discard.push(Card::Duchy);
     vp.recount_totals();
     let ahead = evaluate(&vp, 0, 0.0);
-    let expected = 1.0 / (1.0 + (-(3.0 + 3.0 * (hand_money(&vp.players[0]) - 3.5)) / 5.0f64).exp());
+    let expected =
+        1.0 / (1.0 + (-(3.0 + 3.0 * (expected_hand_money(&vp.players[0]) - 3.5)) / 5.0f64).exp());
     assert!((ahead - expected).abs() < 1e-12, "{ahead} {expected}");
     assert!(ahead > 0.5 && (evaluate(&vp, 1, 0.0) - (1.0 - ahead)).abs() < 1e-12);
     // Two Golds for two Coppers: 4 more coins in 10 cards, a hand worth 2
@@ -629,6 +630,6 @@ fn the_horizon_evaluation_weighs_vp_and_money() {
     rich.players[1].deck.extend_from(&[Card::Gold; 2]);
     rich.players[1].deck.extend_from(&[Card::Estate; 3]);
     rich.recount_totals();
-    assert_eq!(hand_money(&rich.players[1]), 5.5);
+    assert_eq!(expected_hand_money(&rich.players[1]), 5.5);
     assert!((evaluate(&rich, 1, 0.0) - 1.0 / (1.0 + (-6.0 / 5.0f64).exp())).abs() < 1e-12);
 }

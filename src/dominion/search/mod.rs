@@ -559,8 +559,13 @@ pub fn rollout<B: Bots>(
 
 /// The expected coins of a hand of 5 of `pl`'s cards: 5 × the coins his
 /// Treasures are worth (their printed value), divided by the cards he
-/// owns. Actions' +$ are not counted.
-pub fn hand_money(pl: &crate::engine::Player) -> f64 {
+/// owns. Actions' +$ are not counted, so this is not the engine's
+/// `Player::money` (`total_money`): counting a terminal's +$ as money makes
+/// short rollouts value terminals no hand can all play (measured with
+/// `horizon=3,budget=1500` against Double Witch in Size Distortion, whose
+/// Woodcutter gives +$2: 44.6% with Treasures only, 1.5% with
+/// `total_money`, 1,000 games).
+pub fn expected_hand_money(pl: &crate::engine::Player) -> f64 {
     if pl.owned_total == 0 {
         return 0.0;
     }
@@ -574,13 +579,14 @@ pub fn hand_money(pl: &crate::engine::Player) -> f64 {
 /// The value for seat `p` of the unfinished game `g` (a rollout stopped at
 /// its horizon): the estimated chance of winning, `1 / (1 + e^(-s/S))`
 /// with `s` the score margin over the best other seat, where a seat's
-/// score is its VP plus [`SearchConfig::MONEY_VP`] × its [`hand_money`]
+/// score is its VP plus [`SearchConfig::MONEY_VP`] × its [`expected_hand_money`]
 /// (a deck that buys better later) and `S` is
 /// [`SearchConfig::EVAL_SCALE`]; weighted as [`value`] weighs a result,
 /// `margin` times the VP margin (capped, scaled to 0..1).
 pub fn evaluate(g: &Game, p: u8, margin: f64) -> f64 {
-    let score =
-        |s: usize| g.vp(s as u8) as f64 + SearchConfig::MONEY_VP * hand_money(&g.players[s]);
+    let score = |s: usize| {
+        g.vp(s as u8) as f64 + SearchConfig::MONEY_VP * expected_hand_money(&g.players[s])
+    };
     let mine = score(p as usize);
     let mut best_other = f64::NEG_INFINITY;
     let mut best_vp = i32::MIN;
