@@ -55,6 +55,8 @@ scenarios! {
     default_chapel_counts_minion_money => "default_chapel_counts_minion_money.txt",
     default_rebuild_names_duchy_without_provinces => "default_rebuild_names_duchy_without_provinces.txt",
     default_rebuild_names_province_with_provinces => "default_rebuild_names_province_with_provinces.txt",
+    default_rebuild_mills_provinces_when_ahead => "default_rebuild_mills_provinces_when_ahead.txt",
+    default_rebuild_names_estate_without_duchies => "default_rebuild_names_estate_without_duchies.txt",
     default_masquerade_pass_copper_late => "default_masquerade_pass_copper_late.txt",
     default_masquerade_pass_estate => "default_masquerade_pass_estate.txt",
     default_torturer_victim_drops_excess_terminal => "default_torturer_victim_drops_excess_terminal.txt",
